@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AppConfig } from './config/config.js';
+import { openDatabase, type Database } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+import { registerErrorHandling } from './plugins/error-handler.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerWebApp } from './plugins/web-app.js';
+import { zodValidatorCompiler } from './plugins/zod.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+/** What services need from the outside world; built once per app, closed with it. */
+export interface AppDeps {
+  config: AppConfig;
+  database: Database;
+  redis: Redis | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+/** apps/server/{src,dist} -> apps/web/dist */
+function defaultWebDist(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+}
+
+/**
+ * Query strings: arrays arrive comma-separated (`?ids=a,b`), repeated keys are joined the same
+ * way, so every handler sees one string and splits it with `splitQueryArray` when it wants a list.
+ */
+function parseQuery(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    out[key] = key in out ? `${out[key]},${value}` : value;
+  }
+  return out;
+}
+
+export interface BuildOptions {
+  /** Tests pass an already-open database to share one PGlite instance per file. */
+  database?: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.smsCode', '*.passwordHash'],
+        censor: '[redacted]',
+      },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true, querystringParser: parseQuery },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await openDatabase(config));
+  let redis: Redis | null = null;
+  try {
+    await runMigrations(database);
+    if (config.redisUrl) {
+      redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
+      redis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+      await redis.connect();
+    }
+  } catch (err) {
+    if (ownsDatabase) await database.close().catch(() => {});
+    redis?.disconnect();
+    throw err;
+  }
+
+  app.decorate('deps', { config, database, redis } satisfies AppDeps);
+  app.addHook('onClose', async () => {
+    if (redis) await redis.quit().catch(() => redis?.disconnect());
+    if (ownsDatabase) await database.close();
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  registerErrorHandling(app);
+  await registerSecurity(app, { https: config.publicUrl?.startsWith('https://') ?? false });
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onSend', async (_request, reply) => {
+        // API answers are per user: never cached by browsers or proxies.
+        if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      });
+      await api.register(healthRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWebApp(app, config.webDistDir ?? defaultWebDist());
+  return app;
+}

@@ -1,0 +1,124 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseKind = 'pglite-memory' | 'pglite-disk' | 'postgres';
+
+export interface Database {
+  db: Db;
+  kind: DatabaseKind;
+  /** Runs `fn` while holding a cluster-wide lock, so two instances never migrate or seed at once. */
+  withStartupLock<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Arbitrary constant shared by every instance of this portal: the advisory lock id.
+const STARTUP_LOCK_ID = 724_2025;
+
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+  if (opts.databaseUrl && opts.databaseUrl.startsWith('postgres')) return openPostgres(opts.databaseUrl);
+  const inMemory = opts.databaseUrl === 'memory://';
+  let dataPath: string | undefined;
+  if (!inMemory) {
+    dataPath = join(opts.dataDir, 'pglite');
+    mkdirSync(dataPath, { recursive: true });
+  }
+  const releaseLock = dataPath ? lockDataDir(dataPath) : () => {};
+  let client: PGlite;
+  try {
+    client = dataPath ? new PGlite(dataPath) : new PGlite();
+    await client.waitReady;
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  let startupQueue: Promise<unknown> = Promise.resolve();
+  return {
+    db,
+    kind: inMemory ? 'pglite-memory' : 'pglite-disk',
+    // PGlite belongs to this process (see lockDataDir); an in-process queue is enough.
+    withStartupLock: (fn) => {
+      const run = startupQueue.then(() => fn(db));
+      startupQueue = run.catch(() => {});
+      return run;
+    },
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt
+ * it. A pid file refuses the second opener with a clear message (and ignores a stale one).
+ */
+function lockDataDir(dataPath: string): () => void {
+  const lockPath = join(dataPath, '..', 'pglite.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockPath, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(readFileSync(lockPath, 'utf8'));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(
+          `The embedded database in ${dataPath} is in use by process ${pid}. Stop that process first, or set DATABASE_URL to a PostgreSQL server.`,
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // A failed idle client must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    withStartupLock: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_ID]);
+        try {
+          return await fn(drizzlePg(client, { schema }) as unknown as Db);
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_ID]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}

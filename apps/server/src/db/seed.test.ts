@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { ADMIN_BUTTONS, ADMIN_MENUS, DICTIONARY_SEED, flattenMenus } from '@contest/shared';
+import { createTestDatabase } from '../../test/helpers.js';
+import { loadTestConfig } from '../config/test-config.js';
+import { verifyPassword } from '../lib/password.js';
+import type { Database } from './client.js';
+import { runMigrations } from './migrate.js';
+import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, teams } from './schema.js';
+import { seed } from './seed.js';
+
+let database: Database;
+let drop: () => Promise<void>;
+
+const count = async (table: PgTable) => {
+  const [row] = await database.db.select({ n: sql<number>`count(*)::int` }).from(table);
+  return (row as { n: number }).n;
+};
+
+beforeAll(async () => {
+  ({ database, drop } = await createTestDatabase(loadTestConfig()));
+  // Two migrators at once must both succeed and apply each migration once.
+  await Promise.all([runMigrations(database), runMigrations(database)]);
+});
+
+afterAll(async () => {
+  await drop();
+});
+
+describe('seed', () => {
+  it('creates the super admin once, with a hashed generated password', async () => {
+    const first = await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: false });
+    expect(first.createdAdmin?.username).toBe('root1');
+    expect(first.createdAdmin?.generated).toBe(true);
+    const password = first.createdAdmin!.password;
+    expect(password).toMatch(/^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,16}$/);
+
+    const [admin] = await database.db.select().from(accounts).where(eq(accounts.username, 'root1'));
+    expect(admin).toMatchObject({ realm: 'ADMIN', roleCode: 'SUPER_ADMIN', enabled: true });
+    expect(admin!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(admin!.passwordHash).not.toContain(password);
+    expect(await verifyPassword(admin!.passwordHash, password)).toBe(true);
+    expect(await verifyPassword(admin!.passwordHash, 'wrong@123')).toBe(false);
+
+    const links = await database.db.select().from(accountRoles).where(eq(accountRoles.accountId, admin!.id));
+    expect(links).toHaveLength(1);
+
+    const again = await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: false });
+    expect(again.createdAdmin).toBeNull();
+    expect(await count(accounts)).toBe(1);
+  });
+
+  it('seeds every menu and button, all granted to the built-in SUPER_ADMIN role', async () => {
+    const flat = flattenMenus(ADMIN_MENUS);
+    expect(await count(menus)).toBe(flat.length);
+    expect(await count(buttons)).toBe(ADMIN_BUTTONS.length);
+    const [role] = await database.db.select().from(roles).where(eq(roles.code, 'SUPER_ADMIN'));
+    expect(role!.builtin).toBe(true);
+    const granted = await database.db.select().from(roleMenus).where(eq(roleMenus.roleId, role!.id));
+    expect(granted).toHaveLength(flat.length);
+    const grantedButtons = await database.db.select().from(roleButtons).where(eq(roleButtons.roleId, role!.id));
+    expect(grantedButtons).toHaveLength(ADMIN_BUTTONS.length);
+    const [child] = await database.db.select().from(menus).where(eq(menus.code, 'qualification'));
+    expect(child).toMatchObject({ parentCode: 'competition', path: '/admin/competition/qualification' });
+  });
+
+  it('seeds the dictionary without overwriting an admin edit', async () => {
+    const total = DICTIONARY_SEED.reduce((n, t) => n + t.items.length, 0);
+    expect(await count(dictItems)).toBe(total);
+    await database.db
+      .update(dictItems)
+      .set({ name: '企业（已改）', enabled: false })
+      .where(and(eq(dictItems.typeCode, 'ORG_TYPE'), eq(dictItems.code, 'ENTERPRISE')));
+    await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: false });
+    const [item] = await database.db
+      .select()
+      .from(dictItems)
+      .where(and(eq(dictItems.typeCode, 'ORG_TYPE'), eq(dictItems.code, 'ENTERPRISE')));
+    expect(item).toMatchObject({ name: '企业（已改）', enabled: false });
+    expect(await count(dictItems)).toBe(total);
+    const [name] = await database.db.select().from(settings).where(eq(settings.key, 'contest.name'));
+    expect(name!.value).toBe('2025全国智慧医保大赛');
+  });
+
+  it('--demo adds news, teams and experts once', async () => {
+    const result = await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: true });
+    expect(result.demo?.participants).toContain('demo1');
+    expect(result.demo?.experts).toEqual(['e0001', 'e0002', 'e0003']);
+    const published = await database.db.select().from(news).where(eq(news.status, 'PUBLISHED'));
+    expect(new Set(published.map((n) => n.category))).toEqual(new Set(['MEDICAL_INSURANCE', 'CONTEST_DYNAMIC']));
+    expect(published.filter((n) => n.pinned).length).toBe(2);
+    const teamRows = await database.db.select().from(teams);
+    expect(new Set(teamRows.map((r) => r.status))).toEqual(new Set(['APPROVED', 'SUBMITTED', 'REVISING', 'DRAFT']));
+    expect(await count(expertProfiles)).toBe(3);
+
+    const before = { news: await count(news), teams: await count(teams), accounts: await count(accounts) };
+    await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: true });
+    expect({ news: await count(news), teams: await count(teams), accounts: await count(accounts) }).toEqual(before);
+  });
+});
+
+describe('seed with an admin password from the environment', () => {
+  it('uses it and never reports it as generated', async () => {
+    const { database: fresh, drop: dropFresh } = await createTestDatabase(loadTestConfig());
+    try {
+      await runMigrations(fresh);
+      const result = await seed(fresh.db, { adminUsername: 'boss', adminPassword: 'Boss@2025x', demo: false });
+      expect(result.createdAdmin).toEqual({ username: 'boss', password: 'Boss@2025x', generated: false });
+      const [admin] = await fresh.db.select().from(accounts).where(eq(accounts.username, 'boss'));
+      expect(await verifyPassword(admin!.passwordHash, 'Boss@2025x')).toBe(true);
+    } finally {
+      await dropFresh();
+    }
+  });
+});

@@ -1,0 +1,170 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  ADMIN_BUTTONS,
+  ADMIN_MENUS,
+  CONTEST_NAME_DEFAULT,
+  DICTIONARY_SEED,
+  flattenMenus,
+} from '@contest/shared';
+import { generatePassword, hashPassword } from '../lib/password.js';
+import type { Db } from './client.js';
+import {
+  accountRoles,
+  accounts,
+  buttons,
+  dictItems,
+  dictTypes,
+  expertProfiles,
+  menus,
+  news,
+  roleButtons,
+  roleMenus,
+  roles,
+  settings,
+  teams,
+} from './schema.js';
+import { DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_TEAMS } from './demo-data.js';
+
+export interface SeedOptions {
+  adminUsername: string;
+  /** undefined = generate one (only when the super admin is created). */
+  adminPassword: string | undefined;
+  demo: boolean;
+}
+
+export interface SeedResult {
+  /** Present only when this run created the super admin: the one time its password is shown. */
+  createdAdmin: { username: string; password: string; generated: boolean } | null;
+  demo: { password: string; participants: string[]; experts: string[] } | null;
+}
+
+/** Default phase windows: the whole of 2025 split into the four phases. Admins change them. */
+export const DEFAULT_PHASES = {
+  signUp: { start: '2025-05-01T00:00:00+08:00', end: '2025-07-31T23:59:59+08:00' },
+  prelimSubmission: { start: '2025-06-01T00:00:00+08:00', end: '2025-08-31T23:59:59+08:00' },
+  prelimReview: { start: '2025-09-01T00:00:00+08:00', end: '2025-09-30T23:59:59+08:00' },
+  finalReview: { start: '2025-10-15T00:00:00+08:00', end: '2025-11-15T23:59:59+08:00' },
+};
+
+/**
+ * Idempotent: safe on every start. Menus and buttons follow the code (upserted); dictionary
+ * items and settings are only added when missing, because admins edit them afterwards.
+ */
+export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    const flat = flattenMenus(ADMIN_MENUS);
+    for (const m of flat) {
+      await tx
+        .insert(menus)
+        .values({ code: m.code, parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort })
+        .onConflictDoUpdate({
+          target: menus.code,
+          set: { parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort },
+        });
+    }
+    for (const b of ADMIN_BUTTONS) {
+      await tx
+        .insert(buttons)
+        .values(b)
+        .onConflictDoUpdate({ target: buttons.code, set: { name: b.name, menuCode: b.menuCode } });
+    }
+
+    for (const [typeIndex, type] of DICTIONARY_SEED.entries()) {
+      await tx.insert(dictTypes).values({ code: type.code, name: type.name, sort: typeIndex }).onConflictDoNothing();
+      await tx
+        .insert(dictItems)
+        .values(type.items.map((item, sort) => ({ typeCode: type.code, code: item.code, name: item.name, sort })))
+        .onConflictDoNothing();
+    }
+
+    await tx
+      .insert(settings)
+      .values([
+        { key: 'contest.name', value: CONTEST_NAME_DEFAULT },
+        { key: 'contest.phases', value: DEFAULT_PHASES },
+        { key: 'site.dataDocMenuName', value: '数据文档' },
+      ])
+      .onConflictDoNothing();
+
+    const [superRole] = await tx
+      .insert(roles)
+      .values({ code: 'SUPER_ADMIN', name: '超级管理员', description: '拥有全部菜单与按钮权限', builtin: true })
+      .onConflictDoUpdate({ target: roles.code, set: { builtin: true } })
+      .returning({ id: roles.id });
+    // The built-in role always owns every menu and button, including ones added by upgrades.
+    await tx
+      .insert(roleMenus)
+      .values(flat.map((m) => ({ roleId: superRole!.id, menuCode: m.code })))
+      .onConflictDoNothing();
+    await tx
+      .insert(roleButtons)
+      .values(ADMIN_BUTTONS.map((b) => ({ roleId: superRole!.id, buttonCode: b.code })))
+      .onConflictDoNothing();
+
+    const createdAdmin = await ensureSuperAdmin(tx, superRole!.id, opts);
+    const demo = opts.demo ? await seedDemo(tx) : null;
+    return { createdAdmin, demo };
+  });
+}
+
+async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Promise<SeedResult['createdAdmin']> {
+  const [existing] = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN')))
+    .limit(1);
+  if (existing) return null;
+  const password = opts.adminPassword ?? generatePassword();
+  const [admin] = await tx
+    .insert(accounts)
+    .values({
+      realm: 'ADMIN',
+      username: opts.adminUsername,
+      name: '超级管理员',
+      code: 'A0001',
+      roleCode: 'SUPER_ADMIN',
+      passwordHash: await hashPassword(password),
+    })
+    .returning({ id: accounts.id });
+  await tx.insert(accountRoles).values({ accountId: admin!.id, roleId });
+  return { username: opts.adminUsername, password, generated: opts.adminPassword === undefined };
+}
+
+async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(news)) as [{ count: number }];
+  if (count === 0) {
+    const now = Date.now();
+    await tx.insert(news).values(
+      DEMO_NEWS.map((n, i) => ({
+        ...n,
+        status: 'PUBLISHED' as const,
+        publishAt: new Date(now - (i + 1) * 86_400_000 * 3),
+      })),
+    );
+  }
+
+  const participants: string[] = [];
+  for (const t of DEMO_TEAMS) {
+    const [account] = await tx
+      .insert(accounts)
+      .values({ realm: 'USER', username: t.username, phone: t.phone, email: t.email, name: t.leader.name, roleCode: 'USER', passwordHash, agreedAt: new Date() })
+      .onConflictDoNothing()
+      .returning({ id: accounts.id });
+    participants.push(t.username);
+    if (!account || !t.team) continue;
+    await tx.insert(teams).values({ ownerId: account.id, ...t.team, leader: t.leader, submittedAt: t.team.status === 'DRAFT' ? null : new Date() });
+  }
+
+  const experts: string[] = [];
+  for (const e of DEMO_EXPERTS) {
+    const [account] = await tx
+      .insert(accounts)
+      .values({ realm: 'EXPERT', username: e.code.toLowerCase(), code: e.code, name: e.name, phone: e.phone, roleCode: 'EXPERT', passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: accounts.id });
+    experts.push(e.code.toLowerCase());
+    if (account) await tx.insert(expertProfiles).values({ accountId: account.id, organization: e.organization, title: e.title, tracks: e.tracks });
+  }
+  return { password: DEMO_PASSWORD, participants, experts };
+}

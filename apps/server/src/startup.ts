@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { seed, type SeedResult } from './db/seed.js';
+
+/** Seeds under the startup lock, so two instances starting together never both create an admin. */
+export async function seedAtStartup(app: FastifyInstance, demo: boolean): Promise<SeedResult> {
+  const { config, database } = app.deps;
+  return database.withStartupLock((db) =>
+    seed(db, { adminUsername: config.seedAdmin.username, adminPassword: config.seedAdmin.password, demo }),
+  );
+}
+
+/** Credentials go to stdout, once, and never into the structured log. */
+export function printSeedResult(result: SeedResult, print: (line: string) => void = console.log): void {
+  if (result.createdAdmin) {
+    const { username, password, generated } = result.createdAdmin;
+    print('');
+    print('  Super admin account created (admin console: /admin/login)');
+    print(`    username: ${username}`);
+    print(`    password: ${generated ? password : '(from SEED_ADMIN_PASSWORD)'}`);
+    if (generated) print('    This password is shown only once. Change it after signing in.');
+  }
+  if (result.demo) {
+    print('');
+    print(`  Demo data: participants ${result.demo.participants.join(', ')}; experts ${result.demo.experts.join(', ')}`);
+    print(`    demo password for all of them: ${result.demo.password}`);
+  }
+}

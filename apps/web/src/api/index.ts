@@ -1,0 +1,22 @@
+export { realmOfPath, tokenKeyOf, loginPathOf } from './realm';
+export {
+  ApiError,
+  CANCEL_REQUEST,
+  RequestCancelledError,
+  SessionReplacedError,
+  createHttpClient,
+  fileNameFromContentDisposition,
+  isCancel,
+  serializeParams,
+  toastDuration,
+  type BlobResult,
+  type BodyCall,
+  type CallConfig,
+  type ClientDeps,
+  type ClientErrorCode,
+  type ClientUi,
+  type ConfirmOptions,
+  type HttpClient,
+  type MethodCall,
+  type RequestConfig,
+} from './http-client';

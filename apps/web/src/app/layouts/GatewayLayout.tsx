@@ -1,0 +1,134 @@
+import { useState } from 'react';
+import { Button, Drawer } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
+import { NavLink, Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
+import { AuthModal } from '../../components/AuthModal';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { Logo } from '../../components/Logo';
+import { useOpenAuthModal } from '../../lib/auth-modal';
+import { useRouteHandle } from '../../lib/route-handle';
+import logoUrl from '../../assets/logo.svg';
+import './gateway-layout.css';
+
+export interface GatewayNavItem {
+  to: string;
+  label: ParseKeys<'common'>;
+}
+
+/** Public navigation, in display order. */
+export const GATEWAY_NAV: readonly GatewayNavItem[] = [
+  { to: '/', label: 'nav.home' },
+  { to: '/medical-insurance', label: 'nav.medicalInsurance' },
+  { to: '/contest-dynamic', label: 'nav.contestDynamic' },
+  { to: '/sign-guide', label: 'nav.signGuide' },
+  { to: '/sign-up', label: 'nav.signUp' },
+  { to: '/materials-submit', label: 'nav.materialsSubmit' },
+];
+
+function navClass({ isActive }: { isActive: boolean }): string {
+  return isActive ? 'gw-nav__link is-active' : 'gw-nav__link';
+}
+
+/** Shell of the public site: header with navigation, content, footer, login dialog. */
+export function GatewayLayout() {
+  const { t } = useTranslation();
+  const { hideFooter = false, hideUserInfo = false } = useRouteHandle();
+  const openAuthModal = useOpenAuthModal();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  const openAuth = (type: 'login' | 'register') => {
+    setDrawerOpen(false);
+    openAuthModal(type);
+  };
+
+  const links = GATEWAY_NAV.map((item) => (
+    <NavLink
+      key={item.to}
+      to={item.to}
+      end={item.to === '/'}
+      className={navClass}
+      onClick={() => setDrawerOpen(false)}
+    >
+      {t(item.label)}
+    </NavLink>
+  ));
+
+  return (
+    <div className="gateway">
+      <header className="gw-header">
+        <div className="gw-topbar">
+          <div className="gw-container gw-topbar__inner">
+            <Logo className="gw-brand" />
+            <div className="gw-topbar__actions">
+              <LanguageSwitch size="small" />
+              {!hideUserInfo && (
+                <div className="gw-account" data-testid="gateway-account">
+                  <Button type="primary" onClick={() => openAuth('login')}>
+                    {t('actions.login')}
+                  </Button>
+                  <Button onClick={() => openAuth('register')}>{t('actions.register')}</Button>
+                </div>
+              )}
+              <Button
+                className="gw-menu-button"
+                type="text"
+                icon={<MenuOutlined />}
+                aria-label={t('nav.menu')}
+                aria-expanded={drawerOpen}
+                onClick={() => setDrawerOpen(true)}
+              />
+            </div>
+          </div>
+        </div>
+        <nav className="gw-nav" aria-label={t('nav.mainNavigation')}>
+          <div className="gw-container gw-nav__inner">{links}</div>
+        </nav>
+      </header>
+
+      <main className="gw-main">
+        <Outlet />
+      </main>
+
+      {!hideFooter && (
+        <footer className="gw-footer" data-testid="gateway-footer">
+          <div className="gw-container gw-footer__inner">
+            <img className="gw-footer__logo" src={logoUrl} alt="" width={40} height={40} />
+            <div className="gw-footer__lines">
+              <p className="gw-footer__name">{t('appName')}</p>
+              <p>{t('footer.organiser')}</p>
+              <p>{t('footer.contact')}</p>
+              <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+            </div>
+          </div>
+        </footer>
+      )}
+
+      <Drawer
+        className="gw-drawer"
+        title={t('nav.menu')}
+        placement="right"
+        size={280}
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+      >
+        <nav className="gw-drawer__nav" aria-label={t('nav.mainNavigation')}>
+          {links}
+        </nav>
+        {!hideUserInfo && (
+          <div className="gw-drawer__account">
+            <Button type="primary" block onClick={() => openAuth('login')}>
+              {t('actions.login')}
+            </Button>
+            <Button block onClick={() => openAuth('register')}>
+              {t('actions.register')}
+            </Button>
+          </div>
+        )}
+      </Drawer>
+
+      <AuthModal />
+    </div>
+  );
+}

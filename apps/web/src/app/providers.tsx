@@ -1,0 +1,98 @@
+import { useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { I18nextProvider } from 'react-i18next';
+import {
+  App as AntdApp,
+  ConfigProvider,
+  theme as antdTheme,
+  type ConfigProviderProps,
+  type ThemeConfig,
+} from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import type { Locale } from '@contest/shared';
+import { i18n } from '../i18n';
+import { usePreferences, type Preferences } from '../lib/preferences';
+import { createQueryClient } from './query-client';
+
+const ANTD_LOCALES: Record<Locale, NonNullable<ConfigProviderProps['locale']>> = { 'zh-cn': zhCN, en: enUS };
+
+// System fonts only: the portal must not fetch fonts at run time.
+const FONT_FAMILY = [
+  '-apple-system',
+  'BlinkMacSystemFont',
+  "'Segoe UI'",
+  "'PingFang SC'",
+  "'Hiragino Sans GB'",
+  "'Microsoft YaHei'",
+  "'Noto Sans CJK SC'",
+  "'Source Han Sans SC'",
+  "'WenQuanYi Zen Hei'",
+  "'Helvetica Neue'",
+  'Arial',
+  'sans-serif',
+].join(', ');
+
+export function buildTheme(prefs: Pick<Preferences, 'theme' | 'themeColor'>): ThemeConfig {
+  return {
+    algorithm: prefs.theme === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+    token: { colorPrimary: prefs.themeColor, fontFamily: FONT_FAMILY },
+  };
+}
+
+/**
+ * Mirrors a few antd tokens as CSS custom properties on <html>: antd's own variables are
+ * scoped to its components, and the hand-written layout CSS needs the same colours.
+ */
+function ThemeVariables({ mode }: { mode: Preferences['theme'] }) {
+  const { token } = antdTheme.useToken();
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    const vars: Record<string, string> = {
+      '--app-primary': token.colorPrimary,
+      '--app-primary-hover': token.colorPrimaryHover,
+      '--app-primary-active': token.colorPrimaryActive,
+      '--app-primary-bg': token.colorPrimaryBg,
+      '--app-bg-layout': token.colorBgLayout,
+      '--app-bg-container': token.colorBgContainer,
+      '--app-text': token.colorText,
+      '--app-text-secondary': token.colorTextSecondary,
+      '--app-border': token.colorBorderSecondary,
+      '--app-font-family': token.fontFamily,
+    };
+    for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
+    root.dataset.theme = mode;
+    root.style.colorScheme = mode;
+  }, [token, mode]);
+  return null;
+}
+
+function ThemedAntd({ children }: { children: ReactNode }) {
+  const prefs = usePreferences();
+  const { theme: mode, themeColor } = prefs;
+  const themeConfig = useMemo(() => buildTheme({ theme: mode, themeColor }), [mode, themeColor]);
+  return (
+    <ConfigProvider locale={ANTD_LOCALES[prefs.locale]} theme={themeConfig}>
+      <ThemeVariables mode={prefs.theme} />
+      <AntdApp>{children}</AntdApp>
+    </ConfigProvider>
+  );
+}
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Tests pass their own client to keep caches apart. */
+  queryClient?: QueryClient;
+}
+
+/** Everything a screen needs around it except the router. Call initI18n() before rendering. */
+export function AppProviders({ children, queryClient }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <I18nextProvider i18n={i18n}>
+        <ThemedAntd>{children}</ThemedAntd>
+      </I18nextProvider>
+    </QueryClientProvider>
+  );
+}

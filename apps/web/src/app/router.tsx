@@ -1,0 +1,45 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { siteRoutes } from '../areas/site/routes';
+import { participantRoutes } from '../areas/participant/routes';
+import { adminRoutes } from '../areas/admin/routes';
+import { expertRoutes } from '../areas/expert/routes';
+import { PageLoading } from '../components/PageLoading';
+import type { RouteHandle } from '../lib/route-handle';
+import { RootLayout } from './layouts/RootLayout';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { RouteErrorPage } from './pages/RouteErrorPage';
+
+/**
+ * The whole route tree. Each area contributes a list from src/areas/<area>/routes.ts;
+ * those files hold only paths, handles and `lazy` loaders, so every page (and each
+ * area's layout) is its own chunk. To add a page: add a route object with `handle`
+ * and `lazy: { Component }` to its area's list.
+ */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    // Eager on purpose: it must render even when a chunk fails to download.
+    ErrorBoundary: RouteErrorPage,
+    HydrateFallback: PageLoading,
+    children: [
+      {
+        lazy: { Component: async () => (await import('./layouts/GatewayLayout')).GatewayLayout },
+        children: siteRoutes,
+      },
+      ...participantRoutes,
+      ...adminRoutes,
+      ...expertRoutes,
+      {
+        path: '*',
+        handle: { title: 'common:notFound.title', noLogin: true } satisfies RouteHandle,
+        // Eager: the error boundary renders it too, so a separate chunk would gain nothing.
+        Component: NotFoundPage,
+      },
+    ],
+  },
+];
+
+export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,34 @@
+import { redirect, type RouteObject } from 'react-router';
+import type { RouteHandle } from '../../lib/route-handle';
+
+/** Admin area under /admin (spec section 2). Placeholders; menus and guards come later. */
+export const ADMIN_PATHS = {
+  root: '/admin',
+  login: '/admin/login',
+  home: '/admin/home',
+} as const;
+
+export const adminRoutes: RouteObject[] = [
+  {
+    path: ADMIN_PATHS.root,
+    children: [
+      {
+        path: ADMIN_PATHS.login,
+        handle: { title: 'admin:titles.login', noLogin: true } satisfies RouteHandle,
+        lazy: { Component: async () => (await import('./pages/AdminLoginPage')).AdminLoginPage },
+      },
+      {
+        lazy: { Component: async () => (await import('./AdminLayout')).AdminLayout },
+        children: [
+          // The logo and session-expiry redirects target /admin; its home is /admin/home.
+          { index: true, loader: () => redirect(ADMIN_PATHS.home) },
+          {
+            path: ADMIN_PATHS.home,
+            handle: { title: 'admin:titles.home' } satisfies RouteHandle,
+            lazy: { Component: async () => (await import('./pages/AdminHomePage')).AdminHomePage },
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,55 @@
+import type { RouteObject } from 'react-router';
+import type { RouteHandle } from '../../lib/route-handle';
+
+/**
+ * Logged-in participant pages (spec section 2). Placeholders until the identity and
+ * sign-up features land; the login guard belongs on the layout route below.
+ */
+export const PARTICIPANT_PATHS = {
+  mySign: '/my-sign',
+  mySignDetail: '/my-sign/detail',
+  materialSubmission: '/material-submission',
+  materialSubmissionDetail: '/material-submission/detail',
+  myMessage: '/my-message',
+  module: '/module',
+} as const;
+
+const page = async () => (await import('./pages/ParticipantPlaceholderPage')).ParticipantPlaceholderPage;
+
+export const participantRoutes: RouteObject[] = [
+  {
+    lazy: { Component: async () => (await import('./ParticipantLayout')).ParticipantLayout },
+    children: [
+      {
+        path: PARTICIPANT_PATHS.mySign,
+        handle: { title: 'participant:titles.mySign' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+      {
+        path: PARTICIPANT_PATHS.mySignDetail,
+        handle: { title: 'participant:titles.mySignDetail' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+      {
+        path: PARTICIPANT_PATHS.materialSubmission,
+        handle: { title: 'participant:titles.materialSubmission' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+      {
+        path: PARTICIPANT_PATHS.materialSubmissionDetail,
+        handle: { title: 'participant:titles.materialSubmissionDetail' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+      {
+        path: PARTICIPANT_PATHS.myMessage,
+        handle: { title: 'participant:titles.myMessage' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+      {
+        path: PARTICIPANT_PATHS.module,
+        handle: { title: 'participant:titles.module' } satisfies RouteHandle,
+        lazy: { Component: page },
+      },
+    ],
+  },
+];

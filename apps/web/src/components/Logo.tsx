@@ -1,0 +1,21 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import logoUrl from '../assets/logo.svg';
+
+export interface LogoProps {
+  /** Where a click goes; each area passes its own home. */
+  to?: string;
+  /** Text shown next to the emblem; defaults to the contest name. */
+  name?: string;
+  className?: string;
+}
+
+export function Logo({ to = '/', name, className }: LogoProps) {
+  const { t } = useTranslation();
+  return (
+    <Link to={to} className={['app-logo', className].filter(Boolean).join(' ')}>
+      <img className="app-logo__mark" src={logoUrl} alt="" width={40} height={40} />
+      <span className="app-logo__name">{name ?? t('appName')}</span>
+    </Link>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Locale } from '@contest/shared';
+import zhCommon from './locales/zh-cn/common.json';
+import zhSite from './locales/zh-cn/site.json';
+import zhParticipant from './locales/zh-cn/participant.json';
+import zhAdmin from './locales/zh-cn/admin.json';
+import zhExpert from './locales/zh-cn/expert.json';
+import enCommon from './locales/en/common.json';
+import enSite from './locales/en/site.json';
+import enParticipant from './locales/en/participant.json';
+import enAdmin from './locales/en/admin.json';
+import enExpert from './locales/en/expert.json';
+
+/** Chinese is the source language: its files define the keys every locale must provide. */
+export const zhCnResources = {
+  common: zhCommon,
+  site: zhSite,
+  participant: zhParticipant,
+  admin: zhAdmin,
+  expert: zhExpert,
+};
+
+export type AppResources = typeof zhCnResources;
+
+// Typed against the Chinese shape so a key missing from English fails type-checking.
+const enResources: AppResources = {
+  common: enCommon,
+  site: enSite,
+  participant: enParticipant,
+  admin: enAdmin,
+  expert: enExpert,
+};
+
+export const resources: Record<Locale, AppResources> = {
+  'zh-cn': zhCnResources,
+  en: enResources,
+};
+
+export const NAMESPACES = Object.keys(zhCnResources) as (keyof AppResources)[];
+export const DEFAULT_NS = 'common' satisfies keyof AppResources;

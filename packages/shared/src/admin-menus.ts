@@ -1,0 +1,142 @@
+/**
+ * The admin menu tree and permission buttons (product.md section 7). They are data: seeded
+ * into the database at install, bundled by roles, and sent to the console by
+ * GET /admin/user/account. The web router maps each admin route to one of these codes.
+ */
+export interface MenuSeed {
+  code: string;
+  name: string;
+  nameEn: string;
+  path: string;
+  icon?: string;
+  children?: MenuSeed[];
+}
+
+export const ADMIN_MENUS: MenuSeed[] = [
+  { code: 'home', name: '首页', nameEn: 'Home', path: '/admin/home', icon: 'HomeOutlined' },
+  { code: 'userTeam', name: '注册用户管理', nameEn: 'Registered users', path: '/admin/user/team', icon: 'TeamOutlined' },
+  {
+    code: 'competition', name: '报名管理', nameEn: 'Sign-up', path: '/admin/competition', icon: 'SolutionOutlined',
+    children: [
+      { code: 'qualificationDraft', name: '报名草稿', nameEn: 'Sign-up drafts', path: '/admin/competition/qualification-draft' },
+      { code: 'qualification', name: '资格管理', nameEn: 'Qualification', path: '/admin/competition/qualification' },
+    ],
+  },
+  {
+    code: 'preliminary', name: '初赛管理', nameEn: 'Preliminary', path: '/admin/preliminary', icon: 'FileTextOutlined',
+    children: [
+      { code: 'preliminaryBox', name: '初赛草稿', nameEn: 'Preliminary drafts', path: '/admin/preliminary/preliminaryBox' },
+      { code: 'preliminarySearch', name: '初赛项目管理', nameEn: 'Preliminary projects', path: '/admin/preliminary/preliminarySearch' },
+    ],
+  },
+  {
+    code: 'grade', name: '初赛评审', nameEn: 'Preliminary review', path: '/admin/grade', icon: 'AuditOutlined',
+    children: [
+      { code: 'databaseExpert', name: '专家库', nameEn: 'Expert accounts', path: '/admin/grade/database-expert' },
+      { code: 'reviewGroup', name: '初赛评审分组', nameEn: 'Preliminary groups', path: '/admin/grade/review-group' },
+      { code: 'gradeManageGrade', name: '初赛成绩查询', nameEn: 'Preliminary scores', path: '/admin/grade/gradeManage-grade' },
+      { code: 'scoringMonitoringExpert', name: '初赛评分监控', nameEn: 'Preliminary monitoring', path: '/admin/grade/scoringMonitoringExpert' },
+    ],
+  },
+  {
+    code: 'final', name: '决赛管理', nameEn: 'Final', path: '/admin/final', icon: 'TrophyOutlined',
+    children: [
+      { code: 'preliminaryAdminSearch', name: '决赛项目管理', nameEn: 'Final projects', path: '/admin/preliminary/preliminaryAdminSearch' },
+      { code: 'reviewAdminGroup', name: '决赛评审分组', nameEn: 'Final groups', path: '/admin/grade/review-admin-group' },
+      { code: 'gradeManageAdminGrade', name: '决赛成绩查询', nameEn: 'Final scores', path: '/admin/grade/gradeManage-admin-grade' },
+      { code: 'scoringMonitoringAdminExpert', name: '决赛评分监控', nameEn: 'Final monitoring', path: '/admin/grade/scoringMonitoringAdminExpert' },
+    ],
+  },
+  {
+    code: 'siteContentManage', name: '内容管理', nameEn: 'Site content', path: '/admin/site-content-manage', icon: 'ReadOutlined',
+    children: [
+      { code: 'siteContentManagement', name: '新闻资讯', nameEn: 'News', path: '/admin/user/siteContentManagement' },
+      { code: 'docManage', name: '文档管理', nameEn: 'Documents', path: '/admin/user/docManage' },
+    ],
+  },
+  {
+    code: 'information', name: '消息管理', nameEn: 'Messages', path: '/admin/information', icon: 'MessageOutlined',
+    children: [
+      { code: 'NoteManage', name: '短信管理', nameEn: 'SMS', path: '/admin/information/NoteManage' },
+      { code: 'InMailManage', name: '站内信管理', nameEn: 'In-site messages', path: '/admin/information/InMailManage' },
+      { code: 'UserFeedback', name: '用户反馈', nameEn: 'Feedback', path: '/admin/information/UserFeedback' },
+    ],
+  },
+  {
+    code: 'behaviorAuditing', name: '行为审计', nameEn: 'Auditing', path: '/admin/behaviorAuditing', icon: 'SafetyCertificateOutlined',
+    children: [
+      { code: 'UserManage', name: '用户账号审计', nameEn: 'Participant audit', path: '/admin/behaviorAuditing/UserManage' },
+      { code: 'AdminManage', name: '运营账号审计', nameEn: 'Operator audit', path: '/admin/behaviorAuditing/AdminManage' },
+      { code: 'ExpertManage', name: '专家账号审计', nameEn: 'Expert audit', path: '/admin/behaviorAuditing/ExpertManage' },
+    ],
+  },
+  {
+    code: 'system', name: '系统管理', nameEn: 'System', path: '/admin/system', icon: 'SettingOutlined',
+    children: [
+      { code: 'systemManage', name: '系统账号', nameEn: 'System accounts', path: '/admin/system/systemManage' },
+      { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: '/admin/system/roleManage' },
+      { code: 'dataField', name: '数据字典', nameEn: 'Data dictionary', path: '/admin/system/dataField' },
+    ],
+  },
+  {
+    code: 'account', name: '账号管理', nameEn: 'My account', path: '/admin/account', icon: 'UserOutlined',
+    children: [{ code: 'accountManage', name: '我的账号', nameEn: 'My account', path: '/admin/account/accountManage' }],
+  },
+];
+
+export interface ButtonSeed {
+  code: string;
+  name: string;
+  menuCode: string;
+}
+
+export const ADMIN_BUTTONS: ButtonSeed[] = [
+  { code: 'user:view', name: '查看注册用户', menuCode: 'userTeam' },
+  { code: 'user:disable', name: '禁用/启用注册用户', menuCode: 'userTeam' },
+  { code: 'user:reset-password', name: '重置注册用户密码', menuCode: 'userTeam' },
+  { code: 'user:export', name: '导出注册用户', menuCode: 'userTeam' },
+  { code: 'qualification:view', name: '查看报名', menuCode: 'qualification' },
+  { code: 'qualification:audit', name: '报名审核', menuCode: 'qualification' },
+  { code: 'qualification:export', name: '导出报名', menuCode: 'qualification' },
+  { code: 'preliminary:view', name: '查看初赛材料', menuCode: 'preliminarySearch' },
+  { code: 'preliminary:audit', name: '初赛材料审核', menuCode: 'preliminarySearch' },
+  { code: 'preliminary:export', name: '导出初赛材料', menuCode: 'preliminarySearch' },
+  { code: 'expert:edit', name: '新增/编辑专家', menuCode: 'databaseExpert' },
+  { code: 'expert:import', name: '导入专家', menuCode: 'databaseExpert' },
+  { code: 'expert:disable', name: '禁用/启用专家', menuCode: 'databaseExpert' },
+  { code: 'group:edit', name: '编辑评审分组', menuCode: 'reviewGroup' },
+  { code: 'score:return', name: '退回评分', menuCode: 'gradeManageGrade' },
+  { code: 'score:export', name: '导出成绩', menuCode: 'gradeManageGrade' },
+  { code: 'monitor:remind', name: '提醒专家', menuCode: 'scoringMonitoringExpert' },
+  { code: 'final:promote', name: '晋级决赛', menuCode: 'preliminaryAdminSearch' },
+  { code: 'final-group:edit', name: '编辑决赛分组', menuCode: 'reviewAdminGroup' },
+  { code: 'final-score:return', name: '退回决赛评分', menuCode: 'gradeManageAdminGrade' },
+  { code: 'final-score:export', name: '导出决赛成绩', menuCode: 'gradeManageAdminGrade' },
+  { code: 'news:edit', name: '编辑新闻', menuCode: 'siteContentManagement' },
+  { code: 'news:publish', name: '发布/下线新闻', menuCode: 'siteContentManagement' },
+  { code: 'news:delete', name: '删除新闻', menuCode: 'siteContentManagement' },
+  { code: 'doc:edit', name: '编辑文档', menuCode: 'docManage' },
+  { code: 'doc:delete', name: '删除文档', menuCode: 'docManage' },
+  { code: 'sms:send', name: '发送短信', menuCode: 'NoteManage' },
+  { code: 'sms:template', name: '编辑短信模板', menuCode: 'NoteManage' },
+  { code: 'message:send', name: '发送站内信', menuCode: 'InMailManage' },
+  { code: 'feedback:reply', name: '回复反馈', menuCode: 'UserFeedback' },
+  { code: 'account:edit', name: '新增/编辑系统账号', menuCode: 'systemManage' },
+  { code: 'account:disable', name: '禁用/启用系统账号', menuCode: 'systemManage' },
+  { code: 'account:reset-password', name: '重置系统账号密码', menuCode: 'systemManage' },
+  { code: 'role:edit', name: '新增/编辑角色', menuCode: 'roleManage' },
+  { code: 'role:delete', name: '删除角色', menuCode: 'roleManage' },
+  { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
+  { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'system' },
+  { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
+];
+
+/** Depth-first list of every menu node, parents before children. */
+export function flattenMenus(menus: readonly MenuSeed[], parentCode: string | null = null) {
+  const out: Array<MenuSeed & { parentCode: string | null; sort: number }> = [];
+  menus.forEach((menu, index) => {
+    out.push({ ...menu, parentCode, sort: index });
+    if (menu.children) out.push(...flattenMenus(menu.children, menu.code));
+  });
+  return out;
+}

@@ -1,0 +1,56 @@
+/** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
+export const MSG = {
+  requestFailed: '请求异常，请稍后再试',
+  previous409: 'Previous 409 error encountered',
+  noPermissionAssigned: '暂无分配权限',
+  registerSuccess: '注册成功',
+  confirmTitle: '提示',
+  confirmOk: '确定',
+  confirmCancel: '取消',
+  dialogOk: '确认',
+  dialogCancel: '取消',
+  loading: '加载中...',
+  requestLoading: '请求加载中....',
+  emptyTable: '暂无相关信息',
+  emptyData: '暂无数据',
+  emptyCell: '--',
+  sessionReplaced: '您的账号已在其他地方登录，请重新登录',
+  unauthorized: '登录已失效，请重新登录',
+  forbidden: '没有权限执行此操作',
+  notFound: '请求的资源不存在',
+  tooManyRequests: '操作过于频繁，请稍后再试',
+  payloadTooLarge: '提交的内容过大',
+  internal: '服务器开小差了，请稍后再试',
+  invalidField: (field: string) => `参数 ${field} 不合法`,
+  missingField: (field: string) => `缺少参数 ${field}`,
+} as const;
+
+/** Validation messages of spec section 5 (and later features). Shown under form fields as is. */
+export const VALIDATION_MSG = {
+  usernameRequired: '请输入用户名',
+  usernameFormat: '只能输入小写字母或数字',
+  passwordRequired: '请输入密码',
+  loginPasswordRequired: '请输入登录密码',
+  passwordRule: '密码必须是8 - 16位，且包含数字、字母和特殊字符',
+  confirmPasswordRequired: '请输入确认密码',
+  passwordMismatch: '两次输入密码不同，请核查',
+  phoneRequired: '请输入手机号',
+  phoneLength: '手机号长度应为 11 位',
+  phoneFormat: '请输入正确的手机号格式',
+  codeRequired: '请输入验证码',
+  emailRequired: '请输入邮箱地址',
+  emailFormat: '请输入正确的邮箱格式',
+  agreementRequired: '请先阅读并勾选协议',
+  malformedBody: '请求内容格式不正确',
+  unsupportedMediaType: '不支持的请求内容类型',
+} as const;
+
+const USER_MESSAGES: ReadonlySet<string> = new Set(Object.values(VALIDATION_MSG));
+
+/**
+ * True for messages written for people (the catalogue above). The server shows those as
+ * they are and replaces library defaults with a message naming the field.
+ */
+export function isUserMessage(message: string): boolean {
+  return USER_MESSAGES.has(message);
+}
