@@ -9,6 +9,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
+    // Never inline assets as data: URLs; the production CSP allows images from 'self' only.
+    assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1500,
   },
   test: {

@@ -1,10 +1,11 @@
-import { ConfigError, loadConfig, type AppConfig } from './config/config.js';
+import { ConfigError, loadConfig, loadDotEnv, type AppConfig } from './config/config.js';
 import { buildApp } from './app.js';
 import { printSeedResult, seedAtStartup } from './startup.js';
 
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

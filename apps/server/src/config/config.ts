@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -83,6 +84,14 @@ export interface AppConfig {
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/** Reads ./.env into process.env when present; real environment variables win. */
+export function loadDotEnv(path = resolve(process.cwd(), '.env')): void {
+  if (!existsSync(path)) return;
+  const before = { ...process.env };
+  process.loadEnvFile(path);
+  Object.assign(process.env, before);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

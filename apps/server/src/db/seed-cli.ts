@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, loadConfig, loadDotEnv } from '../config/config.js';
 import { printSeedResult } from '../startup.js';
 import { openDatabase } from './client.js';
 import { runMigrations } from './migrate.js';
@@ -6,6 +6,7 @@ import { seed } from './seed.js';
 
 /** `npm run seed [-- --demo]`: migrate and seed without starting the server. */
 async function main(): Promise<void> {
+  loadDotEnv();
   const config = loadConfig();
   const database = await openDatabase(config);
   try {

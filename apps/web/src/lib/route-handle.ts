@@ -1,9 +1,12 @@
 import { useMatches } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
-import type { AppResources } from '../i18n/resources';
+import { NAMESPACES, type AppResources } from '../i18n/resources';
 
-/** Any translation key written with its namespace, e.g. 'site:titles.home'. */
-export type TitleKey = ParseKeys<(keyof AppResources)[]>;
+type Namespace = keyof AppResources;
+
+/** A translation key written with its namespace, e.g. 'site:titles.home'. */
+export type TitleKey = { [N in Namespace]: `${N}:${ParseKeys<N> & string}` }[Namespace];
 
 /**
  * Static metadata on a route object's `handle`. It lives outside `lazy` so layouts can
@@ -31,4 +34,11 @@ export function useRouteHandle(): RouteHandle {
     if (isRouteHandle(match.handle)) Object.assign(merged, match.handle);
   }
   return merged;
+}
+
+/** The current route's title, translated; '' when the route has none. */
+export function useRouteTitle(): string {
+  const { t } = useTranslation(NAMESPACES);
+  const { title } = useRouteHandle();
+  return title ? t(title) : '';
 }

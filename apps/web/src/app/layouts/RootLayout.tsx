@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useRouteHandle } from '../../lib/route-handle';
+import { useRouteHandle, useRouteTitle } from '../../lib/route-handle';
 
 /** Top of every route: keeps document.title in step with the route and the language. */
 export function RootLayout() {
   const { t } = useTranslation();
   const { title } = useRouteHandle();
   const appName = t('appName');
-  const pageTitle = title ? t(title) : '';
+  const pageTitle = useRouteTitle();
 
   useEffect(() => {
     document.title = pageTitle && title !== 'site:titles.home' ? `${pageTitle} - ${appName}` : appName;

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
 import { usePreference } from '../../lib/preferences';
-import { useRouteHandle } from '../../lib/route-handle';
+import { useRouteTitle } from '../../lib/route-handle';
 import { PARTICIPANT_PATHS } from './routes';
 import './participant-layout.css';
 
@@ -21,7 +21,7 @@ export function ParticipantLayout() {
   const { t } = useTranslation(['participant', 'common']);
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const { title } = useRouteHandle();
+  const title = useRouteTitle();
   const [navVisible, setNavVisible] = usePreference('navVisible');
 
   const items = [
@@ -63,7 +63,7 @@ export function ParticipantLayout() {
         <Layout.Content className="participant-layout__content">
           <Breadcrumb
             className="participant-layout__breadcrumb"
-            items={[{ title: t('areaName') }, ...(title ? [{ title: t(title) }] : [])]}
+            items={[{ title: t('areaName') }, ...(title ? [{ title }] : [])]}
           />
           <Outlet />
         </Layout.Content>

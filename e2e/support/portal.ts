@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SERVER = join(ROOT, 'apps/server/dist/server.js');
+
+export interface Portal {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the BUILT portal (what `npm start` runs) on a free port with a throwaway DATA_DIR
+ * and the embedded database, so each journey begins on a fresh install.
+ */
+export async function startPortal(extraEnv: Record<string, string> = {}): Promise<Portal> {
+  if (!existsSync(SERVER)) throw new Error('The app is not built: run `npm run build` first (npm run test:e2e does).');
+  const dataDir = mkdtempSync(join(tmpdir(), 'contest-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [SERVER, '--demo'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOG_LEVEL: 'warn',
+      SEED_ADMIN_PASSWORD: 'Admin@2025',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`portal did not start in 60 s:\n${out}`)), 60_000);
+    const onData = () => {
+      const match = /running at (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`portal exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
