@@ -15,7 +15,9 @@ import { i18n } from '../i18n';
 import { usePreferences, type Preferences } from '../lib/preferences';
 import { createQueryClient } from './query-client';
 
-const ANTD_LOCALES: Record<Locale, NonNullable<ConfigProviderProps['locale']>> = { 'zh-cn': zhCN, en: enUS };
+type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
+
+const ANTD_LOCALES: Record<Locale, AntdLocale> = { 'zh-cn': zhCN, en: enUS };
 
 // System fonts only: the portal must not fetch fonts at run time.
 const FONT_FAMILY = [
@@ -33,7 +35,9 @@ const FONT_FAMILY = [
   'sans-serif',
 ].join(', ');
 
-export function buildTheme(prefs: Pick<Preferences, 'theme' | 'themeColor'>): ThemeConfig {
+export function buildTheme(
+  prefs: Pick<Preferences, 'theme' | 'themeColor'>,
+): ThemeConfig {
   return {
     algorithm: prefs.theme === 'dark' ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
     token: { colorPrimary: prefs.themeColor, fontFamily: FONT_FAMILY },
@@ -72,7 +76,12 @@ function ThemedAntd({ children }: { children: ReactNode }) {
   const { theme: mode, themeColor } = prefs;
   const themeConfig = useMemo(() => buildTheme({ theme: mode, themeColor }), [mode, themeColor]);
   return (
-    <ConfigProvider locale={ANTD_LOCALES[prefs.locale]} theme={themeConfig}>
+    <ConfigProvider
+      locale={ANTD_LOCALES[prefs.locale]}
+      theme={themeConfig}
+      // antd would render two-character labels as "登 录"; the spec's texts are unspaced.
+      button={{ autoInsertSpace: false }}
+    >
       <ThemeVariables mode={prefs.theme} />
       <AntdApp>{children}</AntdApp>
     </ConfigProvider>

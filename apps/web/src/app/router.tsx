@@ -13,7 +13,9 @@ import { RouteErrorPage } from './pages/RouteErrorPage';
  * The whole route tree. Each area contributes a list from src/areas/<area>/routes.ts;
  * those files hold only paths, handles and `lazy` loaders, so every page (and each
  * area's layout) is its own chunk. To add a page: add a route object with `handle`
- * and `lazy: { Component }` to its area's list.
+ * and `lazy: async () => ({ Component })` to its area's list. Use the function form of
+ * `lazy`, not the object form: react-router clears loaded keys of a lazy object in place,
+ * which breaks every later router built from these same objects (tests, HMR).
  */
 export const routes: RouteObject[] = [
   {
@@ -24,7 +26,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     children: [
       {
-        lazy: { Component: async () => (await import('./layouts/GatewayLayout')).GatewayLayout },
+        lazy: async () => ({ Component: (await import('./layouts/GatewayLayout')).GatewayLayout }),
         children: siteRoutes,
       },
       ...participantRoutes,

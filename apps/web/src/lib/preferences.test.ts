@@ -49,7 +49,12 @@ describe('preferences', () => {
     localStorage.setItem('navVisible', 'maybe');
     localStorage.setItem('lang', 'fr');
     const prefs = initPreferences(env());
-    expect(prefs).toMatchObject({ locale: 'zh-cn', theme: 'light', themeColor: DEFAULT_THEME_COLOR, navVisible: true });
+    expect(prefs).toEqual({
+      locale: 'zh-cn',
+      theme: 'light',
+      themeColor: DEFAULT_THEME_COLOR,
+      navVisible: true,
+    });
 
     setPreferences({ themeColor: 'javascript:alert(1)' });
     expect(getPreferences().themeColor).toBe(DEFAULT_THEME_COLOR);

@@ -1,7 +1,8 @@
 import { render, type RenderResult } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { createMemoryRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+// Not 'react-router/dom': under Vitest that entry loads the CommonJS build, a second copy
+// of the router whose contexts the route components (ESM copy) would not see.
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/router';
 import { initI18n } from '../i18n';
@@ -12,7 +13,10 @@ export interface RenderRouteResult extends RenderResult {
 }
 
 /** Renders the real route tree at `path`, with fresh preferences (Chinese unless told otherwise). */
-export function renderRoute(path: string, env: Partial<PreferenceEnv> = {}): RenderRouteResult {
+export function renderRoute(
+  path: string,
+  env: Partial<PreferenceEnv> = {},
+): RenderRouteResult {
   initPreferences({ search: '', storage: localStorage, languages: ['zh-CN'], ...env });
   initI18n();
   const router = createMemoryRouter(routes, { initialEntries: [path] });

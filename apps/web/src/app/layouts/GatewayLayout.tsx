@@ -4,6 +4,7 @@ import { MenuOutlined } from '@ant-design/icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
+import { SITE_PATHS } from '../../areas/site/routes';
 import { AuthModal } from '../../components/AuthModal';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
@@ -19,12 +20,12 @@ export interface GatewayNavItem {
 
 /** Public navigation, in display order. */
 export const GATEWAY_NAV: readonly GatewayNavItem[] = [
-  { to: '/', label: 'nav.home' },
-  { to: '/medical-insurance', label: 'nav.medicalInsurance' },
-  { to: '/contest-dynamic', label: 'nav.contestDynamic' },
-  { to: '/sign-guide', label: 'nav.signGuide' },
-  { to: '/sign-up', label: 'nav.signUp' },
-  { to: '/materials-submit', label: 'nav.materialsSubmit' },
+  { to: SITE_PATHS.home, label: 'nav.home' },
+  { to: SITE_PATHS.medicalInsurance, label: 'nav.medicalInsurance' },
+  { to: SITE_PATHS.contestDynamic, label: 'nav.contestDynamic' },
+  { to: SITE_PATHS.signGuide, label: 'nav.signGuide' },
+  { to: SITE_PATHS.signUp, label: 'nav.signUp' },
+  { to: SITE_PATHS.materialsSubmit, label: 'nav.materialsSubmit' },
 ];
 
 function navClass({ isActive }: { isActive: boolean }): string {
@@ -99,7 +100,7 @@ export function GatewayLayout() {
               <p className="gw-footer__name">{t('appName')}</p>
               <p>{t('footer.organiser')}</p>
               <p>{t('footer.contact')}</p>
-              <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+              <p>{t('footer.copyright')}</p>
             </div>
           </div>
         </footer>

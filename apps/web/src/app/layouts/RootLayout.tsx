@@ -11,7 +11,8 @@ export function RootLayout() {
   const pageTitle = useRouteTitle();
 
   useEffect(() => {
-    document.title = pageTitle && title !== 'site:titles.home' ? `${pageTitle} - ${appName}` : appName;
+    const isHome = title === 'site:titles.home';
+    document.title = pageTitle && !isHome ? `${pageTitle} - ${appName}` : appName;
   }, [appName, pageTitle, title]);
 
   return (

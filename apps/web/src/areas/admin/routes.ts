@@ -15,17 +15,19 @@ export const adminRoutes: RouteObject[] = [
       {
         path: ADMIN_PATHS.login,
         handle: { title: 'admin:titles.login', noLogin: true } satisfies RouteHandle,
-        lazy: { Component: async () => (await import('./pages/AdminLoginPage')).AdminLoginPage },
+        lazy: async () => ({ Component: (await import('./pages/AdminLoginPage')).AdminLoginPage }),
       },
       {
-        lazy: { Component: async () => (await import('./AdminLayout')).AdminLayout },
+        lazy: async () => ({ Component: (await import('./AdminLayout')).AdminLayout }),
         children: [
           // The logo and session-expiry redirects target /admin; its home is /admin/home.
-          { index: true, loader: () => redirect(ADMIN_PATHS.home) },
+          { index: true, loader: () => redirect(ADMIN_PATHS.home), element: null },
           {
             path: ADMIN_PATHS.home,
             handle: { title: 'admin:titles.home' } satisfies RouteHandle,
-            lazy: { Component: async () => (await import('./pages/AdminHomePage')).AdminHomePage },
+            lazy: async () => ({
+              Component: (await import('./pages/AdminHomePage')).AdminHomePage,
+            }),
           },
         ],
       },

@@ -12,21 +12,24 @@ export const expertRoutes: RouteObject[] = [
   {
     path: EXPERT_PATHS.root,
     children: [
-      { index: true, loader: () => redirect(EXPERT_PATHS.login) },
+      // element: null tells react-router the empty render before the redirect is intended.
+      { index: true, loader: () => redirect(EXPERT_PATHS.login), element: null },
       {
         path: EXPERT_PATHS.login,
         handle: { title: 'expert:titles.login', noLogin: true } satisfies RouteHandle,
-        lazy: { Component: async () => (await import('./pages/ExpertLoginPage')).ExpertLoginPage },
+        lazy: async () => ({
+          Component: (await import('./pages/ExpertLoginPage')).ExpertLoginPage,
+        }),
       },
       {
-        lazy: { Component: async () => (await import('./ExpertLayout')).ExpertLayout },
+        lazy: async () => ({ Component: (await import('./ExpertLayout')).ExpertLayout }),
         children: [
           {
             path: EXPERT_PATHS.home,
             handle: { title: 'expert:titles.home' } satisfies RouteHandle,
-            lazy: {
-              Component: async () => (await import('./pages/ExpertHomePage')).ExpertHomePage,
-            },
+            lazy: async () => ({
+              Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
+            }),
           },
         ],
       },

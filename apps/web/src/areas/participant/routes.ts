@@ -14,41 +14,43 @@ export const PARTICIPANT_PATHS = {
   module: '/module',
 } as const;
 
-const page = async () => (await import('./pages/ParticipantPlaceholderPage')).ParticipantPlaceholderPage;
+const page = async () => ({
+  Component: (await import('./pages/ParticipantPlaceholderPage')).ParticipantPlaceholderPage,
+});
 
 export const participantRoutes: RouteObject[] = [
   {
-    lazy: { Component: async () => (await import('./ParticipantLayout')).ParticipantLayout },
+    lazy: async () => ({ Component: (await import('./ParticipantLayout')).ParticipantLayout }),
     children: [
       {
         path: PARTICIPANT_PATHS.mySign,
         handle: { title: 'participant:titles.mySign' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
       {
         path: PARTICIPANT_PATHS.mySignDetail,
         handle: { title: 'participant:titles.mySignDetail' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
       {
         path: PARTICIPANT_PATHS.materialSubmission,
         handle: { title: 'participant:titles.materialSubmission' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
       {
         path: PARTICIPANT_PATHS.materialSubmissionDetail,
         handle: { title: 'participant:titles.materialSubmissionDetail' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
       {
         path: PARTICIPANT_PATHS.myMessage,
         handle: { title: 'participant:titles.myMessage' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
       {
         path: PARTICIPANT_PATHS.module,
         handle: { title: 'participant:titles.module' } satisfies RouteHandle,
-        lazy: { Component: page },
+        lazy: page,
       },
     ],
   },

@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import type { RouteHandle } from '../../lib/route-handle';
 
-/** Public site (spec section 2, gateway layout). The app router wraps these in the gateway layout. */
+/** Public site (spec section 2). The app router wraps these routes in the gateway layout. */
 export const SITE_PATHS = {
   home: '/',
   medicalInsurance: '/medical-insurance',
@@ -19,51 +19,51 @@ export const siteRoutes: RouteObject[] = [
   {
     index: true,
     handle: { title: 'site:titles.home', noLogin: true } satisfies RouteHandle,
-    lazy: { Component: async () => (await import('./pages/HomePage')).HomePage },
+    lazy: async () => ({ Component: (await import('./pages/HomePage')).HomePage }),
   },
   {
     path: SITE_PATHS.medicalInsurance,
     handle: { title: 'site:titles.medicalInsurance', noLogin: true } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/MedicalInsurancePage')).MedicalInsurancePage,
-    },
+    lazy: async () => ({
+      Component: (await import('./pages/MedicalInsurancePage')).MedicalInsurancePage,
+    }),
   },
   {
     path: SITE_PATHS.contestDynamic,
     handle: { title: 'site:titles.contestDynamic', noLogin: true } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/ContestDynamicPage')).ContestDynamicPage,
-    },
+    lazy: async () => ({
+      Component: (await import('./pages/ContestDynamicPage')).ContestDynamicPage,
+    }),
   },
   {
     path: SITE_PATHS.dynamicDetail,
     handle: { title: 'site:titles.dynamicDetail', noLogin: true } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/DynamicDetailPage')).DynamicDetailPage,
-    },
+    lazy: async () => ({
+      Component: (await import('./pages/DynamicDetailPage')).DynamicDetailPage,
+    }),
   },
   {
     path: SITE_PATHS.dynamicLook,
     handle: { title: 'site:titles.dynamicLook', noLogin: true } satisfies RouteHandle,
-    lazy: { Component: async () => (await import('./pages/DynamicLookPage')).DynamicLookPage },
+    lazy: async () => ({ Component: (await import('./pages/DynamicLookPage')).DynamicLookPage }),
   },
   {
     path: SITE_PATHS.signGuide,
     handle: { title: 'site:titles.signGuide', noLogin: true } satisfies RouteHandle,
-    lazy: { Component: async () => (await import('./pages/SignGuidePage')).SignGuidePage },
+    lazy: async () => ({ Component: (await import('./pages/SignGuidePage')).SignGuidePage }),
   },
   {
     // Needs login once the identity feature lands, hence no noLogin.
     path: SITE_PATHS.signUp,
     handle: { title: 'site:titles.signUp' } satisfies RouteHandle,
-    lazy: { Component: async () => (await import('./pages/SignUpPage')).SignUpPage },
+    lazy: async () => ({ Component: (await import('./pages/SignUpPage')).SignUpPage }),
   },
   {
     path: SITE_PATHS.materialsSubmit,
     handle: { title: 'site:titles.materialsSubmit' } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/MaterialsSubmitPage')).MaterialsSubmitPage,
-    },
+    lazy: async () => ({
+      Component: (await import('./pages/MaterialsSubmitPage')).MaterialsSubmitPage,
+    }),
   },
   {
     path: SITE_PATHS.forgetPassword,
@@ -73,15 +73,19 @@ export const siteRoutes: RouteObject[] = [
       hideFooter: true,
       hideUserInfo: true,
     } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/ForgetPasswordPage')).ForgetPasswordPage,
-    },
+    lazy: async () => ({
+      Component: (await import('./pages/ForgetPasswordPage')).ForgetPasswordPage,
+    }),
   },
   {
     path: SITE_PATHS.alertPassword,
-    handle: { title: 'site:titles.alertPassword', noLogin: true, hideFooter: true } satisfies RouteHandle,
-    lazy: {
-      Component: async () => (await import('./pages/AlertPasswordPage')).AlertPasswordPage,
-    },
+    handle: {
+      title: 'site:titles.alertPassword',
+      noLogin: true,
+      hideFooter: true,
+    } satisfies RouteHandle,
+    lazy: async () => ({
+      Component: (await import('./pages/AlertPasswordPage')).AlertPasswordPage,
+    }),
   },
 ];

@@ -12,6 +12,7 @@ import {
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
+import logoUrl from '../../../assets/logo.svg';
 import { SITE_PATHS } from '../routes';
 import './home-page.css';
 
@@ -25,7 +26,11 @@ const HIGHLIGHTS: { icon: ReactNode; title: SiteKey; body: SiteKey }[] = [
 
 // Dates are placeholders until the schedule is managed as site content.
 const PHASES: { icon: ReactNode; title: SiteKey; body: SiteKey }[] = [
-  { icon: <FormOutlined />, title: 'home.schedule.signUp.title', body: 'home.schedule.signUp.body' },
+  {
+    icon: <FormOutlined />,
+    title: 'home.schedule.signUp.title',
+    body: 'home.schedule.signUp.body',
+  },
   {
     icon: <CloudUploadOutlined />,
     title: 'home.schedule.preliminarySubmit.title',
@@ -54,6 +59,7 @@ export function HomePage() {
   return (
     <div className="home">
       <section className="home-banner">
+        <img className="home-banner__art" src={logoUrl} alt="" width={320} height={320} />
         <div className="home-banner__inner">
           <p className="home-banner__eyebrow">{t('home.eyebrow')}</p>
           <h1 className="home-banner__title" data-testid="home-title">
@@ -67,7 +73,7 @@ export function HomePage() {
               </Button>
             </Link>
             <Link to={SITE_PATHS.signGuide}>
-              <Button size="large" ghost>
+              <Button size="large" ghost className="home-banner__secondary">
                 {t('home.guide')}
               </Button>
             </Link>
@@ -76,50 +82,56 @@ export function HomePage() {
       </section>
 
       <section className="home-section" aria-labelledby="home-intro">
-        <h2 id="home-intro" className="home-section__title">
-          {t('home.intro.title')}
-        </h2>
-        <p className="home-intro__body">{t('home.intro.body')}</p>
-        <div className="home-grid home-grid--3">
-          {HIGHLIGHTS.map((item) => (
-            <article key={item.title} className="home-card">
-              <span className="home-card__icon">{item.icon}</span>
-              <h3 className="home-card__title">{t(item.title)}</h3>
-              <p className="home-card__body">{t(item.body)}</p>
-            </article>
-          ))}
+        <div className="home-section__inner">
+          <h2 id="home-intro" className="home-section__title">
+            {t('home.intro.title')}
+          </h2>
+          <p className="home-intro__body">{t('home.intro.body')}</p>
+          <div className="home-grid home-grid--3">
+            {HIGHLIGHTS.map((item) => (
+              <article key={item.title} className="home-card">
+                <span className="home-card__icon">{item.icon}</span>
+                <h3 className="home-card__title">{t(item.title)}</h3>
+                <p className="home-card__body">{t(item.body)}</p>
+              </article>
+            ))}
+          </div>
         </div>
       </section>
 
       <section className="home-section home-section--tinted" aria-labelledby="home-schedule">
-        <h2 id="home-schedule" className="home-section__title">
-          {t('home.schedule.title')}
-        </h2>
-        <ol className="home-grid home-grid--4 home-schedule">
-          {PHASES.map((phase, index) => (
-            <li key={phase.title} className="home-card home-phase">
-              <span className="home-phase__step">{String(index + 1).padStart(2, '0')}</span>
-              <span className="home-card__icon">{phase.icon}</span>
-              <h3 className="home-card__title">{t(phase.title)}</h3>
-              <p className="home-phase__date">{t('home.schedule.tbd')}</p>
-              <p className="home-card__body">{t(phase.body)}</p>
-            </li>
-          ))}
-        </ol>
+        <div className="home-section__inner">
+          <h2 id="home-schedule" className="home-section__title">
+            {t('home.schedule.title')}
+          </h2>
+          <ol className="home-grid home-grid--4 home-schedule">
+            {PHASES.map((phase, index) => (
+              <li key={phase.title} className="home-card home-phase">
+                <span className="home-phase__step">{String(index + 1).padStart(2, '0')}</span>
+                <span className="home-card__icon">{phase.icon}</span>
+                <h3 className="home-card__title">{t(phase.title)}</h3>
+                <p className="home-phase__date">{t('home.schedule.tbd')}</p>
+                <p className="home-card__body">{t(phase.body)}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
       </section>
 
       <section className="home-section" aria-labelledby="home-organisers">
-        <h2 id="home-organisers" className="home-section__title">
-          {t('home.organisers.title')}
-        </h2>
-        <dl className="home-organisers">
-          {ORGANISERS.map((row) => (
-            <div key={row.role} className="home-organisers__row">
-              <dt>{t(row.role)}</dt>
-              <dd>{t(row.name)}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="home-section__inner">
+          <h2 id="home-organisers" className="home-section__title">
+            {t('home.organisers.title')}
+          </h2>
+          <dl className="home-organisers">
+            {ORGANISERS.map((row) => (
+              <div key={row.role} className="home-organisers__row">
+                <dt>{t(row.role)}</dt>
+                <dd>{t(row.name)}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
       </section>
     </div>
   );
