@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { ApiBridge } from '../../lib/api';
 import { useRouteHandle, useRouteTitle } from '../../lib/route-handle';
 
 /** Top of every route: keeps document.title in step with the route and the language. */
@@ -17,6 +18,7 @@ export function RootLayout() {
 
   return (
     <>
+      <ApiBridge />
       <Outlet />
       <ScrollRestoration />
     </>

@@ -1,0 +1,67 @@
+/**
+ * The app's one HTTP client, wired to the real UI. The client lives outside React (TanStack
+ * Query functions and event handlers call it), so the antd message/modal API and the router's
+ * navigate are handed over by <ApiBridge/> once the tree mounts; until then antd's static
+ * functions and a full page load stand in.
+ */
+import { useEffect } from 'react';
+import { App, Modal, message as staticMessage } from 'antd';
+import { useNavigate } from 'react-router';
+import { MSG } from '@contest/shared';
+import { createHttpClient, type ClientUi } from '../api';
+import { openAuthModal } from './auth-modal';
+
+type Navigate = (path: string) => void;
+
+const fallbackUi: ClientUi = {
+  error: (text, durationMs) => void staticMessage.error({ content: text, duration: durationMs / 1000 }),
+  closeAll: () => staticMessage.destroy(),
+  confirm: (opts) =>
+    new Promise<boolean>((resolve) => {
+      Modal.confirm({ ...opts, onOk: () => resolve(true), onCancel: () => resolve(false) });
+    }),
+};
+
+let ui: ClientUi = fallbackUi;
+let navigate: Navigate = (path) => window.location.assign(path);
+let clearUserInfo: () => void = () => {};
+
+export const api = createHttpClient({
+  getPathname: () => window.location.pathname,
+  storage: window.localStorage,
+  ui: {
+    error: (text, ms) => ui.error(text, ms),
+    closeAll: () => ui.closeAll(),
+    confirm: (opts) => ui.confirm(opts),
+  },
+  navigate: (path) => navigate(path),
+  openLogin: () => openAuthModal('login'),
+  clearUserInfo: () => clearUserInfo(),
+});
+
+/** The session feature registers how to forget the signed-in user (query cache, stores). */
+export function onClearUserInfo(fn: () => void): void {
+  clearUserInfo = fn;
+}
+
+/** Rendered once inside antd's <App> and the router. */
+export function ApiBridge(): null {
+  const { message, modal } = App.useApp();
+  const routerNavigate = useNavigate();
+  useEffect(() => {
+    ui = {
+      error: (text, durationMs) => void message.error({ content: text || MSG.requestFailed, duration: durationMs / 1000 }),
+      closeAll: () => message.destroy(),
+      confirm: (opts) =>
+        new Promise<boolean>((resolve) => {
+          modal.confirm({ ...opts, onOk: () => resolve(true), onCancel: () => resolve(false) });
+        }),
+    };
+    navigate = (path) => void routerNavigate(path);
+    return () => {
+      ui = fallbackUi;
+      navigate = (path) => window.location.assign(path);
+    };
+  }, [message, modal, routerNavigate]);
+  return null;
+}
