@@ -12,12 +12,15 @@ import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { zodValidatorCompiler } from './plugins/zod.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
 export interface AppDeps {
   config: AppConfig;
   database: Database;
   redis: Redis | null;
+  /** Short-lived shared state: Redis when configured, else this process's memory. */
+  kv: KvStore;
 }
 
 declare module 'fastify' {
@@ -83,7 +86,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     throw err;
   }
 
-  app.decorate('deps', { config, database, redis } satisfies AppDeps);
+  const kv = redis ? createRedisKvStore(redis, config.redisPrefix) : createMemoryKvStore();
+  app.decorate('deps', { config, database, redis, kv } satisfies AppDeps);
   app.addHook('onClose', async () => {
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     if (ownsDatabase) await database.close();
