@@ -58,6 +58,21 @@ const envSchema = z.object({
       .optional(),
   ),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SMS_PROVIDER: z.enum(['log', 'tencent']).default('log'),
+  SMS_DAILY_LIMIT_PER_PHONE: z.coerce.number().int().min(1).default(10),
+  SMS_DAILY_LIMIT_PER_IP: z.coerce.number().int().min(1).default(300),
+  SMS_TENCENT_SECRET_ID: optionalString,
+  SMS_TENCENT_SECRET_KEY: optionalString,
+  SMS_TENCENT_SDK_APP_ID: optionalString,
+  SMS_TENCENT_SIGN_NAME: optionalString,
+  SMS_TENCENT_TEMPLATE_ID: optionalString,
+  SMS_TENCENT_REGION: z.string().trim().min(1).default('ap-guangzhou'),
+  SMS_TENCENT_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),
+}).superRefine((e, ctx) => {
+  if (e.SMS_PROVIDER !== 'tencent') return;
+  for (const key of ['SMS_TENCENT_SECRET_ID', 'SMS_TENCENT_SECRET_KEY', 'SMS_TENCENT_SDK_APP_ID', 'SMS_TENCENT_SIGN_NAME', 'SMS_TENCENT_TEMPLATE_ID'] as const) {
+    if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when SMS_PROVIDER=tencent' });
+  }
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -80,6 +95,20 @@ export interface AppConfig {
   webDistDir: string | undefined;
   seedAdmin: { username: string; password: string | undefined };
   shutdownTimeoutMs: number;
+  sms: {
+    provider: 'log' | 'tencent';
+    dailyLimitPerPhone: number;
+    dailyLimitPerIp: number;
+    tencent: {
+      secretId: string;
+      secretKey: string;
+      sdkAppId: string;
+      signName: string;
+      templateId: string;
+      region: string;
+      endpoint: string;
+    } | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -99,7 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? 'environment');
-    const shown = key in env && !/PASSWORD|URL/.test(key) ? ` (got "${env[key]}")` : '';
+    const shown = key in env && !/PASSWORD|URL|SECRET/.test(key) ? ` (got "${env[key]}")` : '';
     throw new ConfigError(`Invalid configuration: ${key} ${issue.message}${shown}`);
   }
   const e = parsed.data;
@@ -120,5 +149,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR ? absolute(e.WEB_DIST_DIR) : undefined,
     seedAdmin: { username: e.SEED_ADMIN_USERNAME, password: e.SEED_ADMIN_PASSWORD },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sms: {
+      provider: e.SMS_PROVIDER,
+      dailyLimitPerPhone: e.SMS_DAILY_LIMIT_PER_PHONE,
+      dailyLimitPerIp: e.SMS_DAILY_LIMIT_PER_IP,
+      tencent:
+        e.SMS_PROVIDER === 'tencent'
+          ? {
+              secretId: e.SMS_TENCENT_SECRET_ID!,
+              secretKey: e.SMS_TENCENT_SECRET_KEY!,
+              sdkAppId: e.SMS_TENCENT_SDK_APP_ID!,
+              signName: e.SMS_TENCENT_SIGN_NAME!,
+              templateId: e.SMS_TENCENT_TEMPLATE_ID!,
+              region: e.SMS_TENCENT_REGION,
+              endpoint: e.SMS_TENCENT_ENDPOINT,
+            }
+          : null,
+    },
   };
 }
