@@ -140,3 +140,11 @@ export function flattenMenus(menus: readonly MenuSeed[], parentCode: string | nu
   });
   return out;
 }
+
+/** The expert console's menu; the final-review entry is dropped until the agreement is accepted. */
+export const EXPERT_MENUS: MenuSeed[] = [
+  { code: 'expertIndex', name: '首页', nameEn: 'Home', path: '/expert/index', icon: 'HomeOutlined' },
+  { code: 'reviewManage', name: '初赛评审', nameEn: 'Preliminary review', path: '/expert/review-manage', icon: 'AuditOutlined' },
+  { code: 'reviewAdminManage', name: '决赛评审', nameEn: 'Final review', path: '/expert/review-admin-manage', icon: 'TrophyOutlined' },
+];
+export const EXPERT_FINAL_MENU_CODE = 'reviewAdminManage';

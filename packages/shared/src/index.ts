@@ -6,3 +6,4 @@ export * from './file-size.js';
 export * from './locale.js';
 export * from './admin-menus.js';
 export * from './dictionary.js';
+export * from './schemas/auth.js';

@@ -25,6 +25,23 @@ export const MSG = {
   missingField: (field: string) => `缺少参数 ${field}`,
 } as const;
 
+/** Outcomes of identity calls: shown under the password or code field on the login dialog. */
+export const AUTH_MSG = {
+  badCredentials: '用户名或密码错误',
+  locked: '密码错误次数过多，账号已锁定，请15分钟后再试',
+  disabled: '账号已被禁用，请联系管理员',
+  noAccountForPhone: '该手机号尚未注册',
+  phoneTaken: '该手机号已被注册',
+  usernameTaken: '该用户名已被注册',
+  emailTaken: '该邮箱已被注册',
+  captchaFailed: '滑块验证已失效，请重新验证',
+  oldPasswordWrong: '原密码错误',
+  passwordReset: '密码重置成功，请使用新密码登录',
+  passwordChanged: '密码修改成功',
+  loggedOut: '已退出登录',
+  loginSuccess: '登录成功',
+} as const;
+
 /** Validation messages of spec section 5 (and later features). Shown under form fields as is. */
 export const VALIDATION_MSG = {
   usernameRequired: '请输入用户名',
@@ -41,6 +58,12 @@ export const VALIDATION_MSG = {
   emailRequired: '请输入邮箱地址',
   emailFormat: '请输入正确的邮箱格式',
   agreementRequired: '请先阅读并勾选协议',
+  usernameLength: '用户名长度应为 4-20 位',
+  emailLength: '邮箱地址过长',
+  codeFormat: '验证码应为 6 位数字',
+  passwordSame: '新密码不能与原密码相同',
+  oldPasswordRequired: '请输入原密码',
+  captchaRequired: '请先完成滑块验证',
   malformedBody: '请求内容格式不正确',
   unsupportedMediaType: '不支持的请求内容类型',
 } as const;

@@ -218,3 +218,55 @@ export const expertProfiles = pgTable('expert_profiles', {
   title: text('title'),
   tracks: jsonb('tracks').$type<string[]>().notNull().default([]),
 });
+
+/**
+ * Sign-in sessions. The token itself is never stored: only its SHA-256, so a database leak
+ * yields no usable tokens. A revoked row is kept (with the reason) so the next call with that
+ * token can be told why: REPLACED answers 409, anything else 401.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    realm: text('realm', { enum: ['USER', 'ADMIN', 'EXPERT'] }).notNull(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokeReason: text('revoke_reason', { enum: ['LOGOUT', 'REPLACED', 'PASSWORD_CHANGED', 'DISABLED'] }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_uq').on(t.tokenHash),
+    index('sessions_account_idx').on(t.accountId, t.realm),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** Every sign-in attempt in every realm (behaviour auditing reads this). */
+export const loginRecords = pgTable(
+  'login_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realm: text('realm', { enum: ['USER', 'ADMIN', 'EXPERT'] }).notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** What was typed: username or phone (never a password or code). */
+    identifier: text('identifier').notNull(),
+    method: text('method', { enum: ['PASSWORD', 'SMS'] }).notNull(),
+    result: text('result', {
+      enum: ['SUCCESS', 'BAD_CREDENTIALS', 'LOCKED', 'DISABLED', 'CAPTCHA_REQUIRED', 'CAPTCHA_FAILED', 'BAD_SMS_CODE', 'UNKNOWN_ACCOUNT'],
+    }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('login_records_account_idx').on(t.accountId, t.createdAt),
+    index('login_records_realm_idx').on(t.realm, t.createdAt),
+  ],
+);

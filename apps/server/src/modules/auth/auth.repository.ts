@@ -1,0 +1,98 @@
+import { and, count, eq, gt, inArray, or } from 'drizzle-orm';
+import type { Realm } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { accountRoles, accounts, buttons, loginRecords, menus, roleButtons, roleMenus, roles, settings, teams } from '../../db/schema.js';
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type LoginResult = (typeof loginRecords.$inferInsert)['result'];
+
+export function createAuthRepository(db: Db) {
+  return {
+    findByUsername: async (realm: Realm, username: string, tx: Db = db) =>
+      (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.username, username))).limit(1))[0],
+
+    findByPhone: async (realm: Realm, phone: string, tx: Db = db) =>
+      (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.phone, phone))).limit(1))[0],
+
+    findById: async (id: string, tx: Db = db) => (await tx.select().from(accounts).where(eq(accounts.id, id)).limit(1))[0],
+
+    /** Which of username / phone / email are already taken by a participant. */
+    findConflicts: async (input: { username: string; phone: string; email: string }) =>
+      db
+        .select({ username: accounts.username, phone: accounts.phone, email: accounts.email })
+        .from(accounts)
+        .where(
+          and(
+            eq(accounts.realm, 'USER'),
+            or(eq(accounts.username, input.username), eq(accounts.phone, input.phone), eq(accounts.email, input.email)),
+          ),
+        ),
+
+    insertParticipant: async (input: { username: string; phone: string; email: string; passwordHash: string }, tx: Db = db) =>
+      (
+        await tx
+          .insert(accounts)
+          .values({ realm: 'USER', roleCode: 'USER', username: input.username, phone: input.phone, email: input.email, name: input.username, passwordHash: input.passwordHash })
+          .returning()
+      )[0]!,
+
+    setPassword: async (id: string, passwordHash: string, at: Date, tx: Db = db) => {
+      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, updatedAt: at }).where(eq(accounts.id, id));
+    },
+
+    touchLogin: async (id: string, at: Date, tx: Db = db) => {
+      await tx.update(accounts).set({ lastLoginAt: at }).where(eq(accounts.id, id));
+    },
+
+    setAgreed: async (id: string, at: Date) => {
+      await db.update(accounts).set({ agreedAt: at, updatedAt: at }).where(eq(accounts.id, id));
+    },
+
+    recordLogin: async (row: typeof loginRecords.$inferInsert, tx: Db = db) => {
+      await tx.insert(loginRecords).values({ ...row, identifier: row.identifier.slice(0, 64), userAgent: row.userAgent?.slice(0, 512) });
+    },
+
+    countRecentFailures: async (accountId: string, since: Date, results: NonNullable<LoginResult>[]) => {
+      const [row] = await db
+        .select({ n: count() })
+        .from(loginRecords)
+        .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), inArray(loginRecords.result, results)));
+      return row?.n ?? 0;
+    },
+
+    lastFailureAt: async (accountId: string, since: Date) => {
+      const rows = await db
+        .select({ at: loginRecords.createdAt })
+        .from(loginRecords)
+        .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), eq(loginRecords.result, 'BAD_CREDENTIALS')));
+      return rows.reduce<Date | null>((latest, r) => (!latest || r.at > latest ? r.at : latest), null);
+    },
+
+    teamStatusOf: async (accountId: string) =>
+      (await db.select({ status: teams.status }).from(teams).where(eq(teams.ownerId, accountId)).limit(1))[0]?.status ?? null,
+
+    setting: async <T>(key: string): Promise<T | undefined> =>
+      (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1))[0]?.value as T | undefined,
+
+    rolesOf: async (accountId: string) =>
+      db
+        .select({ id: roles.id, code: roles.code, name: roles.name })
+        .from(accountRoles)
+        .innerJoin(roles, eq(roles.id, accountRoles.roleId))
+        .where(eq(accountRoles.accountId, accountId)),
+
+    allMenus: async () => db.select().from(menus).orderBy(menus.sort),
+    allButtonCodes: async () => (await db.select({ code: buttons.code }).from(buttons)).map((b) => b.code),
+
+    menuCodesOfRoles: async (roleIds: string[]) =>
+      roleIds.length
+        ? (await db.selectDistinct({ code: roleMenus.menuCode }).from(roleMenus).where(inArray(roleMenus.roleId, roleIds))).map((r) => r.code)
+        : [],
+
+    buttonCodesOfRoles: async (roleIds: string[]) =>
+      roleIds.length
+        ? (await db.selectDistinct({ code: roleButtons.buttonCode }).from(roleButtons).where(inArray(roleButtons.roleId, roleIds))).map((r) => r.code)
+        : [],
+  };
+}
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,263 @@
+import {
+  AUTH_MSG,
+  EXPERT_FINAL_MENU_CODE,
+  EXPERT_MENUS,
+  VALIDATION_MSG,
+  type ChangePasswordInput,
+  type FindPasswordInput,
+  type LoginInput,
+  type Realm,
+  type RegisterInput,
+  type SmsKey,
+  type StaffLoginInput,
+} from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { badRequest } from '../../lib/errors.js';
+import { hashPassword, verifyPassword } from '../../lib/password.js';
+import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
+import type { AuthContext, SessionService } from './session.service.js';
+
+export const LOCK_WINDOW_MS = 15 * 60_000;
+export const MAX_PASSWORD_FAILURES = 5;
+
+/** What the auth service needs of the captcha and SMS features. */
+export interface CaptchaGate {
+  consumePassed(nonce: string): Promise<boolean>;
+}
+export interface SmsCodeVerifier {
+  verify(input: { phone: string; smsKey: SmsKey; code: string }): Promise<void>;
+}
+
+export interface ClientMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+interface Deps {
+  db: Db;
+  repo: AuthRepository;
+  sessions: SessionService;
+  captcha: CaptchaGate;
+  sms: SmsCodeVerifier;
+  now?: () => Date;
+}
+
+// Verifying against a real hash when the account does not exist keeps the timing the same,
+// so response time does not reveal which usernames are registered.
+let dummyHash: Promise<string> | null = null;
+const dummy = () => (dummyHash ??= hashPassword('Dummy@password1'));
+
+interface MenuNode {
+  code: string;
+  name: string;
+  nameEn: string;
+  path: string;
+  icon: string | null;
+  children: MenuNode[];
+}
+
+export function createAuthService({ db, repo, sessions, captcha, sms, now = () => new Date() }: Deps) {
+  const record = (realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', result: NonNullable<LoginResult>, meta: ClientMeta, accountId?: string) =>
+    repo.recordLogin({ realm, identifier, method, result, accountId: accountId ?? null, ip: meta.ip, userAgent: meta.userAgent });
+
+  /**
+   * Desktop clients send a passed captcha nonce; mobile clients may not, unless the account
+   * failed recently (product.md 2), in which case every client must show the slider.
+   */
+  async function gateCaptcha(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', imageKey: string | undefined, account: AccountRow | undefined, meta: ClientMeta) {
+    if (imageKey) {
+      if (await captcha.consumePassed(imageKey)) return;
+      await record(realm, identifier, method, 'CAPTCHA_FAILED', meta, account?.id);
+      throw badRequest(AUTH_MSG.captchaFailed, { captchaRequired: true });
+    }
+    if (account && (await repo.countRecentFailures(account.id, new Date(now().getTime() - LOCK_WINDOW_MS), ['BAD_CREDENTIALS', 'BAD_SMS_CODE'])) > 0) {
+      await record(realm, identifier, method, 'CAPTCHA_REQUIRED', meta, account.id);
+      throw badRequest(VALIDATION_MSG.captchaRequired, { captchaRequired: true });
+    }
+  }
+
+  async function passwordLogin(realm: Realm, input: { username: string; password: string; imageKey?: string }, meta: ClientMeta) {
+    const account = await repo.findByUsername(realm, input.username);
+    await gateCaptcha(realm, input.username, 'PASSWORD', input.imageKey, account, meta);
+    if (!account) {
+      await verifyPassword(await dummy(), input.password);
+      await record(realm, input.username, 'PASSWORD', 'UNKNOWN_ACCOUNT', meta);
+      throw badRequest(AUTH_MSG.badCredentials);
+    }
+    const since = new Date(now().getTime() - LOCK_WINDOW_MS);
+    const failures = await repo.countRecentFailures(account.id, since, ['BAD_CREDENTIALS']);
+    if (failures >= MAX_PASSWORD_FAILURES) {
+      await record(realm, input.username, 'PASSWORD', 'LOCKED', meta, account.id);
+      const last = await repo.lastFailureAt(account.id, since);
+      throw badRequest(AUTH_MSG.locked, { lockedUntil: new Date((last ?? now()).getTime() + LOCK_WINDOW_MS).toISOString() });
+    }
+    if (!(await verifyPassword(account.passwordHash, input.password))) {
+      await record(realm, input.username, 'PASSWORD', 'BAD_CREDENTIALS', meta, account.id);
+      const remaining = MAX_PASSWORD_FAILURES - failures - 1;
+      if (remaining <= 0) throw badRequest(AUTH_MSG.locked, { lockedUntil: new Date(now().getTime() + LOCK_WINDOW_MS).toISOString() });
+      throw badRequest(AUTH_MSG.badCredentials, { remainingTries: remaining });
+    }
+    return finishLogin(realm, account, input.username, 'PASSWORD', meta);
+  }
+
+  async function finishLogin(realm: Realm, account: AccountRow, identifier: string, method: 'PASSWORD' | 'SMS', meta: ClientMeta) {
+    if (!account.enabled) {
+      await record(realm, identifier, method, 'DISABLED', meta, account.id);
+      throw badRequest(AUTH_MSG.disabled);
+    }
+    const at = now();
+    const session = await db.transaction(async (tx) => {
+      const created = await sessions.create({ realm, accountId: account.id, ip: meta.ip, userAgent: meta.userAgent }, tx);
+      await repo.touchLogin(account.id, at, tx);
+      await repo.recordLogin({ realm, identifier, method, result: 'SUCCESS', accountId: account.id, ip: meta.ip, userAgent: meta.userAgent }, tx);
+      return created;
+    });
+    return { token: session.token, account };
+  }
+
+  async function menusFor(ctx: AuthContext, account: AccountRow) {
+    if (ctx.realm === 'EXPERT') {
+      const visible = EXPERT_MENUS.filter((m) => account.agreedAt || m.code !== EXPERT_FINAL_MENU_CODE);
+      return { menus: visible.map((m) => ({ code: m.code, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, children: [] })), buttons: [] as string[], roles: [] as Array<{ id: string; code: string; name: string }> };
+    }
+    const roles = await repo.rolesOf(account.id);
+    const all = await repo.allMenus();
+    const isSuper = account.roleCode === 'SUPER_ADMIN';
+    const allowed = new Set(isSuper ? all.map((m) => m.code) : await repo.menuCodesOfRoles(roles.map((r) => r.id)));
+    const buttons = isSuper ? await repo.allButtonCodes() : await repo.buttonCodesOfRoles(roles.map((r) => r.id));
+    // A granted child implies its parent group is shown; order follows the seeded tree.
+    const byParent = new Map<string | null, typeof all>();
+    for (const m of all) byParent.set(m.parentCode, [...(byParent.get(m.parentCode) ?? []), m]);
+    const build = (parent: string | null): MenuNode[] =>
+      (byParent.get(parent) ?? [])
+        .map((m) => ({ code: m.code, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon, children: build(m.code) }))
+        .filter((m) => allowed.has(m.code) || m.children.length > 0);
+    return { menus: build(null), buttons, roles };
+  }
+
+  return {
+    /** POST /login: participants. */
+    async login(input: LoginInput, meta: ClientMeta) {
+      let result: { token: string; account: AccountRow };
+      if (input.isPhoneLogin) {
+        const account = await repo.findByPhone('USER', input.phone);
+        await gateCaptcha('USER', input.phone, 'SMS', input.imageKey, account, meta);
+        if (!account) {
+          await record('USER', input.phone, 'SMS', 'UNKNOWN_ACCOUNT', meta);
+          throw badRequest(AUTH_MSG.noAccountForPhone);
+        }
+        try {
+          await sms.verify({ phone: input.phone, smsKey: 'LOGIN_VERIFY_KEY', code: input.smsCode });
+        } catch (err) {
+          await record('USER', input.phone, 'SMS', 'BAD_SMS_CODE', meta, account.id);
+          throw err;
+        }
+        result = await finishLogin('USER', account, input.phone, 'SMS', meta);
+      } else {
+        result = await passwordLogin('USER', input, meta);
+      }
+      const teamStatus = await repo.teamStatusOf(result.account.id);
+      return {
+        accessToken: result.token,
+        account: result.account.username,
+        teamStatus,
+        prelimDocStatus: teamStatus === 'APPROVED' ? 'NOT_FILLED' : null,
+      };
+    },
+
+    /** Admin (realm ADMIN) and expert (realm EXPERT) consoles. */
+    async staffLogin(realm: 'ADMIN' | 'EXPERT', input: StaffLoginInput, meta: ClientMeta) {
+      const { token, account } = await passwordLogin(realm, input, meta);
+      return { accessToken: token, account: account.username, teamStatus: null, prelimDocStatus: null };
+    },
+
+    async register(input: RegisterInput) {
+      const conflicts = await repo.findConflicts(input);
+      if (conflicts.some((c) => c.username === input.username)) throw badRequest(AUTH_MSG.usernameTaken, { field: 'username' });
+      if (conflicts.some((c) => c.phone === input.phone)) throw badRequest(AUTH_MSG.phoneTaken, { field: 'phone' });
+      if (conflicts.some((c) => c.email === input.email)) throw badRequest(AUTH_MSG.emailTaken, { field: 'email' });
+      await sms.verify({ phone: input.phone, smsKey: 'REGISTER_VERIFY_KEY', code: input.smsCode });
+      const passwordHash = await hashPassword(input.password);
+      try {
+        await repo.insertParticipant({ ...input, passwordHash });
+      } catch (err) {
+        // Two registrations racing for the same name: the unique index decides, the loser gets the same 400.
+        const constraint = String((err as { constraint?: string; cause?: { constraint?: string } }).cause?.constraint ?? (err as { constraint?: string }).constraint ?? '');
+        if (constraint.includes('username')) throw badRequest(AUTH_MSG.usernameTaken, { field: 'username' });
+        if (constraint.includes('phone')) throw badRequest(AUTH_MSG.phoneTaken, { field: 'phone' });
+        if (constraint.includes('email')) throw badRequest(AUTH_MSG.emailTaken, { field: 'email' });
+        throw err;
+      }
+    },
+
+    async findPassword(input: FindPasswordInput) {
+      const account = await repo.findByPhone('USER', input.phone);
+      if (!account) throw badRequest(AUTH_MSG.noAccountForPhone);
+      await sms.verify({ phone: input.phone, smsKey: 'FIND_PASSWORD_KEY', code: input.smsCode });
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        await repo.setPassword(account.id, passwordHash, now(), tx);
+        await sessions.revokeAll(account.id, 'PASSWORD_CHANGED', undefined, tx);
+      });
+    },
+
+    async changePassword(ctx: AuthContext, input: ChangePasswordInput) {
+      const account = await repo.findById(ctx.accountId);
+      if (!account || !(await verifyPassword(account.passwordHash, input.oldPassword))) {
+        throw badRequest(AUTH_MSG.oldPasswordWrong, { field: 'oldPassword' });
+      }
+      const passwordHash = await hashPassword(input.newPassword);
+      await db.transaction(async (tx) => {
+        await repo.setPassword(account.id, passwordHash, now(), tx);
+        await sessions.revokeAll(account.id, 'PASSWORD_CHANGED', ctx.sessionId, tx);
+      });
+    },
+
+    logout: (ctx: AuthContext) => sessions.revoke(ctx.sessionId, 'LOGOUT'),
+
+    agree: (ctx: AuthContext) => repo.setAgreed(ctx.accountId, now()),
+
+    /** GET /user/account: the participant info of spec section 3. */
+    async participantInfo(ctx: AuthContext) {
+      const account = (await repo.findById(ctx.accountId))!;
+      const teamStatus = await repo.teamStatusOf(account.id);
+      return {
+        account: { name: account.username, permissionCodeList: ['*'], roleCode: account.roleCode },
+        teamStatus,
+        prelimDocStatus: teamStatus === 'APPROVED' ? 'NOT_FILLED' : null,
+        hasUnReadMessage: false,
+        agree: account.agreedAt !== null,
+        watermark: account.username,
+        dataDocMenuName: (await repo.setting<string>('site.dataDocMenuName')) ?? '数据文档',
+        user: {
+          roleId: null,
+          organizationType: null,
+          organization: null,
+          account: { name: account.username, phone: account.phone },
+        },
+      };
+    },
+
+    /** GET /admin/user/account: the admin/expert info of spec section 3, menus and buttons from the database. */
+    async staffInfo(ctx: AuthContext) {
+      const account = (await repo.findById(ctx.accountId))!;
+      const { menus, buttons, roles } = await menusFor(ctx, account);
+      const roleName = ctx.realm === 'EXPERT' ? '评审专家' : account.roleCode === 'SUPER_ADMIN' ? '超级管理员' : (roles[0]?.name ?? '运营人员');
+      return {
+        account: account.username,
+        roles: ctx.realm === 'EXPERT' ? [{ id: 'EXPERT', code: 'EXPERT' }] : roles.map((r) => ({ id: r.id, code: r.code })),
+        roleCode: account.roleCode,
+        roleName,
+        teamStatus: null,
+        prelimDocStatus: null,
+        hasUnReadMessage: false,
+        menus,
+        buttons,
+        agree: account.agreedAt !== null,
+        name: account.name ?? account.username,
+        code: account.code,
+      };
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,384 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { and, count, eq } from 'drizzle-orm';
+import { AUTH_MSG, MSG, VALIDATION_MSG as V, type SmsKey } from '@contest/shared';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { accounts, loginRecords, sessions as sessionsTable } from '../../db/schema.js';
+import { seed } from '../../db/seed.js';
+import { badRequest } from '../../lib/errors.js';
+import { createAuthRepository } from './auth.repository.js';
+import { authRoutes } from './auth.routes.js';
+import { createAuthService } from './auth.service.js';
+import { createSessionService } from './session.service.js';
+
+let t: TestApp;
+let offsetMs = 0;
+const now = () => new Date(Date.now() + offsetMs);
+const passedNonces = new Set<string>();
+const smsCodes = new Map<string, string>();
+
+const captcha = {
+  consumePassed: async (nonce: string) => passedNonces.delete(nonce),
+};
+const sms = {
+  verify: async ({ phone, smsKey, code }: { phone: string; smsKey: SmsKey; code: string }) => {
+    const key = `${smsKey}:${phone}`;
+    if (smsCodes.get(key) !== code) throw badRequest('验证码错误');
+    smsCodes.delete(key);
+  },
+};
+const giveCode = (phone: string, smsKey: SmsKey, code = '123456') => smsCodes.set(`${smsKey}:${phone}`, code);
+const passCaptcha = () => {
+  const nonce = `nonce-${Math.random().toString(36).slice(2)}`;
+  passedNonces.add(nonce);
+  return nonce;
+};
+
+let seq = 0;
+const uniq = () => {
+  seq += 1;
+  return { username: `user${Date.now().toString(36).slice(-5)}${seq}`, phone: `139${String(10_000_000 + seq * 7919).slice(-8)}`, email: `u${seq}.${Date.now()}@example.com` };
+};
+
+async function register(fields: Partial<Record<string, unknown>> = {}) {
+  const u = { ...uniq(), password: 'Abc@1234', smsCode: '123456', ...fields } as { username: string; phone: string; email: string; password: string; smsCode: string };
+  giveCode(u.phone, 'REGISTER_VERIFY_KEY', u.smsCode);
+  const res = await t.app.inject({ method: 'POST', url: '/api/login/register', payload: u, remoteAddress: `10.6.${seq % 250}.${(seq * 7) % 250}` });
+  return { res, u };
+}
+
+let loginSeq = 0;
+/** Each call from its own address unless one is given: the per-IP limit has its own test. */
+async function login(payload: Record<string, unknown>, ip = `10.9.${Math.floor(++loginSeq / 250)}.${loginSeq % 250}`) {
+  return t.app.inject({ method: 'POST', url: '/api/login', payload, remoteAddress: ip });
+}
+
+const countAccounts = async () => (await t.database.db.select({ n: count() }).from(accounts))[0]!.n;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  await seed(db, { adminUsername: 'root', adminPassword: 'Root@2025', demo: true });
+  const sessions = createSessionService(db, now);
+  const auth = createAuthService({ db, repo: createAuthRepository(db), sessions, captcha, sms, now });
+  await t.app.register(authRoutes, { prefix: '/api', auth, sessions });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+beforeEach(() => {
+  offsetMs = 0;
+});
+
+describe('POST /api/login/register', () => {
+  it('creates the participant with a hashed password and answers 注册成功', async () => {
+    const { res, u } = await register();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 200, code: 'OK', message: MSG.registerSuccess, data: null });
+    const [row] = await t.database.db.select().from(accounts).where(eq(accounts.username, u.username));
+    expect(row).toMatchObject({ realm: 'USER', roleCode: 'USER', phone: u.phone, email: u.email, enabled: true });
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$/);
+  });
+
+  it.each([
+    [{ username: '' }, V.usernameRequired, 'username'],
+    [{ username: 'Team_01' }, V.usernameFormat, 'username'],
+    [{ username: 'abc' }, V.usernameLength, 'username'],
+    [{ username: "x' or 1=1 --" }, V.usernameFormat, 'username'],
+    [{ username: '<script>' }, V.usernameFormat, 'username'],
+    [{ password: '' }, V.loginPasswordRequired, 'password'],
+    [{ password: 'abcdefgh' }, V.passwordRule, 'password'],
+    [{ password: 'Abc@123' }, V.passwordRule, 'password'],
+    [{ password: 'Abcdefg@123456789' }, V.passwordRule, 'password'],
+    [{ email: '' }, V.emailRequired, 'email'],
+    [{ email: 'not-an-email' }, V.emailFormat, 'email'],
+    [{ email: '<img src=x>@a.cn' }, V.emailFormat, 'email'],
+    [{ phone: '' }, V.phoneRequired, 'phone'],
+    [{ phone: '1380000000' }, V.phoneLength, 'phone'],
+    [{ phone: '12800000000' }, V.phoneFormat, 'phone'],
+    [{ smsCode: '' }, V.codeRequired, 'smsCode'],
+    [{ smsCode: 12 }, V.codeRequired, 'smsCode'],
+    [{ username: ['a'] }, V.usernameRequired, 'username'],
+    [{ unexpected: true, username: 1 }, V.usernameRequired, 'username'],
+  ])('%o -> 400 %s, nothing written', async (fields, message, field) => {
+    const before = await countAccounts();
+    const { res } = await register(fields);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ status: 400, message, data: { field } });
+    expect(await countAccounts()).toBe(before);
+  });
+
+  it('a huge string is refused before it reaches the service', async () => {
+    const before = await countAccounts();
+    const { res } = await register({ email: `${'a'.repeat(2_000_000)}@x.cn` });
+    expect(res.statusCode).toBe(413);
+    expect(await countAccounts()).toBe(before);
+  });
+
+  it('names the duplicate: username, phone, email', async () => {
+    const { u } = await register();
+    const before = await countAccounts();
+    const dupUser = await register({ username: u.username });
+    expect(dupUser.res.json()).toMatchObject({ status: 400, message: AUTH_MSG.usernameTaken, data: { field: 'username' } });
+    const dupPhone = await register({ phone: u.phone });
+    expect(dupPhone.res.json()).toMatchObject({ status: 400, message: AUTH_MSG.phoneTaken, data: { field: 'phone' } });
+    const dupEmail = await register({ email: u.email });
+    expect(dupEmail.res.json()).toMatchObject({ status: 400, message: AUTH_MSG.emailTaken, data: { field: 'email' } });
+    expect(await countAccounts()).toBe(before);
+  });
+
+  it('a wrong SMS code writes nothing', async () => {
+    const before = await countAccounts();
+    const u = { ...uniq(), password: 'Abc@1234', smsCode: '654321' };
+    giveCode(u.phone, 'REGISTER_VERIFY_KEY', '111111');
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/register', payload: u });
+    expect(res.json()).toMatchObject({ status: 400, message: '验证码错误' });
+    expect(await countAccounts()).toBe(before);
+  });
+});
+
+describe('participant login and sessions', () => {
+  it('password login answers the token and the statuses; the token opens /user/account', async () => {
+    const { u } = await register();
+    const res = await login({ username: u.username, password: 'Abc@1234', imageKey: passCaptcha(), slidingDistance: 120 });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ account: u.username, teamStatus: null, prelimDocStatus: null });
+    expect(data.accessToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(res.body).not.toContain('passwordHash');
+
+    const info = await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(data.accessToken) });
+    expect(info.statusCode).toBe(200);
+    expect(info.json().data).toMatchObject({
+      account: { name: u.username, roleCode: 'USER' },
+      teamStatus: null,
+      hasUnReadMessage: false,
+      user: { account: { name: u.username, phone: u.phone } },
+    });
+    expect(info.body).not.toMatch(/argon2|password/i);
+
+    // Only the hash of the token is stored.
+    const stored = await t.database.db.select().from(sessionsTable);
+    expect(stored.some((s) => s.tokenHash === data.accessToken)).toBe(false);
+  });
+
+  it('a demo team owner sees their team status', async () => {
+    const res = await login({ username: 'demo1', password: 'Demo@2025', imageKey: passCaptcha() });
+    expect(res.json().data).toMatchObject({ teamStatus: 'APPROVED', prelimDocStatus: 'NOT_FILLED' });
+  });
+
+  it.each([
+    [undefined, 401],
+    ['Bearer nope', 401],
+    ['Basic abc', 401],
+    [`Bearer ${'x'.repeat(500)}`, 401],
+  ])('GET /user/account with %s -> %d', async (authorization, status) => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/user/account', headers: authorization ? { authorization } : {} });
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toMatchObject({ status, code: 'UNAUTHORIZED' });
+  });
+
+  it('login validation uses the spec messages', async () => {
+    expect((await login({ username: '', password: 'x' })).json().message).toBe(V.usernameRequired);
+    expect((await login({ username: 'someone', password: '' })).json().message).toBe(V.passwordRequired);
+    expect((await login({ isPhoneLogin: true, phone: '1234', smsCode: '123456' })).json().message).toBe(V.phoneLength);
+    expect((await login({ isPhoneLogin: true, phone: '13800000000', smsCode: '' })).json().message).toBe(V.codeRequired);
+  });
+
+  it('a wrong password is 400 without saying which part was wrong, and is recorded', async () => {
+    const { u } = await register();
+    const unknown = await login({ username: `${u.username}x`, password: 'Abc@1234' });
+    const wrong = await login({ username: u.username, password: 'Wrong@1234' });
+    expect(unknown.json()).toMatchObject({ status: 400, message: AUTH_MSG.badCredentials });
+    expect(wrong.json()).toMatchObject({ status: 400, message: AUTH_MSG.badCredentials, data: { remainingTries: 4 } });
+    const rows = await t.database.db.select().from(loginRecords).where(eq(loginRecords.identifier, u.username));
+    expect(rows.map((r) => r.result)).toEqual(['BAD_CREDENTIALS']);
+    expect(rows[0]).toMatchObject({ realm: 'USER', method: 'PASSWORD' });
+    expect(rows[0]!.ip).toMatch(/^10\.9\./);
+  });
+
+  it('after a failure the captcha is required; a used or unknown nonce is refused', async () => {
+    const { u } = await register();
+    await login({ username: u.username, password: 'Wrong@1234' });
+    const noCaptcha = await login({ username: u.username, password: 'Abc@1234' });
+    expect(noCaptcha.json()).toMatchObject({ status: 400, message: V.captchaRequired, data: { captchaRequired: true } });
+    const bogus = await login({ username: u.username, password: 'Abc@1234', imageKey: 'never-issued' });
+    expect(bogus.json()).toMatchObject({ status: 400, message: AUTH_MSG.captchaFailed });
+    const nonce = passCaptcha();
+    expect((await login({ username: u.username, password: 'Abc@1234', imageKey: nonce })).statusCode).toBe(200);
+    expect((await login({ username: u.username, password: 'Abc@1234', imageKey: nonce })).json().message).toBe(AUTH_MSG.captchaFailed);
+  });
+
+  it('five wrong passwords in 15 minutes lock the account for 15 minutes', async () => {
+    const { u } = await register();
+    const messages: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      messages.push((await login({ username: u.username, password: `Wrong@${i}000`, imageKey: passCaptcha() })).json().message);
+    }
+    expect(messages).toEqual([...Array(4).fill(AUTH_MSG.badCredentials), AUTH_MSG.locked]);
+    const locked = await login({ username: u.username, password: 'Abc@1234', imageKey: passCaptcha() });
+    expect(locked.json()).toMatchObject({ status: 400, message: AUTH_MSG.locked });
+    expect(Date.parse(locked.json().data.lockedUntil)).toBeGreaterThan(Date.now() + 14 * 60_000);
+    offsetMs = 15 * 60_000 + 5000;
+    expect((await login({ username: u.username, password: 'Abc@1234', imageKey: passCaptcha() })).statusCode).toBe(200);
+  });
+
+  it('SMS login: right code signs in once; wrong code and unknown phone are 400', async () => {
+    const { u } = await register();
+    giveCode(u.phone, 'LOGIN_VERIFY_KEY', '222333');
+    const wrong = await login({ isPhoneLogin: true, phone: u.phone, smsCode: '999999' });
+    expect(wrong.json()).toMatchObject({ status: 400, message: '验证码错误' });
+    const right = await login({ isPhoneLogin: true, phone: u.phone, smsCode: '222333', imageKey: passCaptcha() });
+    expect(right.statusCode).toBe(200);
+    expect(right.json().data.account).toBe(u.username);
+    const reused = await login({ isPhoneLogin: true, phone: u.phone, smsCode: '222333', imageKey: passCaptcha() });
+    expect(reused.statusCode).toBe(400);
+    const unknown = await login({ isPhoneLogin: true, phone: '13011112222', smsCode: '123456' });
+    expect(unknown.json()).toMatchObject({ status: 400, message: AUTH_MSG.noAccountForPhone });
+  });
+
+  it('participant sessions slide for 7 days', async () => {
+    const { u } = await register();
+    const token = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    const call = () => t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) });
+    offsetMs = 6 * 86_400_000;
+    expect((await call()).statusCode).toBe(200);
+    offsetMs = 12 * 86_400_000;
+    expect((await call()).statusCode).toBe(200);
+    offsetMs = 19 * 86_400_000 + 60_000;
+    expect((await call()).statusCode).toBe(401);
+  });
+
+  it('logout ends the session', async () => {
+    const { u } = await register();
+    const token = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: bearer(token) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) })).statusCode).toBe(401);
+  });
+
+  it('a disabled account cannot sign in and its sessions end at once', async () => {
+    const { u } = await register();
+    const token = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    await t.database.db.update(accounts).set({ enabled: false }).where(eq(accounts.username, u.username));
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) })).statusCode).toBe(401);
+    expect((await login({ username: u.username, password: 'Abc@1234' })).json().message).toBe(AUTH_MSG.disabled);
+  });
+});
+
+describe('passwords', () => {
+  it('change password keeps this session, ends the others, and needs the old password', async () => {
+    const { u } = await register();
+    const a = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    const b = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    const change = (payload: object) => t.app.inject({ method: 'POST', url: '/api/login/change/password', headers: bearer(a), payload });
+    expect((await change({ oldPassword: 'Nope@1234', newPassword: 'New@12345' })).json()).toMatchObject({ status: 400, message: AUTH_MSG.oldPasswordWrong });
+    expect((await change({ oldPassword: 'Abc@1234', newPassword: 'Abc@1234' })).json()).toMatchObject({ status: 400, message: V.passwordSame });
+    expect((await change({ oldPassword: 'Abc@1234', newPassword: 'weak' })).json()).toMatchObject({ status: 400, message: V.passwordRule });
+    expect((await change({ oldPassword: 'Abc@1234', newPassword: 'New@12345' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(a) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(b) })).statusCode).toBe(401);
+    expect((await login({ username: u.username, password: 'New@12345', imageKey: passCaptcha() })).statusCode).toBe(200);
+  });
+
+  it('change password needs a session', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/login/change/password', payload: { oldPassword: 'Abc@1234', newPassword: 'New@12345' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('find password by SMS resets it and ends every session', async () => {
+    const { u } = await register();
+    const token = (await login({ username: u.username, password: 'Abc@1234' })).json().data.accessToken;
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/login/find/password', payload: { phone: u.phone, smsCode: '000000', password: 'Reset@2025' } });
+    expect(wrong.statusCode).toBe(400);
+    giveCode(u.phone, 'FIND_PASSWORD_KEY', '445566');
+    const reset = await t.app.inject({ method: 'POST', url: '/api/login/find/password', payload: { phone: u.phone, smsCode: '445566', password: 'Reset@2025' } });
+    expect(reset.json()).toMatchObject({ status: 200, message: AUTH_MSG.passwordReset });
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) })).statusCode).toBe(401);
+    expect((await login({ username: u.username, password: 'Abc@1234', imageKey: passCaptcha() })).statusCode).toBe(400);
+    expect((await login({ username: u.username, password: 'Reset@2025', imageKey: passCaptcha() })).statusCode).toBe(200);
+  });
+});
+
+describe('admin and expert consoles', () => {
+  const adminLogin = (ip = '10.8.0.1') =>
+    t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { username: 'root', password: 'Root@2025', imageKey: passCaptcha() }, remoteAddress: ip });
+
+  it('admin login gives the menus and buttons from the database', async () => {
+    const res = await adminLogin();
+    expect(res.statusCode).toBe(200);
+    const token = res.json().data.accessToken;
+    const info = await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) });
+    const data = info.json().data;
+    expect(data).toMatchObject({ account: 'root', roleCode: 'SUPER_ADMIN', roleName: '超级管理员', code: 'A0001' });
+    expect(data.roles.map((r: { code: string }) => r.code)).toEqual(['SUPER_ADMIN']);
+    expect(data.menus.map((m: { code: string }) => m.code)).toContain('system');
+    const system = data.menus.find((m: { code: string }) => m.code === 'system');
+    expect(system.children.map((m: { code: string }) => m.code)).toEqual(['systemManage', 'roleManage', 'dataField']);
+    expect(data.buttons).toContain('qualification:audit');
+  });
+
+  it('realms do not mix: an admin token is no participant token and vice versa', async () => {
+    const admin = (await adminLogin()).json().data.accessToken;
+    expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(admin) })).statusCode).toBe(401);
+    const user = (await login({ username: 'demo2', password: 'Demo@2025', imageKey: passCaptcha() })).json().data.accessToken;
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(user) })).statusCode).toBe(401);
+    const participantAsAdmin = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { username: 'demo2', password: 'Demo@2025' } });
+    expect(participantAsAdmin.json()).toMatchObject({ status: 400, message: AUTH_MSG.badCredentials });
+  });
+
+  it('a second admin login ends the first session with 409', async () => {
+    const first = (await adminLogin()).json().data.accessToken;
+    const second = (await adminLogin('10.8.0.2')).json().data.accessToken;
+    const old = await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(first) });
+    expect(old.statusCode).toBe(409);
+    expect(old.json()).toMatchObject({ status: 409, code: 'SESSION_REPLACED', message: MSG.sessionReplaced });
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(second) })).statusCode).toBe(200);
+  });
+
+  it('admin sessions end after 2 hours idle', async () => {
+    const token = (await adminLogin()).json().data.accessToken;
+    offsetMs = 119 * 60_000;
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) })).statusCode).toBe(200);
+    offsetMs = 119 * 60_000 + 2 * 3600_000 + 1000;
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) })).statusCode).toBe(401);
+  });
+
+  it('expert login; the final-review menu appears only after the agreement', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/expert/login', payload: { username: 'e0001', password: 'Demo@2025', imageKey: passCaptcha() } });
+    expect(res.statusCode).toBe(200);
+    const token = res.json().data.accessToken;
+    const before = (await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) })).json().data;
+    expect(before).toMatchObject({ roleCode: 'EXPERT', agree: false, code: 'E0001', roles: [{ code: 'EXPERT' }] });
+    expect(before.menus.map((m: { code: string }) => m.code)).toEqual(['expertIndex', 'reviewManage']);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/user/agreement', headers: bearer(token) })).statusCode).toBe(200);
+    const after = (await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) })).json().data;
+    expect(after.agree).toBe(true);
+    expect(after.menus.map((m: { code: string }) => m.code)).toEqual(['expertIndex', 'reviewManage', 'reviewAdminManage']);
+  });
+
+  it('every attempt in every realm is recorded', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/expert/login', payload: { username: 'e0002', password: 'Bad@12345' } });
+    const rows = await t.database.db
+      .select()
+      .from(loginRecords)
+      .where(and(eq(loginRecords.realm, 'EXPERT'), eq(loginRecords.identifier, 'e0002')));
+    expect(rows.map((r) => r.result)).toEqual(['BAD_CREDENTIALS']);
+    const admins = await t.database.db.select().from(loginRecords).where(eq(loginRecords.realm, 'ADMIN'));
+    expect(admins.filter((r) => r.identifier === 'root').every((r) => r.result === 'SUCCESS')).toBe(true);
+    expect(admins.filter((r) => r.identifier === 'root').length).toBeGreaterThan(3);
+    // A participant trying the admin console is recorded there, without an account link.
+    expect(admins.find((r) => r.identifier === 'demo2')).toMatchObject({ result: 'UNKNOWN_ACCOUNT', accountId: null });
+  });
+});
+
+describe('rate limits', () => {
+  it('more than 30 login calls a minute from one IP answer 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await login({ username: 'nobody', password: 'x' }, '10.7.7.7')).statusCode);
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429]);
+  });
+});
+

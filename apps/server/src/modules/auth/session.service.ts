@@ -1,0 +1,102 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Realm } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { accounts, sessions } from '../../db/schema.js';
+import { sessionReplaced, unauthorized } from '../../lib/errors.js';
+
+/** Participants slide for 7 days; staff sessions end after 2 hours without a call. */
+export const SESSION_TTL_MS: Record<Realm, number> = {
+  USER: 7 * 24 * 3600_000,
+  ADMIN: 2 * 3600_000,
+  EXPERT: 2 * 3600_000,
+};
+// Refreshing last use on every call would write on every request; once a minute is enough.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type RevokeReason = 'LOGOUT' | 'REPLACED' | 'PASSWORD_CHANGED' | 'DISABLED';
+
+export interface AuthContext {
+  sessionId: string;
+  accountId: string;
+  realm: Realm;
+  username: string;
+  roleCode: 'SUPER_ADMIN' | 'SYSTEM' | 'USER' | 'EXPERT';
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function createSessionService(db: Db, now: () => Date = () => new Date()) {
+  return {
+    /** Staff realms keep one live session: signing in ends the older one (its next call gets 409). */
+    async create(input: { realm: Realm; accountId: string; ip?: string; userAgent?: string }, tx: Db = db) {
+      const token = randomBytes(32).toString('base64url');
+      const at = now();
+      if (input.realm !== 'USER') {
+        await tx
+          .update(sessions)
+          .set({ revokedAt: at, revokeReason: 'REPLACED' })
+          .where(and(eq(sessions.accountId, input.accountId), eq(sessions.realm, input.realm), isNull(sessions.revokedAt)));
+      }
+      const [row] = await tx
+        .insert(sessions)
+        .values({
+          tokenHash: hashToken(token),
+          realm: input.realm,
+          accountId: input.accountId,
+          createdAt: at,
+          lastUsedAt: at,
+          expiresAt: new Date(at.getTime() + SESSION_TTL_MS[input.realm]),
+          ip: input.ip?.slice(0, 64),
+          userAgent: input.userAgent?.slice(0, 512),
+        })
+        .returning({ id: sessions.id });
+      return { token, sessionId: row!.id };
+    },
+
+    /** Resolves a bearer token for one of `realms`, or throws 401 (or 409 when replaced). */
+    async authenticate(token: string | undefined, realms: readonly Realm[]): Promise<AuthContext> {
+      if (!token || token.length > 200) throw unauthorized();
+      const [row] = await db
+        .select({ session: sessions, account: { username: accounts.username, roleCode: accounts.roleCode, enabled: accounts.enabled } })
+        .from(sessions)
+        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+        .where(eq(sessions.tokenHash, hashToken(token)))
+        .limit(1);
+      if (!row || !realms.includes(row.session.realm)) throw unauthorized();
+      const { session, account } = row;
+      if (session.revokedAt) {
+        if (session.revokeReason === 'REPLACED') throw sessionReplaced();
+        throw unauthorized();
+      }
+      const at = now();
+      if (session.expiresAt <= at) throw unauthorized();
+      if (!account.enabled) {
+        await this.revoke(session.id, 'DISABLED');
+        throw unauthorized();
+      }
+      if (at.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        await db
+          .update(sessions)
+          .set({ lastUsedAt: at, expiresAt: new Date(at.getTime() + SESSION_TTL_MS[session.realm]) })
+          .where(eq(sessions.id, session.id));
+      }
+      return { sessionId: session.id, accountId: session.accountId, realm: session.realm, username: account.username, roleCode: account.roleCode };
+    },
+
+    async revoke(sessionId: string, reason: RevokeReason, tx: Db = db) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now(), revokeReason: reason })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    /** Ends every live session of the account except `keepSessionId` (password change/reset, disable). */
+    async revokeAll(accountId: string, reason: RevokeReason, keepSessionId?: string, tx: Db = db) {
+      const conditions = [eq(sessions.accountId, accountId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now())];
+      if (keepSessionId) conditions.push(ne(sessions.id, keepSessionId));
+      await tx.update(sessions).set({ revokedAt: now(), revokeReason: reason }).where(and(...conditions));
+    },
+  };
+}
+export type SessionService = ReturnType<typeof createSessionService>;

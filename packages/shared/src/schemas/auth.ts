@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, PHONE_LENGTH, SMS } from '../constants.js';
+import { SMS_KEYS } from '../enums.js';
+import { VALIDATION_MSG as V } from '../messages.js';
+
+/**
+ * The form rules of spec section 5, shared by the web forms and the server. Checks run in the
+ * order the spec lists them, and the server reports the first failure, so both show the same text.
+ */
+export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]+$/;
+export const PHONE_PATTERN = /^1[3-9]\d{9}$/;
+export const USERNAME_PATTERN = /^[a-z0-9]+$/;
+// Practical e-mail shape: local@domain.tld, no spaces; the real check is the mail itself.
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+const requiredString = (message: string) => z.string({ error: message }).min(1, message);
+
+export const loginUsernameSchema = requiredString(V.usernameRequired).max(64, V.usernameLength);
+
+export const passwordSchema = (requiredMessage: string = V.passwordRequired) =>
+  requiredString(requiredMessage)
+    .min(PASSWORD_MIN, V.passwordRule)
+    .max(PASSWORD_MAX, V.passwordRule)
+    .regex(PASSWORD_PATTERN, V.passwordRule);
+
+/** Login only checks presence: an old password that predates the rule still signs in. */
+export const loginPasswordSchema = requiredString(V.passwordRequired).max(128, V.passwordRule);
+
+export const phoneSchema = requiredString(V.phoneRequired)
+  .length(PHONE_LENGTH, V.phoneLength)
+  .regex(PHONE_PATTERN, V.phoneFormat);
+
+export const smsCodeSchema = requiredString(V.codeRequired)
+  .length(SMS.codeLength, V.codeFormat)
+  .regex(/^\d+$/, V.codeFormat);
+
+export const usernameSchema = requiredString(V.usernameRequired)
+  .regex(USERNAME_PATTERN, V.usernameFormat)
+  .min(4, V.usernameLength)
+  .max(20, V.usernameLength);
+
+export const emailSchema = requiredString(V.emailRequired).max(100, V.emailLength).regex(EMAIL_PATTERN, V.emailFormat);
+
+export const smsKeySchema = z.enum(SMS_KEYS);
+
+export const registerSchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema(V.loginPasswordRequired),
+  email: emailSchema,
+  phone: phoneSchema,
+  smsCode: smsCodeSchema,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+const captchaFields = {
+  imageKey: z.string().max(128).optional(),
+  slidingDistance: z.coerce.number().optional(),
+};
+
+/** POST /login: username + password, or phone + SMS code when isPhoneLogin. */
+export const loginSchema = z.preprocess(
+  // Forms may send the flag as a string; absent means password login.
+  (raw) =>
+    raw && typeof raw === 'object'
+      ? { ...raw, isPhoneLogin: (raw as { isPhoneLogin?: unknown }).isPhoneLogin === true || (raw as { isPhoneLogin?: unknown }).isPhoneLogin === 'true' }
+      : raw,
+  z.discriminatedUnion('isPhoneLogin', [
+    z.object({ isPhoneLogin: z.literal(true), phone: phoneSchema, smsCode: smsCodeSchema, ...captchaFields }),
+    z.object({ isPhoneLogin: z.literal(false), username: loginUsernameSchema, password: loginPasswordSchema, ...captchaFields }),
+  ]),
+);
+export type LoginInput = z.infer<typeof loginSchema>;
+
+/** Admin and expert consoles sign in with username + password only. */
+export const staffLoginSchema = z.object({
+  username: loginUsernameSchema,
+  password: loginPasswordSchema,
+  ...captchaFields,
+});
+export type StaffLoginInput = z.infer<typeof staffLoginSchema>;
+
+export const findPasswordSchema = z.object({
+  phone: phoneSchema,
+  smsCode: smsCodeSchema,
+  password: passwordSchema(V.loginPasswordRequired),
+});
+export type FindPasswordInput = z.infer<typeof findPasswordSchema>;
+
+export const changePasswordSchema = z
+  .object({
+    oldPassword: requiredString(V.oldPasswordRequired).max(128, V.passwordRule),
+    newPassword: passwordSchema(V.loginPasswordRequired),
+  })
+  .refine((v) => v.oldPassword !== v.newPassword, { message: V.passwordSame, path: ['newPassword'] });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
