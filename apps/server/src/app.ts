@@ -12,6 +12,7 @@ import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { zodValidatorCompiler } from './plugins/zod.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { registerIdentity } from './modules/auth/identity.module.js';
 import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
@@ -50,6 +51,11 @@ export interface BuildOptions {
   /** Tests pass an already-open database to share one PGlite instance per file. */
   database?: Database;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Only the platform (plugins, health, web app), no feature modules: a module's own tests
+   * register that one module with fakes (clock, captcha, SMS) on top.
+   */
+  bare?: boolean;
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -108,6 +114,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       });
       await api.register(healthRoutes);
+      if (!options.bare) await registerIdentity(api, app.deps);
     },
     { prefix: '/api' },
   );

@@ -44,11 +44,14 @@ export interface TestApp {
 }
 
 /** One app per test file: PGlite takes seconds to start, so tests share it and use unique data. */
-export async function createTestApp(overrides: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, string | undefined> = {},
+  options: { bare?: boolean } = {},
+): Promise<TestApp> {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
   const config = loadTestConfig({ REDIS_PREFIX: prefix, ...overrides });
   const { database, drop } = await createTestDatabase(config);
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, bare: options.bare });
   return {
     app,
     config,

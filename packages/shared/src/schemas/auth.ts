@@ -13,7 +13,9 @@ export const USERNAME_PATTERN = /^[a-z0-9]+$/;
 // Practical e-mail shape: local@domain.tld, no spaces; the real check is the mail itself.
 export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 
-const requiredString = (message: string) => z.string({ error: message }).min(1, message);
+/** Missing -> the "required" text; present but not a string -> `typeMessage` (default the same). */
+const requiredString = (message: string, typeMessage: string = message) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : typeMessage) }).min(1, message);
 
 export const loginUsernameSchema = requiredString(V.usernameRequired).max(64, V.usernameLength);
 
@@ -26,11 +28,11 @@ export const passwordSchema = (requiredMessage: string = V.passwordRequired) =>
 /** Login only checks presence: an old password that predates the rule still signs in. */
 export const loginPasswordSchema = requiredString(V.passwordRequired).max(128, V.passwordRule);
 
-export const phoneSchema = requiredString(V.phoneRequired)
+export const phoneSchema = requiredString(V.phoneRequired, V.phoneFormat)
   .length(PHONE_LENGTH, V.phoneLength)
   .regex(PHONE_PATTERN, V.phoneFormat);
 
-export const smsCodeSchema = requiredString(V.codeRequired)
+export const smsCodeSchema = requiredString(V.codeRequired, V.codeFormat)
   .length(SMS.codeLength, V.codeFormat)
   .regex(/^\d+$/, V.codeFormat);
 
