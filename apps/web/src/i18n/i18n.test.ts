@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
+import { AUTH_MSG, VALIDATION_MSG } from '@contest/shared';
 import { initPreferences } from '../lib/preferences';
 import { changeLocale, currentLocale, i18n, initI18n } from './index';
 import { resources } from './resources';
@@ -63,5 +64,10 @@ describe('i18n', () => {
   it('has the same keys in every language', () => {
     const zh = keysOf(resources['zh-cn']).sort();
     expect(keysOf(resources.en).sort()).toEqual(zh);
+  });
+
+  it('keeps the shared Chinese messages word for word', () => {
+    expect(resources['zh-cn'].common.validation).toEqual(VALIDATION_MSG);
+    expect(resources['zh-cn'].common.authMsg).toEqual(AUTH_MSG);
   });
 });

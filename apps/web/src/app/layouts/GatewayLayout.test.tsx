@@ -1,10 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { api } from '../../lib/api';
 import { closeAuthModal, getAuthModalState } from '../../lib/auth-modal';
+import { ok, participantInfo } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
 
 describe('GatewayLayout', () => {
-  afterEach(() => closeAuthModal());
+  afterEach(() => {
+    closeAuthModal();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it('shows the navigation, the login area and the footer on the home page', async () => {
     renderRoute('/');
@@ -61,5 +67,56 @@ describe('GatewayLayout', () => {
     expect(localStorage.getItem('lang')).toBe('en');
     fireEvent.click(screen.getByText('中文'));
     await waitFor(() => expect(document.documentElement.lang).toBe('zh-cn'));
+  });
+
+  describe('when signed in', () => {
+    async function signedIn(path = '/') {
+      localStorage.setItem('AccessToken', 'token-1');
+      vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo3')));
+      const result = renderRoute(path);
+      fireEvent.mouseEnter(await screen.findByTestId('account-menu'));
+      fireEvent.click(screen.getByTestId('account-menu'));
+      await screen.findByText('个人中心');
+      return result;
+    }
+
+    it('shows the account name instead of the login buttons', async () => {
+      localStorage.setItem('AccessToken', 'token-1');
+      vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo3')));
+      renderRoute('/');
+      const account = await screen.findByTestId('account-menu');
+      expect(account.textContent).toContain('demo3');
+      expect(screen.getByTestId('gateway-account').textContent).not.toContain('注册');
+    });
+
+    it('个人中心 goes to /my-sign', async () => {
+      const { router } = await signedIn();
+      fireEvent.click(screen.getByText('个人中心'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/my-sign'));
+    });
+
+    it('修改密码 opens /alert-password in a new tab', async () => {
+      const open = vi.spyOn(window, 'open').mockReturnValue(null);
+      await signedIn();
+      fireEvent.click(screen.getByText('修改密码'));
+      expect(open).toHaveBeenCalledWith('/alert-password', '_blank', 'noopener');
+    });
+
+    it('退出登录 tells the server, removes the token, forgets the user and goes to /', async () => {
+      const fetchMock = vi.fn(async () => new Response('{}'));
+      vi.stubGlobal('fetch', fetchMock);
+      const { router } = await signedIn('/medical-insurance');
+      fireEvent.click(screen.getByText('退出登录'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+      expect(localStorage.getItem('AccessToken')).toBeNull();
+      await waitFor(() =>
+        expect(screen.getByTestId('gateway-account').dataset.status).toBe('anonymous'),
+      );
+      expect(screen.getByRole('button', { name: '登录' })).toBeTruthy();
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/logout',
+        expect.objectContaining({ method: 'POST', headers: { Authorization: 'Bearer token-1' } }),
+      );
+    });
   });
 });

@@ -1,14 +1,21 @@
 import { useState } from 'react';
 import { Button, Drawer } from 'antd';
-import { MenuOutlined } from '@ant-design/icons';
+import { MenuOutlined, UserOutlined } from '@ant-design/icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import { SITE_PATHS } from '../../areas/site/routes';
+import {
+  AccountLoading,
+  AccountMenu,
+  useAccountActions,
+  useParticipantAccount,
+} from '../../components/AccountMenu';
 import { AuthModal } from '../../components/AuthModal';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
 import { useOpenAuthModal } from '../../lib/auth-modal';
+import { useParticipantInfoGuard } from '../../lib/route-guards';
 import { useRouteHandle } from '../../lib/route-handle';
 import logoUrl from '../../assets/logo.svg';
 import './gateway-layout.css';
@@ -38,6 +45,9 @@ export function GatewayLayout() {
   const { hideFooter = false, hideUserInfo = false } = useRouteHandle();
   const openAuthModal = useOpenAuthModal();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const account = useParticipantAccount();
+  const runAccountAction = useAccountActions();
+  useParticipantInfoGuard();
 
   const openAuth = (type: 'login' | 'register') => {
     setDrawerOpen(false);
@@ -65,11 +75,19 @@ export function GatewayLayout() {
             <div className="gw-topbar__actions">
               <LanguageSwitch size="small" />
               {!hideUserInfo && (
-                <div className="gw-account" data-testid="gateway-account">
-                  <Button type="primary" onClick={() => openAuth('login')}>
-                    {t('actions.login')}
-                  </Button>
-                  <Button onClick={() => openAuth('register')}>{t('actions.register')}</Button>
+                <div className="gw-account" data-testid="gateway-account" data-status={account.status}>
+                  {account.status === 'signedIn' ? (
+                    <AccountMenu name={account.name} />
+                  ) : account.status === 'loading' ? (
+                    <AccountLoading />
+                  ) : (
+                    <>
+                      <Button type="primary" onClick={() => openAuth('login')}>
+                        {t('actions.login')}
+                      </Button>
+                      <Button onClick={() => openAuth('register')}>{t('actions.register')}</Button>
+                    </>
+                  )}
                 </div>
               )}
               <Button
@@ -117,7 +135,33 @@ export function GatewayLayout() {
         <nav className="gw-drawer__nav" aria-label={t('nav.mainNavigation')}>
           {links}
         </nav>
-        {!hideUserInfo && (
+        {!hideUserInfo && account.status === 'signedIn' && (
+          <div className="gw-drawer__account" data-testid="drawer-account">
+            <p className="gw-drawer__account-name">
+              <UserOutlined /> {account.name}
+            </p>
+            {(
+              [
+                ['centre', 'auth.account.center'],
+                ['changePassword', 'auth.account.changePassword'],
+                ['logout', 'auth.account.logout'],
+              ] as const
+            ).map(([action, label]) => (
+              <Button
+                key={action}
+                block
+                danger={action === 'logout'}
+                onClick={() => {
+                  setDrawerOpen(false);
+                  runAccountAction(action);
+                }}
+              >
+                {t(label)}
+              </Button>
+            ))}
+          </div>
+        )}
+        {!hideUserInfo && account.status === 'anonymous' && (
           <div className="gw-drawer__account">
             <Button type="primary" block onClick={() => openAuth('login')}>
               {t('actions.login')}

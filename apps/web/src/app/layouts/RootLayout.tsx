@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiBridge } from '../../lib/api';
 import { useRouteHandle, useRouteTitle } from '../../lib/route-handle';
+import { SessionBridge } from '../../lib/session';
 
 /** Top of every route: keeps document.title in step with the route and the language. */
 export function RootLayout() {
@@ -19,6 +20,7 @@ export function RootLayout() {
   return (
     <>
       <ApiBridge />
+      <SessionBridge />
       <Outlet />
       <ScrollRestoration />
     </>

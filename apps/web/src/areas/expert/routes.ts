@@ -1,7 +1,8 @@
 import { redirect, type RouteObject } from 'react-router';
 import type { RouteHandle } from '../../lib/route-handle';
+import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 
-/** Expert area under /expert (spec section 2). Placeholders; review pages come later. */
+/** Expert area under /expert (spec section 2). Placeholders; review pages come later. Pages need the ExpertToken. */
 export const EXPERT_PATHS = {
   root: '/expert',
   login: '/expert/login',
@@ -23,15 +24,18 @@ export const expertRoutes: RouteObject[] = [
       },
       {
         lazy: async () => ({ Component: (await import('./ExpertLayout')).ExpertLayout }),
-        children: [
-          {
-            path: EXPERT_PATHS.home,
-            handle: { title: 'expert:titles.home' } satisfies RouteHandle,
-            lazy: async () => ({
-              Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
-            }),
-          },
-        ],
+        children: guardRoutes(
+          [
+            {
+              path: EXPERT_PATHS.home,
+              handle: { title: 'expert:titles.home' } satisfies RouteHandle,
+              lazy: async () => ({
+                Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
+              }),
+            },
+          ],
+          requireStaffLogin('EXPERT'),
+        ),
       },
     ],
   },

@@ -9,20 +9,24 @@ import {
 } from '@ant-design/icons';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { AccountLoading, AccountMenu, useParticipantAccount } from '../../components/AccountMenu';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
 import { usePreference } from '../../lib/preferences';
 import { useRouteTitle } from '../../lib/route-handle';
+import { useParticipantInfoGuard } from '../../lib/route-guards';
 import { PARTICIPANT_PATHS } from './routes';
 import './participant-layout.css';
 
-/** Placeholder shell: top bar, left navigation, breadcrumb, content (spec section 2). */
+/** Placeholder shell: top bar with the account menu, left navigation, breadcrumb, content (spec section 2). */
 export function ParticipantLayout() {
   const { t } = useTranslation(['participant', 'common']);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const title = useRouteTitle();
   const [navVisible, setNavVisible] = usePreference('navVisible');
+  const account = useParticipantAccount();
+  useParticipantInfoGuard();
 
   const items = [
     { key: PARTICIPANT_PATHS.mySign, icon: <SolutionOutlined />, label: t('titles.mySign') },
@@ -48,6 +52,8 @@ export function ParticipantLayout() {
         />
         <Logo className="participant-layout__logo" />
         <LanguageSwitch size="small" />
+        {account.status === 'signedIn' && <AccountMenu name={account.name} />}
+        {account.status === 'loading' && <AccountLoading />}
       </Layout.Header>
       <Layout>
         {navVisible && (

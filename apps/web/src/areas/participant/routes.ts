@@ -1,9 +1,10 @@
 import type { RouteObject } from 'react-router';
 import type { RouteHandle } from '../../lib/route-handle';
+import { guardRoutes, requireParticipantLogin } from '../../lib/route-guards';
 
 /**
- * Logged-in participant pages (spec section 2). Placeholders until the identity and
- * sign-up features land; the login guard belongs on the layout route below.
+ * Logged-in participant pages (spec section 2). Placeholders until the sign-up features
+ * land. Every page needs the AccessToken unless its handle says noLogin.
  */
 export const PARTICIPANT_PATHS = {
   mySign: '/my-sign',
@@ -21,37 +22,40 @@ const page = async () => ({
 export const participantRoutes: RouteObject[] = [
   {
     lazy: async () => ({ Component: (await import('./ParticipantLayout')).ParticipantLayout }),
-    children: [
-      {
-        path: PARTICIPANT_PATHS.mySign,
-        handle: { title: 'participant:titles.mySign' } satisfies RouteHandle,
-        lazy: page,
-      },
-      {
-        path: PARTICIPANT_PATHS.mySignDetail,
-        handle: { title: 'participant:titles.mySignDetail' } satisfies RouteHandle,
-        lazy: page,
-      },
-      {
-        path: PARTICIPANT_PATHS.materialSubmission,
-        handle: { title: 'participant:titles.materialSubmission' } satisfies RouteHandle,
-        lazy: page,
-      },
-      {
-        path: PARTICIPANT_PATHS.materialSubmissionDetail,
-        handle: { title: 'participant:titles.materialSubmissionDetail' } satisfies RouteHandle,
-        lazy: page,
-      },
-      {
-        path: PARTICIPANT_PATHS.myMessage,
-        handle: { title: 'participant:titles.myMessage' } satisfies RouteHandle,
-        lazy: page,
-      },
-      {
-        path: PARTICIPANT_PATHS.module,
-        handle: { title: 'participant:titles.module' } satisfies RouteHandle,
-        lazy: page,
-      },
-    ],
+    children: guardRoutes(
+      [
+        {
+          path: PARTICIPANT_PATHS.mySign,
+          handle: { title: 'participant:titles.mySign' } satisfies RouteHandle,
+          lazy: page,
+        },
+        {
+          path: PARTICIPANT_PATHS.mySignDetail,
+          handle: { title: 'participant:titles.mySignDetail' } satisfies RouteHandle,
+          lazy: page,
+        },
+        {
+          path: PARTICIPANT_PATHS.materialSubmission,
+          handle: { title: 'participant:titles.materialSubmission' } satisfies RouteHandle,
+          lazy: page,
+        },
+        {
+          path: PARTICIPANT_PATHS.materialSubmissionDetail,
+          handle: { title: 'participant:titles.materialSubmissionDetail' } satisfies RouteHandle,
+          lazy: page,
+        },
+        {
+          path: PARTICIPANT_PATHS.myMessage,
+          handle: { title: 'participant:titles.myMessage' } satisfies RouteHandle,
+          lazy: page,
+        },
+        {
+          path: PARTICIPANT_PATHS.module,
+          handle: { title: 'participant:titles.module' } satisfies RouteHandle,
+          lazy: page,
+        },
+      ],
+      requireParticipantLogin,
+    ),
   },
 ];

@@ -1,13 +1,16 @@
 import { useTranslation } from 'react-i18next';
-import { LoginPlaceholder } from '../../../components/LoginPlaceholder';
+import { StaffLogin } from '../../../components/StaffLogin';
+import { ADMIN_PATHS } from '../routes';
 
 export function AdminLoginPage() {
   const { t } = useTranslation('admin');
   return (
-    <LoginPlaceholder
+    <StaffLogin
+      realm="ADMIN"
       areaName={t('areaName')}
       title={t('titles.login')}
-      description={t('loginPlaceholder')}
+      subtitle={t('loginSubtitle')}
+      homePath={ADMIN_PATHS.home}
     />
   );
 }

@@ -1,13 +1,16 @@
 import { useTranslation } from 'react-i18next';
-import { LoginPlaceholder } from '../../../components/LoginPlaceholder';
+import { StaffLogin } from '../../../components/StaffLogin';
+import { EXPERT_PATHS } from '../routes';
 
 export function ExpertLoginPage() {
   const { t } = useTranslation('expert');
   return (
-    <LoginPlaceholder
+    <StaffLogin
+      realm="EXPERT"
       areaName={t('areaName')}
       title={t('titles.login')}
-      description={t('loginPlaceholder')}
+      subtitle={t('loginSubtitle')}
+      homePath={EXPERT_PATHS.home}
     />
   );
 }

@@ -1,7 +1,136 @@
+import { useRef, useState } from 'react';
+import { App, Button, Card, Form, Input } from 'antd';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { AUTH_MSG } from '@contest/shared';
+import { SmsCodeButton } from '../../../components/auth/SmsCodeButton';
+import { api } from '../../../lib/api';
+import { openAuthModal } from '../../../lib/auth-modal';
+import {
+  FIELD_SCHEMAS,
+  confirmPasswordRule,
+  errorFieldOf,
+  fieldErrorOf,
+  schemaRule,
+  useTranslateMessage,
+} from '../../../lib/form-rules';
+import '../../../components/auth/auth-forms.css';
+import './password-page.css';
 
+interface ForgetPasswordValues {
+  phone: string;
+  smsCode: string;
+  password: string;
+  confirmPassword: string;
+}
+
+const FIELDS = new Set(['phone', 'smsCode', 'password']);
+
+/** /forget-password: phone, SMS code, new password; then back to the login dialog. */
 export function ForgetPasswordPage() {
-  const { t } = useTranslation('site');
-  return <PlaceholderPage title={t('titles.forgetPassword')} />;
+  const { t } = useTranslation(['site', 'common']);
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const translate = useTranslateMessage();
+  const [form] = Form.useForm<ForgetPasswordValues>();
+  const [loading, setLoading] = useState(false);
+  const busy = useRef(false);
+
+  const toLogin = () => {
+    void navigate('/');
+    openAuthModal('login');
+  };
+
+  const submit = async (values: ForgetPasswordValues) => {
+    if (busy.current) return;
+    busy.current = true;
+    setLoading(true);
+    try {
+      const res = await api.post(
+        '/login/find/password',
+        { phone: values.phone, smsCode: values.smsCode, password: values.password },
+        { silent: true },
+      );
+      void message.success(translate(res.message || AUTH_MSG.passwordReset));
+      form.resetFields();
+      toLogin();
+    } catch (err) {
+      const text = fieldErrorOf(err);
+      if (!text) return;
+      const named = errorFieldOf(err);
+      const field = named && FIELDS.has(named) ? named : 'smsCode';
+      form.setFields([{ name: field as keyof ForgetPasswordValues, errors: [translate(text)] }]);
+    } finally {
+      busy.current = false;
+      setLoading(false);
+    }
+  };
+
+  return (
+    <section className="password-page">
+      <Card className="password-page__card">
+        <h1 className="password-page__title">{t('titles.forgetPassword')}</h1>
+        <p className="password-page__intro">{t('forgetPassword.intro')}</p>
+        <Form
+          form={form}
+          name="forget-password"
+          className="auth-form"
+          layout="vertical"
+          size="large"
+          requiredMark={false}
+          onFinish={(values) => void submit(values)}
+        >
+          <Form.Item
+            name="phone"
+            label={t('common:auth.fields.phone')}
+            rules={[schemaRule(FIELD_SCHEMAS.phone, translate)]}
+          >
+            <Input
+              placeholder={t('common:auth.placeholders.phone')}
+              autoComplete="tel"
+              inputMode="numeric"
+              maxLength={11}
+            />
+          </Form.Item>
+          <Form.Item label={t('common:auth.fields.smsCode')} className="auth-form__code" htmlFor="forget-password_smsCode">
+            <div className="auth-form__code-row">
+              <Form.Item name="smsCode" noStyle rules={[schemaRule(FIELD_SCHEMAS.smsCode, translate)]}>
+                <Input
+                  placeholder={t('common:auth.placeholders.smsCode')}
+                  autoComplete="one-time-code"
+                  inputMode="numeric"
+                  maxLength={6}
+                />
+              </Form.Item>
+              <SmsCodeButton form={form} smsKey="FIND_PASSWORD_KEY" />
+            </div>
+          </Form.Item>
+          <Form.Item
+            name="password"
+            label={t('common:auth.fields.newPassword')}
+            rules={[schemaRule(FIELD_SCHEMAS.registerPassword, translate)]}
+          >
+            <Input.Password placeholder={t('common:auth.placeholders.newPassword')} autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirmPassword"
+            label={t('common:auth.fields.confirmPassword')}
+            dependencies={['password']}
+            rules={[confirmPasswordRule('password', translate)]}
+          >
+            <Input.Password placeholder={t('common:auth.placeholders.confirmPassword')} autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={loading} data-testid="forget-password-submit">
+            {t('forgetPassword.submit')}
+          </Button>
+        </Form>
+        <p className="password-page__foot">
+          {t('forgetPassword.rememberPassword')}
+          <Button type="link" size="small" onClick={toLogin}>
+            {t('forgetPassword.toLogin')}
+          </Button>
+        </p>
+      </Card>
+    </section>
+  );
 }

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { AUTH_MSG, VALIDATION_MSG } from '@contest/shared';
+import { api } from '../lib/api';
+import { ok, refused } from '../test/api-mocks';
+import { renderRoute } from '../test/render-route';
+
+vi.mock('./SliderCaptcha/SliderCaptcha', () => ({
+  SliderCaptcha: ({ onSuccess }: { onSuccess(result: object): void }) => (
+    <button type="button" onClick={() => onSuccess({ nonceStr: 'nonce-9', slidingDistance: 88, elapsedMs: 1500 })}>
+      pass-captcha
+    </button>
+  ),
+}));
+
+const STAFF_INFO = {
+  account: 'e0001',
+  name: '专家一',
+  roles: [{ id: 'EXPERT', code: 'EXPERT' }],
+  roleCode: 'EXPERT',
+  roleName: '评审专家',
+  menus: [],
+  buttons: [],
+  agree: false,
+  code: 'E0001',
+};
+
+function fill(username: string, password: string) {
+  fireEvent.change(screen.getByPlaceholderText('请输入用户名'), { target: { value: username } });
+  fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: password } });
+  fireEvent.click(screen.getByTestId('staff-login-submit'));
+}
+
+function explainOf(placeholder: string): string {
+  const item = screen.getByPlaceholderText(placeholder).closest('.ant-form-item');
+  return item?.querySelector('.ant-form-item-explain')?.textContent ?? '';
+}
+
+describe('StaffLogin', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('validates, then logs an expert in through the slider and opens /expert/index', async () => {
+    const post = vi
+      .spyOn(api, 'post')
+      .mockResolvedValue(ok({ accessToken: 'expert-token', account: 'e0001', teamStatus: null, prelimDocStatus: null }));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(STAFF_INFO));
+    const { router } = renderRoute('/expert/login');
+    await screen.findByText('专家登录');
+
+    fireEvent.click(screen.getByTestId('staff-login-submit'));
+    expect(await screen.findByText(VALIDATION_MSG.usernameRequired)).toBeTruthy();
+    expect(await screen.findByText(VALIDATION_MSG.passwordRequired)).toBeTruthy();
+
+    fill('e0001', 'Demo@2025');
+    fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expert/index'));
+    expect(post).toHaveBeenCalledWith(
+      '/expert/login',
+      { username: 'e0001', password: 'Demo@2025', imageKey: 'nonce-9', slidingDistance: 88 },
+      { silent: true },
+    );
+    expect(localStorage.getItem('ExpertToken')).toBe('expert-token');
+    expect(localStorage.getItem('AdminToken')).toBeNull();
+    expect((await screen.findByTestId('staff-account')).textContent).toContain('专家一');
+  });
+
+  it('shows an admin refusal under the password field', async () => {
+    vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.badCredentials));
+    const { router } = renderRoute('/admin/login');
+    await screen.findByText('管理员登录');
+    fill('admin', 'Wrong@2025');
+    fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
+    await waitFor(() => expect(explainOf('请输入密码')).toBe(AUTH_MSG.badCredentials));
+    expect(router.state.location.pathname).toBe('/admin/login');
+    expect(localStorage.getItem('AdminToken')).toBeNull();
+  });
+});

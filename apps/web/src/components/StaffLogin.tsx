@@ -1,0 +1,137 @@
+import { useEffect, useRef, useState } from 'react';
+import { App, Button, Card, Form, Input, Typography } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../lib/api';
+import { withCaptcha } from '../lib/captcha';
+import { isMobileBrowser } from '../lib/device';
+import {
+  FIELD_SCHEMAS,
+  fieldErrorOf,
+  isCaptchaRequired,
+  schemaRule,
+  useTranslateMessage,
+} from '../lib/form-rules';
+import { login, takeRedirectPath, type LoginResult, type StaffRealm } from '../lib/session';
+import { useCaptchaPrompt } from './auth/CaptchaDialog';
+import { LanguageSwitch } from './LanguageSwitch';
+import logoUrl from '../assets/logo.svg';
+import './auth/auth-forms.css';
+
+export interface StaffLoginProps {
+  realm: StaffRealm;
+  areaName: string;
+  title: string;
+  subtitle: string;
+  /** Where to go after logging in when no page asked for the login. */
+  homePath: string;
+}
+
+interface StaffLoginValues {
+  username: string;
+  password: string;
+}
+
+const LOGIN_URL: Record<StaffRealm, string> = {
+  ADMIN: '/admin/login',
+  EXPERT: '/expert/login',
+};
+
+/**
+ * The admin and expert login pages: username, password and the slider, then the realm's
+ * token. Refusals show under the password field (the call is silent); server faults are
+ * toasted by the HTTP client itself.
+ */
+export function StaffLogin({ realm, areaName, title, subtitle, homePath }: StaffLoginProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const translate = useTranslateMessage();
+  const captcha = useCaptchaPrompt();
+  const [form] = Form.useForm<StaffLoginValues>();
+  const [loading, setLoading] = useState(false);
+  const busy = useRef(false);
+
+  // After a forced logout (409) the client rejects every staff call until the next login;
+  // that must not include the captcha and login calls of this very page.
+  useEffect(() => api.resetSessionReplaced(), []);
+
+  const submit = async (values: StaffLoginValues) => {
+    if (busy.current) return;
+    busy.current = true;
+    api.resetSessionReplaced();
+    try {
+      const result = await withCaptcha({
+        mobile: isMobileBrowser(),
+        requestCaptcha: captcha.request,
+        isCaptchaRequired,
+        call: async (proof) => {
+          setLoading(true);
+          try {
+            const body = { username: values.username, password: values.password, ...proof };
+            return (await api.post<LoginResult>(LOGIN_URL[realm], body, { silent: true })).data;
+          } finally {
+            setLoading(false);
+          }
+        },
+      });
+      if (!result) return;
+      login(realm, result.accessToken);
+      void message.success(t('authMsg.loginSuccess'));
+      void navigate(takeRedirectPath(realm) ?? homePath, { replace: true });
+    } catch (err) {
+      const text = fieldErrorOf(err, true);
+      if (text) form.setFields([{ name: 'password', errors: [translate(text)] }]);
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <main className="staff-login" data-testid={`${realm.toLowerCase()}-login`}>
+      <Card className="staff-login__card">
+        <div className="staff-login__head">
+          <img src={logoUrl} alt="" width={56} height={56} />
+          <Typography.Text type="secondary">{areaName}</Typography.Text>
+          <Typography.Title level={2} className="staff-login__title">
+            {title}
+          </Typography.Title>
+          <Typography.Text type="secondary">{subtitle}</Typography.Text>
+        </div>
+        <Form
+          form={form}
+          name={`${realm.toLowerCase()}-login`}
+          className="auth-form"
+          size="large"
+          onFinish={(values) => void submit(values)}
+        >
+          <Form.Item name="username" rules={[schemaRule(FIELD_SCHEMAS.loginUsername, translate)]}>
+            <Input
+              prefix={<UserOutlined />}
+              placeholder={t('auth.placeholders.username')}
+              aria-label={t('auth.fields.username')}
+              autoComplete="username"
+              maxLength={64}
+            />
+          </Form.Item>
+          <Form.Item name="password" rules={[schemaRule(FIELD_SCHEMAS.loginPassword, translate)]}>
+            <Input.Password
+              prefix={<LockOutlined />}
+              placeholder={t('auth.placeholders.password')}
+              aria-label={t('auth.fields.password')}
+              autoComplete="current-password"
+            />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={loading} data-testid="staff-login-submit">
+            {t('auth.submitLogin')}
+          </Button>
+        </Form>
+        <div className="staff-login__foot">
+          <LanguageSwitch size="small" />
+        </div>
+      </Card>
+      {captcha.element}
+    </main>
+  );
+}

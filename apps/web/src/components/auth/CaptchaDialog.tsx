@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Modal } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { SliderCaptcha, type SliderCaptchaResult } from '../SliderCaptcha/SliderCaptcha';
+import { checkCaptcha, fetchCaptcha, type CaptchaProof } from '../../lib/captcha';
+
+/** Long enough to read the slider's success text before the dialog goes. */
+const SUCCESS_LINGER_MS = 400;
+
+export interface CaptchaPrompt {
+  /** Shows the slider; resolves with the proof once passed, or null if the user closed it. */
+  request(): Promise<CaptchaProof | null>;
+  /** Render this once in the form's component. */
+  element: ReactNode;
+}
+
+/**
+ * The slider in a small dialog of its own, promise-driven so a submit handler reads as a
+ * straight line: validate, `await request()`, log in. A dialog rather than a popover
+ * because the 320 px puzzle must fit phones too, where the server can still demand it.
+ */
+export function useCaptchaPrompt(): CaptchaPrompt {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const resolverRef = useRef<((proof: CaptchaProof | null) => void) | null>(null);
+  const timerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const settle = useCallback((proof: CaptchaProof | null) => {
+    const resolve = resolverRef.current;
+    resolverRef.current = null;
+    setOpen(false);
+    resolve?.(proof);
+  }, []);
+
+  useEffect(
+    () => () => {
+      if (timerRef.current) clearTimeout(timerRef.current);
+      // An unmounted form no longer waits; its pending submit ends as "cancelled".
+      resolverRef.current?.(null);
+      resolverRef.current = null;
+    },
+    [],
+  );
+
+  const request = useCallback(() => {
+    // A second request replaces the first; the first ends as cancelled.
+    resolverRef.current?.(null);
+    return new Promise<CaptchaProof | null>((resolve) => {
+      resolverRef.current = resolve;
+      setOpen(true);
+    });
+  }, []);
+
+  const onSuccess = useCallback(
+    (result: SliderCaptchaResult) => {
+      const proof = { imageKey: result.nonceStr, slidingDistance: result.slidingDistance };
+      timerRef.current = setTimeout(() => settle(proof), SUCCESS_LINGER_MS);
+    },
+    [settle],
+  );
+
+  const element = (
+    <Modal
+      open={open}
+      title={t('auth.captcha.title')}
+      footer={null}
+      width={368}
+      centered
+      destroyOnHidden
+      mask={{ closable: false }}
+      onCancel={() => {
+        if (timerRef.current) clearTimeout(timerRef.current);
+        settle(null);
+      }}
+      className="captcha-dialog"
+    >
+      <div className="captcha-dialog__body" data-testid="captcha-dialog">
+        <SliderCaptcha fetchCaptcha={fetchCaptcha} verify={checkCaptcha} onSuccess={onSuccess} />
+      </div>
+    </Modal>
+  );
+
+  return { request, element };
+}

@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { AUTH_MSG, VALIDATION_MSG } from '@contest/shared';
+import { api } from '../../lib/api';
+import { closeAuthModal, getAuthModalState, openAuthModal } from '../../lib/auth-modal';
+import { ok, participantInfo, refused } from '../../test/api-mocks';
+import { renderRoute } from '../../test/render-route';
+
+const device = vi.hoisted(() => ({ mobile: false }));
+vi.mock('../../lib/device', () => ({ isMobileBrowser: () => device.mobile }));
+
+// The real slider needs a drag over images; a button standing in for "passed" is enough here.
+vi.mock('../SliderCaptcha/SliderCaptcha', () => ({
+  SliderCaptcha: ({ onSuccess }: { onSuccess(result: object): void }) => (
+    <button type="button" onClick={() => onSuccess({ nonceStr: 'nonce-1', slidingDistance: 123.5, elapsedMs: 900 })}>
+      pass-captcha
+    </button>
+  ),
+}));
+
+const LOGIN_RESULT = { accessToken: 'token-1', account: 'demo1', teamStatus: null, prelimDocStatus: null };
+
+async function openLogin(path = '/', lang?: string) {
+  const result = renderRoute(path, lang ? { search: `?lang=${lang}` } : {});
+  await screen.findByTestId('home-title');
+  act(() => openAuthModal('login'));
+  await screen.findByTestId('login-form');
+  return result;
+}
+
+function type(placeholder: string, value: string) {
+  fireEvent.change(screen.getByPlaceholderText(placeholder), { target: { value } });
+}
+
+/** The submit button of the visible tab (both tabs stay mounted once opened). */
+function submit() {
+  fireEvent.click(within(screen.getByRole('tabpanel')).getByTestId('login-submit'));
+}
+
+/** The explain text under the form item holding the input with this placeholder. */
+function explainOf(placeholder: string): string {
+  const item = screen.getByPlaceholderText(placeholder).closest('.ant-form-item');
+  return item?.querySelector('.ant-form-item-explain')?.textContent ?? '';
+}
+
+describe('LoginForm', () => {
+  beforeEach(() => {
+    device.mobile = false;
+  });
+
+  afterEach(() => {
+    closeAuthModal();
+    vi.restoreAllMocks();
+  });
+
+  it('shows the spec messages for empty and malformed password-login fields', async () => {
+    const post = vi.spyOn(api, 'post');
+    await openLogin();
+    submit();
+    expect(await screen.findByText(VALIDATION_MSG.usernameRequired)).toBeTruthy();
+    expect(await screen.findByText(VALIDATION_MSG.passwordRequired)).toBeTruthy();
+
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'short');
+    await waitFor(() => expect(explainOf('请输入密码')).toBe(VALIDATION_MSG.passwordRule));
+    await waitFor(() => expect(explainOf('请输入用户名')).toBe(''));
+    // No slider and no call while the form is invalid.
+    expect(screen.queryByTestId('captcha-dialog')).toBeNull();
+    expect(post).not.toHaveBeenCalled();
+  });
+
+  it('checks the phone in the spec order on the SMS tab', async () => {
+    await openLogin();
+    fireEvent.click(screen.getByRole('tab', { name: '短信登录' }));
+    await screen.findByPlaceholderText('请输入手机号');
+    submit();
+    expect(await screen.findByText(VALIDATION_MSG.phoneRequired)).toBeTruthy();
+    expect(await screen.findByText(VALIDATION_MSG.codeRequired)).toBeTruthy();
+
+    type('请输入手机号', '1380000');
+    await waitFor(() => expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneLength));
+    type('请输入手机号', '12800000000');
+    await waitFor(() => expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneFormat));
+    type('请输入手机号', '13800000000');
+    await waitFor(() => expect(explainOf('请输入手机号')).toBe(''));
+  });
+
+  it('shows English equivalents in English', async () => {
+    await openLogin('/', 'en');
+    submit();
+    expect(await screen.findByText('Please enter the username')).toBeTruthy();
+    expect(await screen.findByText('Please enter the password')).toBeTruthy();
+  });
+
+  it('on desktop passes the slider first, then stores the token, toasts and goes to /my-sign', async () => {
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(LOGIN_RESULT, AUTH_MSG.loginSuccess));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
+    const { router } = await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
+    await waitFor(() => expect(localStorage.getItem('AccessToken')).toBe('token-1'));
+    expect(post).toHaveBeenCalledWith(
+      '/login',
+      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-1', slidingDistance: 123.5 },
+      { silent: true },
+    );
+    expect(await screen.findByText('登录成功')).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my-sign'));
+    expect(getAuthModalState().open).toBe(false);
+  });
+
+  it('on mobile logs in without the slider and returns to the saved page', async () => {
+    device.mobile = true;
+    sessionStorage.setItem('redirectPath', '/my-message');
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(LOGIN_RESULT, AUTH_MSG.loginSuccess));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
+    const { router } = await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my-message'));
+    expect(post).toHaveBeenCalledWith('/login', { username: 'demo1', password: 'Demo@2025' }, { silent: true });
+    expect(screen.queryByRole('button', { name: 'pass-captcha' })).toBeNull();
+    expect(localStorage.getItem('AccessToken')).toBe('token-1');
+    expect(sessionStorage.getItem('redirectPath')).toBeNull();
+  });
+
+  it('shows the slider and retries when the server asks for it, also on mobile', async () => {
+    device.mobile = true;
+    const post = vi
+      .spyOn(api, 'post')
+      .mockRejectedValueOnce(refused(VALIDATION_MSG.captchaRequired, { captchaRequired: true }))
+      .mockResolvedValueOnce(ok(LOGIN_RESULT));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
+    await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
+    expect(post.mock.calls[1]?.[1]).toEqual({
+      username: 'demo1',
+      password: 'Demo@2025',
+      imageKey: 'nonce-1',
+      slidingDistance: 123.5,
+    });
+    await waitFor(() => expect(localStorage.getItem('AccessToken')).toBe('token-1'));
+  });
+
+  it('puts a refusal under the password field, keeps the dialog open and stores nothing', async () => {
+    device.mobile = true;
+    vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.badCredentials, { remainingTries: 4 }));
+    await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Wrong@2025');
+    submit();
+
+    await waitFor(() => expect(explainOf('请输入密码')).toBe(AUTH_MSG.badCredentials));
+    expect(localStorage.getItem('AccessToken')).toBeNull();
+    expect(getAuthModalState().open).toBe(true);
+    expect(within(screen.getByTestId('login-form')).getByTestId('login-submit')).toBeTruthy();
+  });
+
+  it('puts an SMS-login refusal under the code field', async () => {
+    device.mobile = true;
+    const post = vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.noAccountForPhone));
+    await openLogin();
+    fireEvent.click(screen.getByRole('tab', { name: '短信登录' }));
+    type('请输入手机号', '13800000009');
+    type('请输入验证码', '123456');
+    submit();
+
+    await waitFor(() => expect(explainOf('请输入验证码')).toBe(AUTH_MSG.noAccountForPhone));
+    expect(post).toHaveBeenCalledWith(
+      '/login',
+      { isPhoneLogin: true, phone: '13800000009', smsCode: '123456' },
+      { silent: true },
+    );
+  });
+
+  it('closing the slider cancels the login; the next submit asks again', async () => {
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(LOGIN_RESULT));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
+    await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+    await screen.findByRole('button', { name: 'pass-captcha' });
+    const dialog = screen.getByTestId('captcha-dialog').closest('.ant-modal') as HTMLElement;
+    fireEvent.click(dialog.querySelector('.ant-modal-close') as HTMLElement);
+    // Let the cancelled submit settle before trying again.
+    await act(async () => {});
+    expect(post).not.toHaveBeenCalled();
+    expect(getAuthModalState().open).toBe(true);
+
+    submit();
+    fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
+  });
+});

@@ -1,0 +1,219 @@
+import { useRef, useState } from 'react';
+import { App, Button, Form, Input, Tabs, type FormInstance } from 'antd';
+import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api';
+import { closeAuthModal } from '../../lib/auth-modal';
+import { withCaptcha } from '../../lib/captcha';
+import { isMobileBrowser } from '../../lib/device';
+import {
+  FIELD_SCHEMAS,
+  fieldErrorOf,
+  isCaptchaRequired,
+  schemaRule,
+  useTranslateMessage,
+} from '../../lib/form-rules';
+import { login, takeRedirectPath, type LoginResult } from '../../lib/session';
+import { useCaptchaPrompt } from './CaptchaDialog';
+import { SmsCodeButton } from './SmsCodeButton';
+
+/** Where a participant lands after logging in when no page asked for the login. */
+export const DEFAULT_PARTICIPANT_HOME = '/my-sign';
+
+export type LoginMode = 'password' | 'sms';
+
+interface PasswordValues {
+  username: string;
+  password: string;
+}
+
+interface SmsValues {
+  phone: string;
+  smsCode: string;
+}
+
+export interface LoginFormProps {
+  /** Filled in after registering, so the new user only types the password. */
+  initialUsername?: string;
+  onSwitchToRegister(): void;
+}
+
+/**
+ * Submit sequence shared by both tabs (spec section 4): slider first on desktop, the login
+ * call, then token, toast, redirect and closing the dialog. Server refusals go under
+ * `errorField` (the password or the code field); no toast, the call is silent.
+ */
+function useLoginSubmit<T extends object>(
+  // Untyped store: the field name is one of T's keys, which antd's NamePath<T> cannot express generically.
+  form: FormInstance,
+  errorField: keyof T & string,
+  toBody: (values: T) => Record<string, unknown>,
+) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const translate = useTranslateMessage();
+  const captcha = useCaptchaPrompt();
+  const [loading, setLoading] = useState(false);
+  const busy = useRef(false);
+
+  const submit = async (values: T) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      const result = await withCaptcha({
+        mobile: isMobileBrowser(),
+        requestCaptcha: captcha.request,
+        isCaptchaRequired,
+        call: async (proof) => {
+          setLoading(true);
+          try {
+            const res = await api.post<LoginResult>('/login', { ...toBody(values), ...proof }, { silent: true });
+            return res.data;
+          } finally {
+            setLoading(false);
+          }
+        },
+      });
+      if (!result) return;
+      login('USER', result.accessToken);
+      void message.success(t('authMsg.loginSuccess'));
+      closeAuthModal();
+      void navigate(takeRedirectPath('USER') ?? DEFAULT_PARTICIPANT_HOME);
+    } catch (err) {
+      // Network failures were already toasted by the client; the form just becomes usable again.
+      const text = fieldErrorOf(err);
+      if (text) form.setFields([{ name: errorField, errors: [translate(text)] }]);
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return { submit, loading, captchaElement: captcha.element };
+}
+
+function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
+  const { t } = useTranslation();
+  const translate = useTranslateMessage();
+  const [form] = Form.useForm<PasswordValues>();
+  const { submit, loading, captchaElement } = useLoginSubmit<PasswordValues>(form, 'password', (v) => ({
+    username: v.username,
+    password: v.password,
+  }));
+
+  return (
+    <Form
+      form={form}
+      name="password-login"
+      className="auth-form"
+      size="large"
+      initialValues={{ username: initialUsername ?? '' }}
+      onFinish={(values) => void submit(values)}
+    >
+      <Form.Item name="username" rules={[schemaRule(FIELD_SCHEMAS.loginUsername, translate)]}>
+        <Input
+          prefix={<UserOutlined />}
+          placeholder={t('auth.placeholders.username')}
+          aria-label={t('auth.fields.username')}
+          autoComplete="username"
+          maxLength={64}
+          autoFocus={!initialUsername}
+        />
+      </Form.Item>
+      <Form.Item name="password" rules={[schemaRule(FIELD_SCHEMAS.loginPassword, translate)]}>
+        <Input.Password
+          prefix={<LockOutlined />}
+          placeholder={t('auth.placeholders.password')}
+          aria-label={t('auth.fields.password')}
+          autoComplete="current-password"
+          // Initial focus goes to the password after registering: the username is already there.
+          autoFocus={!!initialUsername}
+        />
+      </Form.Item>
+      <div className="auth-form__row auth-form__row--end">
+        <Link to="/forget-password" onClick={closeAuthModal}>
+          {t('auth.forgotPassword')}
+        </Link>
+      </div>
+      <Button type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
+        {t('auth.submitLogin')}
+      </Button>
+      {captchaElement}
+    </Form>
+  );
+}
+
+function SmsLogin() {
+  const { t } = useTranslation();
+  const translate = useTranslateMessage();
+  const [form] = Form.useForm<SmsValues>();
+  const { submit, loading, captchaElement } = useLoginSubmit<SmsValues>(form, 'smsCode', (v) => ({
+    isPhoneLogin: true,
+    phone: v.phone,
+    smsCode: v.smsCode,
+  }));
+
+  return (
+    <Form form={form} name="sms-login" className="auth-form" size="large" onFinish={(values) => void submit(values)}>
+      <Form.Item name="phone" rules={[schemaRule(FIELD_SCHEMAS.phone, translate)]}>
+        <Input
+          prefix={<MobileOutlined />}
+          placeholder={t('auth.placeholders.phone')}
+          aria-label={t('auth.fields.phone')}
+          autoComplete="tel"
+          inputMode="numeric"
+          maxLength={11}
+        />
+      </Form.Item>
+      <Form.Item className="auth-form__code">
+        <div className="auth-form__code-row">
+          <Form.Item name="smsCode" noStyle rules={[schemaRule(FIELD_SCHEMAS.smsCode, translate)]}>
+            <Input
+              prefix={<SafetyOutlined />}
+              placeholder={t('auth.placeholders.smsCode')}
+              aria-label={t('auth.fields.smsCode')}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={6}
+            />
+          </Form.Item>
+          <SmsCodeButton form={form} smsKey="LOGIN_VERIFY_KEY" />
+        </div>
+      </Form.Item>
+      <Button type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
+        {t('auth.submitLogin')}
+      </Button>
+      {captchaElement}
+    </Form>
+  );
+}
+
+/** Login half of the welcome dialog: password and SMS tabs. */
+export function LoginForm({ initialUsername, onSwitchToRegister }: LoginFormProps) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<LoginMode>('password');
+  return (
+    <div className="auth-panel" data-testid="login-form">
+      <Tabs
+        centered
+        activeKey={mode}
+        onChange={(key) => setMode(key as LoginMode)}
+        items={[
+          {
+            key: 'password',
+            label: t('auth.passwordLogin'),
+            children: <PasswordLogin initialUsername={initialUsername} />,
+          },
+          { key: 'sms', label: t('auth.smsLogin'), children: <SmsLogin /> },
+        ]}
+      />
+      <p className="auth-panel__switch">
+        {t('auth.noAccount')}
+        <Button type="link" size="small" onClick={onSwitchToRegister}>
+          {t('auth.toRegister')}
+        </Button>
+      </p>
+    </div>
+  );
+}

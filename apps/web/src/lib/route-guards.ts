@@ -1,0 +1,94 @@
+/**
+ * Login guards (spec sections 4 and 6). Route loaders rather than components, so a guarded
+ * page is neither rendered nor has its chunk awaited before the redirect.
+ */
+import { useEffect } from 'react';
+import {
+  redirect,
+  useLocation,
+  useNavigate,
+  type LoaderFunction,
+  type LoaderFunctionArgs,
+  type RouteObject,
+} from 'react-router';
+import { loginPathOf } from '../api';
+import { openAuthModal } from './auth-modal';
+import { useRouteHandle, type RouteHandle } from './route-handle';
+import {
+  clearAccountInfo,
+  getToken,
+  removeToken,
+  saveRedirectPath,
+  useUserInfo,
+  type StaffRealm,
+} from './session';
+
+function targetOf(request: Request): string {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+}
+
+/**
+ * Participant pages: without an AccessToken, remember the page, go to / and open the login
+ * dialog there; after logging in the dialog brings the user back (spec section 6).
+ */
+export const requireParticipantLogin: LoaderFunction = ({ request }: LoaderFunctionArgs) => {
+  if (getToken('USER')) return null;
+  saveRedirectPath(targetOf(request));
+  openAuthModal('login');
+  return redirect('/');
+};
+
+/** Admin and expert pages: without the realm's token, go to its login page. */
+export function requireStaffLogin(realm: StaffRealm): LoaderFunction {
+  return ({ request }: LoaderFunctionArgs) => {
+    if (getToken(realm)) return null;
+    saveRedirectPath(targetOf(request));
+    return redirect(loginPathOf(realm));
+  };
+}
+
+function isNoLogin(route: RouteObject): boolean {
+  const handle = route.handle as RouteHandle | undefined;
+  return handle?.noLogin === true;
+}
+
+/**
+ * Puts `guard` in front of the loader of every route in the tree not flagged noLogin.
+ * Per route rather than once on the layout: a layout's loader cannot see which child
+ * matched, and noLogin children must stay open.
+ */
+export function guardRoutes(routes: RouteObject[], guard: LoaderFunction): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    if (isNoLogin(route)) return route;
+    const own = typeof route.loader === 'function' ? route.loader : null;
+    const loader: LoaderFunction = async (args, context) => {
+      const blocked: unknown = await guard(args, context);
+      if (blocked) return blocked;
+      return own ? own(args, context) : null;
+    };
+    const children = route.children ? guardRoutes(route.children, guard) : undefined;
+    return { ...route, loader, ...(children ? { children } : {}) } as RouteObject;
+  });
+}
+
+/**
+ * Spec section 8: when the participant info cannot be loaded on a page that needs login,
+ * the token is treated as dead: removed, and the login dialog opened on /. (A 401 is
+ * already handled this way by the HTTP client; this covers every other failure.)
+ */
+export function useParticipantInfoGuard(): void {
+  const { noLogin = false } = useRouteHandle();
+  const { isError } = useUserInfo();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+
+  useEffect(() => {
+    if (!isError || noLogin || !getToken('USER')) return;
+    removeToken('USER');
+    clearAccountInfo('USER');
+    saveRedirectPath(pathname + search);
+    void navigate('/');
+    openAuthModal('login');
+  }, [isError, noLogin, navigate, pathname, search]);
+}

@@ -1,0 +1,282 @@
+/**
+ * Who is signed in, per realm (spec sections 3, 4 and 6). Tokens live in localStorage under
+ * TOKEN_KEYS; the user info comes from the server through TanStack Query. The token store is
+ * observable so the header, the guards and the forms all react to a login or logout at once.
+ */
+import { useEffect, useSyncExternalStore } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  API_BASE,
+  TOKEN_KEYS,
+  type PrelimDocStatus,
+  type Realm,
+  type RoleCode,
+  type TeamStatus,
+} from '@contest/shared';
+import { api, onClearUserInfo } from './api';
+
+/** GET /user/account. */
+export interface ParticipantInfo {
+  account: { name: string; permissionCodeList: string[]; roleCode: RoleCode | string };
+  teamStatus: TeamStatus | null;
+  prelimDocStatus: PrelimDocStatus | null;
+  hasUnReadMessage: boolean;
+  agree: boolean;
+  watermark: string;
+  dataDocMenuName: string;
+  user: {
+    roleId: string | null;
+    organizationType: string | null;
+    organization: {
+      id: string;
+      direction?: string | null;
+      authenticationStatus?: string | null;
+      reason?: string | null;
+    } | null;
+    account: { name: string; phone: string };
+  };
+}
+
+export interface StaffMenu {
+  code: string;
+  name: string;
+  nameEn?: string;
+  path?: string;
+  icon?: string | null;
+  children: StaffMenu[];
+}
+
+/** GET /admin/user/account, for admins and experts alike. */
+export interface StaffInfo {
+  account: string;
+  roles: { id: string; code: string }[];
+  roleCode: string;
+  roleName: string;
+  menus: StaffMenu[];
+  buttons: string[];
+  agree: boolean;
+  name: string;
+  code: string | null;
+}
+
+/** Answer of POST /login, /admin/login and /expert/login. */
+export interface LoginResult {
+  accessToken: string;
+  account: string;
+  teamStatus: TeamStatus | null;
+  prelimDocStatus: PrelimDocStatus | null;
+}
+
+export type StaffRealm = Exclude<Realm, 'USER'>;
+
+export const USER_ACCOUNT_QUERY_KEY = ['user-account'] as const;
+export const STAFF_ACCOUNT_QUERY_KEY = ['staff-account'] as const;
+
+/** sessionStorage key of the page to return to after logging in (spec section 6). */
+export const REDIRECT_PATH_KEY = 'redirectPath';
+
+// ---------------------------------------------------------------------------------------
+// Tokens
+
+const tokenListeners = new Set<() => void>();
+
+function emitTokens(): void {
+  for (const listener of tokenListeners) listener();
+}
+
+function subscribeTokens(listener: () => void): () => void {
+  tokenListeners.add(listener);
+  // Another tab logging in or out changes the same localStorage.
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || (Object.values(TOKEN_KEYS) as string[]).includes(event.key)) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    tokenListeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function getToken(realm: Realm): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEYS[realm]);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(realm: Realm, token: string): void {
+  localStorage.setItem(TOKEN_KEYS[realm], token);
+  emitTokens();
+}
+
+export function removeToken(realm: Realm): void {
+  try {
+    localStorage.removeItem(TOKEN_KEYS[realm]);
+  } finally {
+    emitTokens();
+  }
+}
+
+/** The realm's token, re-rendering when it is stored or removed (here or in another tab). */
+export function useToken(realm: Realm): string | null {
+  return useSyncExternalStore(
+    subscribeTokens,
+    () => getToken(realm),
+    () => null,
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Redirect after login
+
+/** Only same-site paths: the value comes back from storage and must not become an open redirect. */
+function isSafePath(path: string | null): path is string {
+  return !!path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+}
+
+export function saveRedirectPath(path: string): void {
+  if (!isSafePath(path) || path === '/') return;
+  try {
+    sessionStorage.setItem(REDIRECT_PATH_KEY, path);
+  } catch {
+    // Without storage the user simply lands on the default page after logging in.
+  }
+}
+
+function realmPrefix(realm: Realm): string | null {
+  return realm === 'ADMIN' ? '/admin' : realm === 'EXPERT' ? '/expert' : null;
+}
+
+function belongsTo(realm: Realm, path: string): boolean {
+  const prefix = realmPrefix(realm);
+  if (prefix) return path === prefix || path.startsWith(`${prefix}/`);
+  return !/^\/(admin|expert)(\/|$)/.test(path);
+}
+
+/**
+ * Reads and forgets the saved path. One key serves all realms (the spec names one), so a
+ * path from another realm is dropped rather than followed: an admin login must not land a
+ * participant page.
+ */
+export function takeRedirectPath(realm: Realm = 'USER'): string | null {
+  let path: string | null = null;
+  try {
+    path = sessionStorage.getItem(REDIRECT_PATH_KEY);
+    sessionStorage.removeItem(REDIRECT_PATH_KEY);
+  } catch {
+    return null;
+  }
+  return isSafePath(path) && belongsTo(realm, path) ? path : null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Query cache
+
+let boundClient: QueryClient | null = null;
+
+function staffKey(realm: StaffRealm) {
+  return [...STAFF_ACCOUNT_QUERY_KEY, realm] as const;
+}
+
+/** Forgets the cached info of a realm (the participant's, or one staff realm's). */
+export function clearAccountInfo(realm: Realm): void {
+  if (!boundClient) return;
+  boundClient.removeQueries({ queryKey: realm === 'USER' ? USER_ACCOUNT_QUERY_KEY : staffKey(realm) });
+}
+
+/**
+ * Rendered once inside the query client provider: gives the session helpers (which run
+ * outside React too) the cache, and tells the HTTP client how to forget the participant
+ * after a 401.
+ */
+export function SessionBridge(): null {
+  const client = useQueryClient();
+  useEffect(() => {
+    boundClient = client;
+    onClearUserInfo(() => {
+      // The client already removed the token; where the user was is worth coming back to.
+      const { pathname, search } = window.location;
+      saveRedirectPath(pathname + search);
+      clearAccountInfo('USER');
+      emitTokens();
+    });
+    return () => {
+      if (boundClient === client) boundClient = null;
+      onClearUserInfo(() => {});
+    };
+  }, [client]);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Login and logout
+
+/** Stores a fresh token and drops whatever was cached for the previous account of the realm. */
+export function login(realm: Realm, accessToken: string): void {
+  clearAccountInfo(realm);
+  setToken(realm, accessToken);
+  // A forced logout (409) blocks every staff call until the next successful login.
+  if (realm !== 'USER') api.resetSessionReplaced();
+}
+
+/**
+ * Best effort: the server call may fail (expired session, no network) and the user is
+ * logged out locally anyway. It bypasses the shared client on purpose: there a 401 would
+ * reopen the login dialog and a 409 raise the forced-logout box, neither of which fits a
+ * user who asked to leave.
+ */
+async function revokeOnServer(token: string): Promise<void> {
+  try {
+    await fetch(`${API_BASE}/logout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      credentials: 'include',
+      keepalive: true,
+    });
+  } catch {
+    // Nothing to do: the local session is gone either way.
+  }
+}
+
+/** Ends the realm's session: token removed and cached info cleared at once, server told. */
+export async function logout(realm: Realm): Promise<void> {
+  const token = getToken(realm);
+  removeToken(realm);
+  clearAccountInfo(realm);
+  if (token) await revokeOnServer(token);
+}
+
+// ---------------------------------------------------------------------------------------
+// Queries
+
+export async function fetchUserInfo(): Promise<ParticipantInfo> {
+  return (await api.get<ParticipantInfo>('/user/account')).data;
+}
+
+export async function fetchStaffInfo(): Promise<StaffInfo> {
+  return (await api.get<StaffInfo>('/admin/user/account')).data;
+}
+
+/** The signed-in participant; idle (no request) without an AccessToken. */
+export function useUserInfo() {
+  const token = useToken('USER');
+  return useQuery({
+    queryKey: USER_ACCOUNT_QUERY_KEY,
+    queryFn: fetchUserInfo,
+    enabled: token !== null,
+    // The client has already told the user; a retry would only repeat the toast.
+    retry: false,
+  });
+}
+
+/** The signed-in admin or expert (key ['staff-account', realm]); idle without the realm's token. */
+export function useStaffInfo(realm: StaffRealm) {
+  const token = useToken(realm);
+  return useQuery({
+    queryKey: staffKey(realm),
+    queryFn: fetchStaffInfo,
+    enabled: token !== null,
+    retry: false,
+  });
+}
