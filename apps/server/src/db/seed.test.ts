@@ -65,6 +65,16 @@ describe('seed', () => {
     expect(child).toMatchObject({ parentCode: 'competition', path: '/admin/competition/qualification' });
   });
 
+  it('a later start puts menus and buttons back as the code defines them', async () => {
+    await database.db.update(menus).set({ name: '改过的名字', path: '/admin/x', sort: 99 }).where(eq(menus.code, 'qualification'));
+    await database.db.update(buttons).set({ name: '改过的按钮' }).where(eq(buttons.code, 'role:edit'));
+    await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: false });
+    const [menu] = await database.db.select().from(menus).where(eq(menus.code, 'qualification'));
+    expect(menu).toMatchObject({ name: '资格管理', path: '/admin/competition/qualification', sort: 1, parentCode: 'competition' });
+    const [button] = await database.db.select().from(buttons).where(eq(buttons.code, 'role:edit'));
+    expect(button).toMatchObject({ name: '新增/编辑角色', menuCode: 'roleManage' });
+  });
+
   it('seeds the dictionary without overwriting an admin edit', async () => {
     const total = DICTIONARY_SEED.reduce((n, t) => n + t.items.length, 0);
     expect(await count(dictItems)).toBe(total);

@@ -53,29 +53,32 @@ export const DEFAULT_PHASES = {
 export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
   return db.transaction(async (tx) => {
     const flat = flattenMenus(ADMIN_MENUS);
-    for (const m of flat) {
-      await tx
-        .insert(menus)
-        .values({ code: m.code, parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort })
-        .onConflictDoUpdate({
-          target: menus.code,
-          set: { parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort },
-        });
-    }
-    for (const b of ADMIN_BUTTONS) {
-      await tx
-        .insert(buttons)
-        .values(b)
-        .onConflictDoUpdate({ target: buttons.code, set: { name: b.name, menuCode: b.menuCode } });
-    }
+    // One statement each (not one per row): this runs at every start.
+    await tx
+      .insert(menus)
+      .values(flat.map((m) => ({ code: m.code, parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort })))
+      .onConflictDoUpdate({
+        target: menus.code,
+        set: {
+          parentCode: sql`excluded.parent_code`,
+          name: sql`excluded.name`,
+          nameEn: sql`excluded.name_en`,
+          path: sql`excluded.path`,
+          icon: sql`excluded.icon`,
+          sort: sql`excluded.sort`,
+        },
+      });
+    await tx
+      .insert(buttons)
+      .values(ADMIN_BUTTONS)
+      .onConflictDoUpdate({ target: buttons.code, set: { name: sql`excluded.name`, menuCode: sql`excluded.menu_code` } });
 
-    for (const [typeIndex, type] of DICTIONARY_SEED.entries()) {
-      await tx.insert(dictTypes).values({ code: type.code, name: type.name, sort: typeIndex }).onConflictDoNothing();
-      await tx
-        .insert(dictItems)
-        .values(type.items.map((item, sort) => ({ typeCode: type.code, code: item.code, name: item.name, sort })))
-        .onConflictDoNothing();
-    }
+    await tx.insert(dictTypes).values(DICTIONARY_SEED.map((type, sort) => ({ code: type.code, name: type.name, sort }))).onConflictDoNothing();
+    await tx
+      .insert(dictItems)
+      .values(DICTIONARY_SEED.flatMap((type) => type.items.map((item, sort) => ({ typeCode: type.code, code: item.code, name: item.name, sort }))))
+      .onConflictDoNothing();
+
 
     await tx
       .insert(settings)

@@ -1,19 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Form, Input, Typography } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Button, Card, Form, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../lib/api';
 import { withCaptcha } from '../lib/captcha';
 import { isMobileBrowser } from '../lib/device';
 import {
-  FIELD_SCHEMAS,
   fieldErrorOf,
   isCaptchaRequired,
-  schemaRule,
   useTranslateMessage,
 } from '../lib/form-rules';
 import { login, takeRedirectPath, type LoginResult, type StaffRealm } from '../lib/session';
+import { PasswordLoginField, UsernameLoginField } from './auth/AuthFields';
 import { useCaptchaPrompt } from './auth/CaptchaDialog';
 import { LanguageSwitch } from './LanguageSwitch';
 import logoUrl from '../assets/logo.svg';
@@ -106,23 +104,8 @@ export function StaffLogin({ realm, areaName, title, subtitle, homePath }: Staff
           size="large"
           onFinish={(values) => void submit(values)}
         >
-          <Form.Item name="username" rules={[schemaRule(FIELD_SCHEMAS.loginUsername, translate)]}>
-            <Input
-              prefix={<UserOutlined />}
-              placeholder={t('auth.placeholders.username')}
-              aria-label={t('auth.fields.username')}
-              autoComplete="username"
-              maxLength={64}
-            />
-          </Form.Item>
-          <Form.Item name="password" rules={[schemaRule(FIELD_SCHEMAS.loginPassword, translate)]}>
-            <Input.Password
-              prefix={<LockOutlined />}
-              placeholder={t('auth.placeholders.password')}
-              aria-label={t('auth.fields.password')}
-              autoComplete="current-password"
-            />
-          </Form.Item>
+          <UsernameLoginField />
+          <PasswordLoginField />
           <Button type="primary" htmlType="submit" block loading={loading} data-testid="staff-login-submit">
             {t('auth.submitLogin')}
           </Button>

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, max, or } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accountRoles, accounts, buttons, loginRecords, menus, roleButtons, roleMenus, roles, settings, teams } from '../../db/schema.js';
@@ -60,13 +60,13 @@ export function createAuthRepository(db: Db) {
       return row?.n ?? 0;
     },
 
-    lastFailureAt: async (accountId: string, since: Date) => {
-      const rows = await db
-        .select({ at: loginRecords.createdAt })
-        .from(loginRecords)
-        .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), eq(loginRecords.result, 'BAD_CREDENTIALS')));
-      return rows.reduce<Date | null>((latest, r) => (!latest || r.at > latest ? r.at : latest), null);
-    },
+    lastFailureAt: async (accountId: string, since: Date) =>
+      (
+        await db
+          .select({ at: max(loginRecords.createdAt) })
+          .from(loginRecords)
+          .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), eq(loginRecords.result, 'BAD_CREDENTIALS')))
+      )[0]?.at ?? null,
 
     teamStatusOf: async (accountId: string) =>
       (await db.select({ status: teams.status }).from(teams).where(eq(teams.ownerId, accountId)).limit(1))[0]?.status ?? null,

@@ -47,6 +47,9 @@ interface Deps {
 let dummyHash: Promise<string> | null = null;
 const dummy = () => (dummyHash ??= hashPassword('Dummy@password1'));
 
+/** Materials open once the sign-up is approved (product.md 5); until the materials feature stores its own status. */
+const prelimDocStatusOf = (teamStatus: string | null) => (teamStatus === 'APPROVED' ? 'NOT_FILLED' : null);
+
 interface MenuNode {
   code: string;
   name: string;
@@ -161,7 +164,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
         accessToken: result.token,
         account: result.account.username,
         teamStatus,
-        prelimDocStatus: teamStatus === 'APPROVED' ? 'NOT_FILLED' : null,
+        prelimDocStatus: prelimDocStatusOf(teamStatus),
       };
     },
 
@@ -224,7 +227,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       return {
         account: { name: account.username, permissionCodeList: ['*'], roleCode: account.roleCode },
         teamStatus,
-        prelimDocStatus: teamStatus === 'APPROVED' ? 'NOT_FILLED' : null,
+        prelimDocStatus: prelimDocStatusOf(teamStatus),
         hasUnReadMessage: false,
         agree: account.agreedAt !== null,
         watermark: account.username,

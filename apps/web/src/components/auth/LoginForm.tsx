@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
-import { App, Button, Form, Input, Tabs, type FormInstance } from 'antd';
-import { LockOutlined, MobileOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Button, Form, Tabs, type FormInstance } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
@@ -8,15 +7,13 @@ import { closeAuthModal } from '../../lib/auth-modal';
 import { withCaptcha } from '../../lib/captcha';
 import { isMobileBrowser } from '../../lib/device';
 import {
-  FIELD_SCHEMAS,
   fieldErrorOf,
   isCaptchaRequired,
-  schemaRule,
   useTranslateMessage,
 } from '../../lib/form-rules';
 import { login, takeRedirectPath, type LoginResult } from '../../lib/session';
 import { useCaptchaPrompt } from './CaptchaDialog';
-import { SmsCodeButton } from './SmsCodeButton';
+import { PasswordLoginField, PhoneField, SmsCodeField, UsernameLoginField } from './AuthFields';
 
 /** Where a participant lands after logging in when no page asked for the login. */
 export const DEFAULT_PARTICIPANT_HOME = '/my-sign';
@@ -95,7 +92,6 @@ function useLoginSubmit<T extends object>(
 
 function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
   const { t } = useTranslation();
-  const translate = useTranslateMessage();
   const [form] = Form.useForm<PasswordValues>();
   const { submit, loading, captchaElement } = useLoginSubmit<PasswordValues>(form, 'password', (v) => ({
     username: v.username,
@@ -111,26 +107,9 @@ function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
       initialValues={{ username: initialUsername ?? '' }}
       onFinish={(values) => void submit(values)}
     >
-      <Form.Item name="username" rules={[schemaRule(FIELD_SCHEMAS.loginUsername, translate)]}>
-        <Input
-          prefix={<UserOutlined />}
-          placeholder={t('auth.placeholders.username')}
-          aria-label={t('auth.fields.username')}
-          autoComplete="username"
-          maxLength={64}
-          autoFocus={!initialUsername}
-        />
-      </Form.Item>
-      <Form.Item name="password" rules={[schemaRule(FIELD_SCHEMAS.loginPassword, translate)]}>
-        <Input.Password
-          prefix={<LockOutlined />}
-          placeholder={t('auth.placeholders.password')}
-          aria-label={t('auth.fields.password')}
-          autoComplete="current-password"
-          // Initial focus goes to the password after registering: the username is already there.
-          autoFocus={!!initialUsername}
-        />
-      </Form.Item>
+      <UsernameLoginField autoFocus={!initialUsername} />
+      {/* Initial focus goes to the password after registering: the username is already there. */}
+      <PasswordLoginField autoFocus={!!initialUsername} />
       <div className="auth-form__row auth-form__row--end">
         <Link to="/forget-password" onClick={closeAuthModal}>
           {t('auth.forgotPassword')}
@@ -146,7 +125,6 @@ function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
 
 function SmsLogin() {
   const { t } = useTranslation();
-  const translate = useTranslateMessage();
   const [form] = Form.useForm<SmsValues>();
   const { submit, loading, captchaElement } = useLoginSubmit<SmsValues>(form, 'smsCode', (v) => ({
     isPhoneLogin: true,
@@ -156,31 +134,8 @@ function SmsLogin() {
 
   return (
     <Form form={form} name="sms-login" className="auth-form" size="large" onFinish={(values) => void submit(values)}>
-      <Form.Item name="phone" rules={[schemaRule(FIELD_SCHEMAS.phone, translate)]}>
-        <Input
-          prefix={<MobileOutlined />}
-          placeholder={t('auth.placeholders.phone')}
-          aria-label={t('auth.fields.phone')}
-          autoComplete="tel"
-          inputMode="numeric"
-          maxLength={11}
-        />
-      </Form.Item>
-      <Form.Item className="auth-form__code">
-        <div className="auth-form__code-row">
-          <Form.Item name="smsCode" noStyle rules={[schemaRule(FIELD_SCHEMAS.smsCode, translate)]}>
-            <Input
-              prefix={<SafetyOutlined />}
-              placeholder={t('auth.placeholders.smsCode')}
-              aria-label={t('auth.fields.smsCode')}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              maxLength={6}
-            />
-          </Form.Item>
-          <SmsCodeButton form={form} smsKey="LOGIN_VERIFY_KEY" />
-        </div>
-      </Form.Item>
+      <PhoneField />
+      <SmsCodeField form={form} smsKey="LOGIN_VERIFY_KEY" />
       <Button type="primary" htmlType="submit" block loading={loading} data-testid="login-submit">
         {t('auth.submitLogin')}
       </Button>

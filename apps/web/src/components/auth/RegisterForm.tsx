@@ -3,8 +3,6 @@ import { App, Button, Checkbox, Form, Input, Steps, type FormRule } from 'antd';
 import {
   LockOutlined,
   MailOutlined,
-  MobileOutlined,
-  SafetyOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +16,7 @@ import {
   schemaRule,
   useTranslateMessage,
 } from '../../lib/form-rules';
-import { SmsCodeButton } from './SmsCodeButton';
+import { PhoneField, SmsCodeField } from './AuthFields';
 
 /** The user notice and privacy policy (spec section 5), served as a static file. */
 export const AGREEMENT_URL = '/files/xieyi.pdf';
@@ -180,31 +178,8 @@ export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProp
                 maxLength={100}
               />
             </Form.Item>
-            <Form.Item name="phone" rules={[schemaRule(FIELD_SCHEMAS.phone, translate)]}>
-              <Input
-                prefix={<MobileOutlined />}
-                placeholder={t('auth.placeholders.phone')}
-                aria-label={t('auth.fields.phone')}
-                autoComplete="tel"
-                inputMode="numeric"
-                maxLength={11}
-              />
-            </Form.Item>
-            <Form.Item className="auth-form__code">
-              <div className="auth-form__code-row">
-                <Form.Item name="smsCode" noStyle rules={[schemaRule(FIELD_SCHEMAS.smsCode, translate)]}>
-                  <Input
-                    prefix={<SafetyOutlined />}
-                    placeholder={t('auth.placeholders.smsCode')}
-                    aria-label={t('auth.fields.smsCode')}
-                    autoComplete="one-time-code"
-                    inputMode="numeric"
-                    maxLength={6}
-                  />
-                </Form.Item>
-                <SmsCodeButton form={form} smsKey="REGISTER_VERIFY_KEY" />
-              </div>
-            </Form.Item>
+            <PhoneField />
+            <SmsCodeField form={form} smsKey="REGISTER_VERIFY_KEY" />
             <Form.Item name="agreement" valuePropName="checked" rules={[agreementRule]}>
               <Checkbox data-testid="register-agreement">
                 {t('auth.register.agreementPrefix')}

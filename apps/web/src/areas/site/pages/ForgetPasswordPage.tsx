@@ -3,7 +3,7 @@ import { App, Button, Card, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AUTH_MSG } from '@contest/shared';
-import { SmsCodeButton } from '../../../components/auth/SmsCodeButton';
+import { PhoneField, SmsCodeField } from '../../../components/auth/AuthFields';
 import { api } from '../../../lib/api';
 import { openAuthModal } from '../../../lib/auth-modal';
 import {
@@ -80,31 +80,13 @@ export function ForgetPasswordPage() {
           requiredMark={false}
           onFinish={(values) => void submit(values)}
         >
-          <Form.Item
-            name="phone"
-            label={t('common:auth.fields.phone')}
-            rules={[schemaRule(FIELD_SCHEMAS.phone, translate)]}
-          >
-            <Input
-              placeholder={t('common:auth.placeholders.phone')}
-              autoComplete="tel"
-              inputMode="numeric"
-              maxLength={11}
-            />
-          </Form.Item>
-          <Form.Item label={t('common:auth.fields.smsCode')} className="auth-form__code" htmlFor="forget-password_smsCode">
-            <div className="auth-form__code-row">
-              <Form.Item name="smsCode" noStyle rules={[schemaRule(FIELD_SCHEMAS.smsCode, translate)]}>
-                <Input
-                  placeholder={t('common:auth.placeholders.smsCode')}
-                  autoComplete="one-time-code"
-                  inputMode="numeric"
-                  maxLength={6}
-                />
-              </Form.Item>
-              <SmsCodeButton form={form} smsKey="FIND_PASSWORD_KEY" />
-            </div>
-          </Form.Item>
+          <PhoneField label={t('common:auth.fields.phone')} />
+          <SmsCodeField
+            form={form}
+            smsKey="FIND_PASSWORD_KEY"
+            label={t('common:auth.fields.smsCode')}
+            htmlFor="forget-password_smsCode"
+          />
           <Form.Item
             name="password"
             label={t('common:auth.fields.newPassword')}
