@@ -9,6 +9,8 @@ const SERVER = join(ROOT, 'apps/server/dist/server.js');
 
 export interface Portal {
   url: string;
+  /** The server's DATA_DIR: the SMS outbox (log provider) is written there. */
+  dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
   });
   return {
     url,
+    dataDir,
     output: () => out,
     stop: async () => {
       if (child.exitCode === null) {

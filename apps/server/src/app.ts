@@ -13,6 +13,11 @@ import { registerWebApp } from './plugins/web-app.js';
 import { zodValidatorCompiler } from './plugins/zod.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdentity } from './modules/auth/identity.module.js';
+import { registerAdmin } from './modules/admin/admin.module.js';
+import { registerFiles } from './modules/files/files.module.js';
+import { registerContest } from './modules/contest/contest.module.js';
+import { registerContent } from './modules/content/content.module.js';
+import { createDocumentFileRule } from './modules/documents/documents.service.js';
 import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
@@ -114,7 +119,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       });
       await api.register(healthRoutes);
-      if (!options.bare) await registerIdentity(api, app.deps);
+      if (options.bare) return;
+      const identity = await registerIdentity(api, app.deps);
+      await registerFiles(api, app.deps, identity, { canReadDocumentFile: createDocumentFileRule(app.deps.database.db) });
+      await registerContest(api, app.deps, identity);
+      await registerAdmin(api, app.deps, identity);
+      await registerContent(api, app.deps, identity);
     },
     { prefix: '/api' },
   );

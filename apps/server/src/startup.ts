@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { seed, type SeedResult } from './db/seed.js';
+import { seedContent } from './db/seed-content.js';
+import { createStorage } from './lib/storage/create-storage.js';
 
 /** Seeds under the startup lock, so two instances starting together never both create an admin. */
 export async function seedAtStartup(app: FastifyInstance, demo: boolean): Promise<SeedResult> {
   const { config, database } = app.deps;
-  return database.withStartupLock((db) =>
-    seed(db, { adminUsername: config.seedAdmin.username, adminPassword: config.seedAdmin.password, demo }),
-  );
+  return database.withStartupLock(async (db) => {
+    const result = await seed(db, { adminUsername: config.seedAdmin.username, adminPassword: config.seedAdmin.password, demo });
+    // Templates and site blocks are needed in production too, not only in the demo.
+    await seedContent(db, createStorage(config.files.storage), { demo });
+    return result;
+  });
 }
 
 /** Credentials go to stdout, once, and never into the structured log. */

@@ -1,6 +1,16 @@
 // Keeps each test's storage and DOM independent.
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import axios from 'axios';
+
+// Unit tests never reach a server: a call a test did not mock fails at once, inside the test,
+// instead of reaching for 127.0.0.1:3000 and settling after the test environment is gone.
+axios.defaults.adapter = async (config) => {
+  throw Object.assign(new Error(`unmocked request in a unit test: ${config.method?.toUpperCase()} ${config.url}`), {
+    code: 'ERR_NETWORK',
+    config,
+  });
+};
 
 // The first render pulls in antd and lazy route chunks, which can exceed the 1 s default on CI.
 configure({ asyncUtilTimeout: 5000 });

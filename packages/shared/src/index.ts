@@ -7,3 +7,7 @@ export * from './locale.js';
 export * from './admin-menus.js';
 export * from './dictionary.js';
 export * from './schemas/auth.js';
+export * from './files/index.js';
+export * from './admin/index.js';
+export * from './contest/index.js';
+export * from './content/index.js';

@@ -1,3 +1,7 @@
+import { ADMIN_MSG } from './admin/messages.js';
+import { CONTEST_MSG } from './contest/messages.js';
+import { CONTENT_MSG } from './content/messages.js';
+
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
   requestFailed: '请求异常，请稍后再试',
@@ -68,7 +72,8 @@ export const VALIDATION_MSG = {
   unsupportedMediaType: '不支持的请求内容类型',
 } as const;
 
-const USER_MESSAGES: ReadonlySet<string> = new Set(Object.values(VALIDATION_MSG));
+// Module catalogues (admin, ...) join here so the one error handler shows them all as written.
+const USER_MESSAGES: ReadonlySet<string> = new Set([...Object.values(VALIDATION_MSG), ...Object.values(ADMIN_MSG), ...Object.values(CONTENT_MSG), ...Object.values(CONTEST_MSG)]);
 
 /**
  * True for messages written for people (the catalogue above). The server shows those as

@@ -68,7 +68,29 @@ const envSchema = z.object({
   SMS_TENCENT_TEMPLATE_ID: optionalString,
   SMS_TENCENT_REGION: z.string().trim().min(1).default('ap-guangzhou'),
   SMS_TENCENT_ENDPOINT: z.url().default('https://sms.tencentcloudapi.com'),
+  STORAGE_DRIVER: z.enum(['disk', 's3']).default('disk'),
+  S3_ENDPOINT: optionalString.pipe(z.url().regex(/^https?:\/\//, 'must start with http:// or https://').optional()),
+  S3_BUCKET: optionalString.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name').optional()),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
+  S3_KEY_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^([a-z0-9_-]+\/)*$/, 'must be empty or lowercase segments each ending with /')
+    .default(''),
+  FILE_LINK_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(24 * 3600).default(900),
 }).superRefine((e, ctx) => {
+  if (e.STORAGE_DRIVER === 's3') {
+    for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE_DRIVER=s3' });
+    }
+  }
   if (e.SMS_PROVIDER !== 'tencent') return;
   for (const key of ['SMS_TENCENT_SECRET_ID', 'SMS_TENCENT_SECRET_KEY', 'SMS_TENCENT_SDK_APP_ID', 'SMS_TENCENT_SIGN_NAME', 'SMS_TENCENT_TEMPLATE_ID'] as const) {
     if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when SMS_PROVIDER=tencent' });
@@ -109,6 +131,31 @@ export interface AppConfig {
       endpoint: string;
     } | null;
   };
+  files: {
+    storage: DiskStorageConfig | S3StorageConfig;
+    /** Key of the signed file links; undefined = a random key per process (links die with it). */
+    linkSecret: string | undefined;
+    linkTtlSeconds: number;
+  };
+}
+
+export interface DiskStorageConfig {
+  driver: 'disk';
+  /** DATA_DIR/files */
+  dir: string;
+}
+
+export interface S3StorageConfig {
+  driver: 's3';
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** https://endpoint/bucket/key rather than https://bucket.endpoint/key (MinIO and most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key, e.g. `contest/`. */
+  keyPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -165,6 +212,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               endpoint: e.SMS_TENCENT_ENDPOINT,
             }
           : null,
+    },
+    files: {
+      storage:
+        e.STORAGE_DRIVER === 's3'
+          ? {
+              driver: 's3',
+              endpoint: e.S3_ENDPOINT!,
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID!,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              keyPrefix: e.S3_KEY_PREFIX,
+            }
+          : { driver: 'disk', dir: resolve(absolute(e.DATA_DIR), 'files') },
+      linkSecret: e.FILE_LINK_SECRET,
+      linkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     },
   };
 }

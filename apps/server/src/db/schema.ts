@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -179,6 +180,8 @@ export interface TeamPerson {
   role?: string;
 }
 
+const statusEnum = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED'] as const;
+
 export const teams = pgTable(
   'teams',
   {
@@ -186,9 +189,7 @@ export const teams = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'restrict' }),
-    status: text('status', { enum: ['DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED'] })
-      .notNull()
-      .default('DRAFT'),
+    status: text('status', { enum: statusEnum }).notNull().default('DRAFT'),
     orgName: text('org_name').notNull().default(''),
     orgType: text('org_type'),
     creditCode: text('credit_code'),
@@ -199,7 +200,14 @@ export const teams = pgTable(
     leader: jsonb('leader').$type<TeamPerson>(),
     members: jsonb('members').$type<TeamPerson[]>().notNull().default([]),
     advisor: jsonb('advisor').$type<TeamPerson | null>(),
+    /** Organisation certificate (PDF/JPG/PNG), signed commitment letter (PDF), optional recommendation letter. */
+    certificateFileId: uuid('certificate_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    commitmentFileId: uuid('commitment_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    recommendationFileId: uuid('recommendation_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    /** Reason of the latest REVISING / REJECTED outcome (the full trail is in status_history). */
+    auditReason: text('audit_reason'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    auditedAt: timestamp('audited_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -209,6 +217,151 @@ export const teams = pgTable(
     index('teams_track_idx').on(t.track),
   ],
 );
+
+/** Preliminary materials (product.md 5): one row per approved team once first saved; no row = NOT_FILLED. */
+export const prelimDocs = pgTable(
+  'prelim_docs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'restrict' }),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: statusEnum }).notNull().default('DRAFT'),
+    projectName: text('project_name').notNull().default(''),
+    track: text('track'),
+    summary: text('summary').notNull().default(''),
+    keywords: jsonb('keywords').$type<string[]>().notNull().default([]),
+    applicationFileId: uuid('application_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    /** Counted characters of the application PDF, computed by the server from the stored file. */
+    applicationChars: integer('application_chars'),
+    presentationFileId: uuid('presentation_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    videoFileId: uuid('video_file_id').references(() => attachments.id, { onDelete: 'set null' }),
+    otherFileIds: jsonb('other_file_ids').$type<string[]>().notNull().default([]),
+    auditReason: text('audit_reason'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    auditedAt: timestamp('audited_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('prelim_docs_team_uq').on(t.teamId),
+    uniqueIndex('prelim_docs_owner_uq').on(t.ownerId),
+    index('prelim_docs_status_idx').on(t.status),
+  ],
+);
+
+/** Every status change of a sign-up or of preliminary materials: who, when, from, to, why. */
+export const statusHistory = pgTable(
+  'status_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subjectType: text('subject_type', { enum: ['TEAM', 'PRELIM'] }).notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    reason: text('reason'),
+    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    actorRealm: text('actor_realm', { enum: ['USER', 'ADMIN', 'EXPERT'] }).notNull(),
+    actorName: text('actor_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('status_history_subject_idx').on(t.subjectType, t.subjectId, t.createdAt)],
+);
+
+/** In-site messages (product.md 8): one row per message, one recipient row per account. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    /** Plain text or allow-listed HTML, sanitised when stored. */
+    body: text('body').notNull().default(''),
+    /** SYSTEM for automatic notices (audit outcomes), ADMIN for messages sent from the console. */
+    kind: text('kind', { enum: ['SYSTEM', 'ADMIN'] }).notNull().default('SYSTEM'),
+    /** How recipients were chosen: everyone, a status segment, or a list of accounts. */
+    audience: text('audience', { enum: ['ALL', 'SEGMENT', 'ACCOUNTS'] }).notNull().default('ACCOUNTS'),
+    segment: jsonb('segment').$type<Record<string, unknown> | null>(),
+    senderId: uuid('sender_id').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('messages_created_idx').on(t.createdAt)],
+);
+
+export const messageRecipients = pgTable(
+  'message_recipients',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.accountId] }),
+    index('message_recipients_inbox_idx').on(t.accountId, t.readAt, t.createdAt),
+  ],
+);
+
+/** Participant feedback (product.md 8): admins reply and close; the participant sees the reply. */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    content: text('content').notNull(),
+    contact: text('contact'),
+    attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
+    status: text('status', { enum: ['OPEN', 'REPLIED', 'CLOSED'] }).notNull().default('OPEN'),
+    reply: text('reply'),
+    repliedBy: uuid('replied_by').references(() => accounts.id, { onDelete: 'set null' }),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('feedback_owner_idx').on(t.ownerId, t.createdAt), index('feedback_status_idx').on(t.status, t.createdAt)],
+);
+
+/** Downloadable documents (product.md 8): templates, guides, data documents, by audience. */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Well-known templates are found by code (e.g. COMMITMENT_LETTER) through /template/public. */
+    code: text('code'),
+    title: text('title').notNull(),
+    attachmentId: uuid('attachment_id')
+      .notNull()
+      .references(() => attachments.id, { onDelete: 'restrict' }),
+    category: text('category', { enum: ['TEMPLATE', 'GUIDE', 'DATA'] }).notNull(),
+    audience: text('audience', { enum: ['PUBLIC', 'PARTICIPANT', 'APPROVED'] }).notNull().default('PUBLIC'),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('documents_code_uq').on(t.code).where(sql`${t.code} is not null`),
+    index('documents_category_idx').on(t.category, t.sort),
+  ],
+);
+
+/** Editable site blocks (sign-up guide, home introduction): key -> sanitised HTML. */
+export const siteContent = pgTable('site_content', {
+  key: text('key').primaryKey(),
+  title: text('title').notNull().default(''),
+  body: text('body').notNull().default(''),
+  updatedBy: uuid('updated_by').references(() => accounts.id, { onDelete: 'set null' }),
+  updatedAt: updatedAt(),
+});
 
 export const expertProfiles = pgTable('expert_profiles', {
   accountId: uuid('account_id')
@@ -268,5 +421,65 @@ export const loginRecords = pgTable(
   (t) => [
     index('login_records_account_idx').on(t.accountId, t.createdAt),
     index('login_records_realm_idx').on(t.realm, t.createdAt),
+  ],
+);
+
+/**
+ * Stored files (product.md section 9). `uniqueNo` is the public handle that appears in
+ * filePath links; `id` never leaves the server except through it. Content is immutable: a
+ * new upload is a new row.
+ */
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    uniqueNo: text('unique_no').notNull(),
+    ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'set null' }),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    originalName: text('original_name').notNull(),
+    extension: text('extension').notNull(),
+    /** The content type found by reading the file's first bytes, not the client's claim. */
+    mimeType: text('mime_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull(),
+    /** Readable by anyone (news images, public documents). */
+    isPublic: boolean('is_public').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('attachments_unique_no_uq').on(t.uniqueNo),
+    index('attachments_owner_idx').on(t.ownerId, t.createdAt),
+    index('attachments_sha256_idx').on(t.sha256),
+  ],
+);
+
+/**
+ * One row per admin or expert write anywhere in the portal, written in the same transaction as
+ * the change. Append-only: no API updates or deletes these.
+ */
+export const operationRecords = pgTable(
+  'operation_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realm: text('realm', { enum: ['USER', 'ADMIN', 'EXPERT'] }).notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** Kept as written so the record still reads well after the account is renamed or removed. */
+    username: text('username').notNull(),
+    /** Permission-style code of what was done, e.g. `account:disable`, `role:edit`. */
+    action: text('action').notNull(),
+    /** Kind of thing acted on (`account`, `role`, `dict_item`, ...) and its id. */
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    /** Human-readable summary of the change (no passwords, no tokens). */
+    summary: text('summary').notNull().default(''),
+    result: text('result', { enum: ['SUCCESS', 'FAILURE'] }).notNull().default('SUCCESS'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('operation_records_realm_idx').on(t.realm, t.createdAt),
+    index('operation_records_account_idx').on(t.accountId, t.createdAt),
   ],
 );

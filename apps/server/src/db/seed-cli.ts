@@ -3,6 +3,8 @@ import { printSeedResult } from '../startup.js';
 import { openDatabase } from './client.js';
 import { runMigrations } from './migrate.js';
 import { seed } from './seed.js';
+import { seedContent } from './seed-content.js';
+import { createStorage } from '../lib/storage/create-storage.js';
 
 /** `npm run seed [-- --demo]`: migrate and seed without starting the server. */
 async function main(): Promise<void> {
@@ -11,13 +13,12 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   try {
     await runMigrations(database);
-    const result = await database.withStartupLock((db) =>
-      seed(db, {
-        adminUsername: config.seedAdmin.username,
-        adminPassword: config.seedAdmin.password,
-        demo: process.argv.includes('--demo'),
-      }),
-    );
+    const demo = process.argv.includes('--demo');
+    const result = await database.withStartupLock(async (db) => {
+      const seeded = await seed(db, { adminUsername: config.seedAdmin.username, adminPassword: config.seedAdmin.password, demo });
+      await seedContent(db, createStorage(config.files.storage), { demo });
+      return seeded;
+    });
     printSeedResult(result);
     console.log('\n  Seed complete.');
   } finally {

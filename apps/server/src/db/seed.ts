@@ -38,13 +38,25 @@ export interface SeedResult {
   demo: { password: string; participants: string[]; experts: string[] } | null;
 }
 
-/** Default phase windows: the whole of 2025 split into the four phases. Admins change them. */
-export const DEFAULT_PHASES = {
-  signUp: { start: '2025-05-01T00:00:00+08:00', end: '2025-07-31T23:59:59+08:00' },
-  prelimSubmission: { start: '2025-06-01T00:00:00+08:00', end: '2025-08-31T23:59:59+08:00' },
-  prelimReview: { start: '2025-09-01T00:00:00+08:00', end: '2025-09-30T23:59:59+08:00' },
-  finalReview: { start: '2025-10-15T00:00:00+08:00', end: '2025-11-15T23:59:59+08:00' },
-};
+/**
+ * Phase windows written at first install, counted from that day so a new portal is usable at
+ * once: sign-up for 60 days, preliminary submission for 90, then 30 days of preliminary review
+ * and, after a 15-day pause, 30 of final review. Admins set the real dates afterwards.
+ */
+export function defaultPhases(now: Date = new Date()) {
+  const DAY = 86_400_000;
+  // Whole days in Beijing time: starts at 00:00, ends at 23:59:59 (+08:00).
+  const at = (days: number, end = false) => {
+    const day = new Date(now.getTime() + 8 * 3600_000 + days * DAY).toISOString().slice(0, 10);
+    return `${day}T${end ? '23:59:59' : '00:00:00'}+08:00`;
+  };
+  return {
+    signUp: { start: at(0), end: at(59, true) },
+    prelimSubmission: { start: at(0), end: at(89, true) },
+    prelimReview: { start: at(90), end: at(119, true) },
+    finalReview: { start: at(135), end: at(164, true) },
+  };
+}
 
 /**
  * Idempotent: safe on every start. Menus and buttons follow the code (upserted); dictionary
@@ -84,7 +96,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       .insert(settings)
       .values([
         { key: 'contest.name', value: CONTEST_NAME_DEFAULT },
-        { key: 'contest.phases', value: DEFAULT_PHASES },
+        { key: 'contest.phases', value: defaultPhases() },
         { key: 'site.dataDocMenuName', value: '数据文档' },
       ])
       .onConflictDoNothing();

@@ -4,11 +4,15 @@ import zhSite from './locales/zh-cn/site.json';
 import zhParticipant from './locales/zh-cn/participant.json';
 import zhAdmin from './locales/zh-cn/admin.json';
 import zhExpert from './locales/zh-cn/expert.json';
+import zhFiles from './locales/zh-cn/files.json';
+import zhSignup from './locales/zh-cn/signup.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
 import enAdmin from './locales/en/admin.json';
 import enExpert from './locales/en/expert.json';
+import enFiles from './locales/en/files.json';
+import enSignup from './locales/en/signup.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -17,6 +21,8 @@ export const zhCnResources = {
   participant: zhParticipant,
   admin: zhAdmin,
   expert: zhExpert,
+  files: zhFiles,
+  signup: zhSignup,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -28,6 +34,8 @@ const enResources: AppResources = {
   participant: enParticipant,
   admin: enAdmin,
   expert: enExpert,
+  files: enFiles,
+  signup: enSignup,
 };
 
 export const resources: Record<Locale, AppResources> = {

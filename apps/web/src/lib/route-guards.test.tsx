@@ -70,7 +70,7 @@ describe('route guards', () => {
 
     localStorage.setItem('AdminToken', 'admin');
     vi.spyOn(api, 'get').mockResolvedValue(
-      ok({ account: 'admin', name: '超级管理员', roles: [], roleCode: 'SUPER_ADMIN', roleName: '超级管理员', menus: [], buttons: [], agree: false, code: null }),
+      ok({ account: 'admin', name: '超级管理员', roles: [], roleCode: 'SUPER_ADMIN', roleName: '超级管理员', menus: [{ code: 'home', name: '首页', nameEn: 'Home', path: '/admin/home', icon: 'HomeOutlined', children: [] }], buttons: [], agree: false, code: null }),
     );
     const second = renderRoute('/admin/home');
     expect(await screen.findByTestId('staff-account')).toBeTruthy();

@@ -278,5 +278,8 @@ export function useStaffInfo(realm: StaffRealm) {
     queryFn: fetchStaffInfo,
     enabled: token !== null,
     retry: false,
+    // Menus and buttons change only with a new login (which clears this cache): permission-guarded
+    // buttons remounting after "refresh tab" must not refetch the account each time.
+    staleTime: Infinity,
   });
 }

@@ -1,7 +1,8 @@
 import { and, count, eq, gt, inArray, max, or } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accountRoles, accounts, buttons, loginRecords, menus, roleButtons, roleMenus, roles, settings, teams } from '../../db/schema.js';
+import { hasUnreadExpr } from '../messages/messages.repository.js';
+import { accountRoles, accounts, buttons, loginRecords, menus, prelimDocs, roleButtons, roleMenus, roles, settings, teams } from '../../db/schema.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type LoginResult = (typeof loginRecords.$inferInsert)['result'];
@@ -15,6 +16,31 @@ export function createAuthRepository(db: Db) {
       (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.phone, phone))).limit(1))[0],
 
     findById: async (id: string, tx: Db = db) => (await tx.select().from(accounts).where(eq(accounts.id, id)).limit(1))[0],
+
+    /**
+     * What GET /user/account shows, in one round trip: every participant page loads it, so the
+     * account, its team status and the data-document menu name come from a single query.
+     */
+    participantInfoRow: async (id: string) =>
+      (
+        await db
+          .select({
+            username: accounts.username,
+            phone: accounts.phone,
+            roleCode: accounts.roleCode,
+            agreedAt: accounts.agreedAt,
+            teamStatus: teams.status,
+            prelimStatus: prelimDocs.status,
+            hasUnread: hasUnreadExpr(accounts.id),
+            dataDocMenuName: settings.value,
+          })
+          .from(accounts)
+          .leftJoin(teams, eq(teams.ownerId, accounts.id))
+          .leftJoin(prelimDocs, eq(prelimDocs.ownerId, accounts.id))
+          .leftJoin(settings, eq(settings.key, 'site.dataDocMenuName'))
+          .where(eq(accounts.id, id))
+          .limit(1)
+      )[0],
 
     /** Which of username / phone / email are already taken by a participant. */
     findConflicts: async (input: { username: string; phone: string; email: string }) =>
@@ -44,8 +70,8 @@ export function createAuthRepository(db: Db) {
       await tx.update(accounts).set({ lastLoginAt: at }).where(eq(accounts.id, id));
     },
 
-    setAgreed: async (id: string, at: Date) => {
-      await db.update(accounts).set({ agreedAt: at, updatedAt: at }).where(eq(accounts.id, id));
+    setAgreed: async (id: string, at: Date, tx: Db = db) => {
+      await tx.update(accounts).set({ agreedAt: at, updatedAt: at }).where(eq(accounts.id, id));
     },
 
     recordLogin: async (row: typeof loginRecords.$inferInsert, tx: Db = db) => {
@@ -68,8 +94,16 @@ export function createAuthRepository(db: Db) {
           .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), eq(loginRecords.result, 'BAD_CREDENTIALS')))
       )[0]?.at ?? null,
 
-    teamStatusOf: async (accountId: string) =>
-      (await db.select({ status: teams.status }).from(teams).where(eq(teams.ownerId, accountId)).limit(1))[0]?.status ?? null,
+    /** Sign-up and materials statuses of a participant (what the login answer reports). */
+    statusesOf: async (accountId: string) =>
+      (
+        await db
+          .select({ teamStatus: teams.status, prelimStatus: prelimDocs.status })
+          .from(teams)
+          .leftJoin(prelimDocs, eq(prelimDocs.teamId, teams.id))
+          .where(eq(teams.ownerId, accountId))
+          .limit(1)
+      )[0] ?? { teamStatus: null, prelimStatus: null },
 
     setting: async <T>(key: string): Promise<T | undefined> =>
       (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1))[0]?.value as T | undefined,

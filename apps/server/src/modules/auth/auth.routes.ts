@@ -58,7 +58,7 @@ export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions)
   });
 
   app.post('/login/change/password', { schema: { body: changePasswordSchema }, preHandler: anyRealm, config: PASSWORD_LIMIT }, async (request) => {
-    await auth.changePassword(authOf(request), request.body);
+    await auth.changePassword(authOf(request), request.body, meta(request));
     return ok(null, AUTH_MSG.passwordChanged);
   });
 
@@ -76,7 +76,7 @@ export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions)
   );
 
   app.put('/user/agreement', { preHandler: requireRealm(sessions, 'USER', 'EXPERT') }, async (request) => {
-    await auth.agree(authOf(request));
+    await auth.agree(authOf(request), meta(request));
     return ok(null);
   });
 }

@@ -10,9 +10,11 @@ import {
   type RegisterInput,
   type SmsKey,
   type StaffLoginInput,
+  prelimDocStatusOf,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, unauthorized } from '../../lib/errors.js';
+import { recordOperation } from '../audit/operation-log.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
@@ -47,8 +49,6 @@ interface Deps {
 let dummyHash: Promise<string> | null = null;
 const dummy = () => (dummyHash ??= hashPassword('Dummy@password1'));
 
-/** Materials open once the sign-up is approved (product.md 5); until the materials feature stores its own status. */
-const prelimDocStatusOf = (teamStatus: string | null) => (teamStatus === 'APPROVED' ? 'NOT_FILLED' : null);
 
 interface MenuNode {
   code: string;
@@ -159,12 +159,12 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       } else {
         result = await passwordLogin('USER', input, meta);
       }
-      const teamStatus = await repo.teamStatusOf(result.account.id);
+      const { teamStatus, prelimStatus } = await repo.statusesOf(result.account.id);
       return {
         accessToken: result.token,
         account: result.account.username,
         teamStatus,
-        prelimDocStatus: prelimDocStatusOf(teamStatus),
+        prelimDocStatus: prelimDocStatusOf(teamStatus, prelimStatus),
       };
     },
 
@@ -204,7 +204,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       });
     },
 
-    async changePassword(ctx: AuthContext, input: ChangePasswordInput) {
+    async changePassword(ctx: AuthContext, input: ChangePasswordInput, meta?: ClientMeta) {
       const account = await repo.findById(ctx.accountId);
       if (!account || !(await verifyPassword(account.passwordHash, input.oldPassword))) {
         throw badRequest(AUTH_MSG.oldPasswordWrong, { field: 'oldPassword' });
@@ -213,30 +213,42 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       await db.transaction(async (tx) => {
         await repo.setPassword(account.id, passwordHash, now(), tx);
         await sessions.revokeAll(account.id, 'PASSWORD_CHANGED', ctx.sessionId, tx);
+        // Staff writes are audited; a participant's own password change is in their login history.
+        if (ctx.realm !== 'USER') {
+          await recordOperation(tx, { auth: ctx, ...meta }, { action: 'password:change', targetType: 'account', targetId: ctx.accountId, summary: '修改本人密码' });
+        }
       });
     },
 
     logout: (ctx: AuthContext) => sessions.revoke(ctx.sessionId, 'LOGOUT'),
 
-    agree: (ctx: AuthContext) => repo.setAgreed(ctx.accountId, now()),
+    async agree(ctx: AuthContext, meta?: ClientMeta) {
+      await db.transaction(async (tx) => {
+        await repo.setAgreed(ctx.accountId, now(), tx);
+        if (ctx.realm !== 'USER') {
+          await recordOperation(tx, { auth: ctx, ...meta }, { action: 'agreement:accept', targetType: 'account', targetId: ctx.accountId, summary: '同意评审协议' });
+        }
+      });
+    },
 
     /** GET /user/account: the participant info of spec section 3. */
     async participantInfo(ctx: AuthContext) {
-      const account = (await repo.findById(ctx.accountId))!;
-      const teamStatus = await repo.teamStatusOf(account.id);
+      const row = await repo.participantInfoRow(ctx.accountId);
+      if (!row) throw unauthorized();
+      const { teamStatus } = row;
       return {
-        account: { name: account.username, permissionCodeList: ['*'], roleCode: account.roleCode },
+        account: { name: row.username, permissionCodeList: ['*'], roleCode: row.roleCode },
         teamStatus,
-        prelimDocStatus: prelimDocStatusOf(teamStatus),
-        hasUnReadMessage: false,
-        agree: account.agreedAt !== null,
-        watermark: account.username,
-        dataDocMenuName: (await repo.setting<string>('site.dataDocMenuName')) ?? '数据文档',
+        prelimDocStatus: prelimDocStatusOf(teamStatus, row.prelimStatus),
+        hasUnReadMessage: row.hasUnread === true,
+        agree: row.agreedAt !== null,
+        watermark: row.username,
+        dataDocMenuName: typeof row.dataDocMenuName === 'string' && row.dataDocMenuName ? row.dataDocMenuName : '数据文档',
         user: {
           roleId: null,
           organizationType: null,
           organization: null,
-          account: { name: account.username, phone: account.phone },
+          account: { name: row.username, phone: row.phone },
         },
       };
     },

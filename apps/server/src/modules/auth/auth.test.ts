@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { AUTH_MSG, MSG, VALIDATION_MSG as V, type SmsKey } from '@contest/shared';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
-import { accounts, loginRecords, sessions as sessionsTable } from '../../db/schema.js';
+import { accounts, loginRecords, messageRecipients, operationRecords, prelimDocs, sessions as sessionsTable, settings, teams } from '../../db/schema.js';
+import { deliverMessage } from '../messages/deliver.js';
 import { seed } from '../../db/seed.js';
 import { badRequest } from '../../lib/errors.js';
 import { createAuthRepository } from './auth.repository.js';
@@ -164,9 +165,30 @@ describe('participant login and sessions', () => {
     expect(stored.some((s) => s.tokenHash === data.accessToken)).toBe(false);
   });
 
-  it('a demo team owner sees their team status', async () => {
+  it('a demo team owner sees their team status, and the data-document menu name from settings', async () => {
     const res = await login({ username: 'demo1', password: 'Demo@2025', imageKey: passCaptcha() });
     expect(res.json().data).toMatchObject({ teamStatus: 'APPROVED', prelimDocStatus: 'NOT_FILLED' });
+    const token = res.json().data.accessToken;
+    const info = async () => (await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) })).json().data;
+    await t.database.db.delete(settings).where(eq(settings.key, 'site.dataDocMenuName'));
+    expect(await info()).toMatchObject({ teamStatus: 'APPROVED', dataDocMenuName: '数据文档', agree: true });
+    await t.database.db.insert(settings).values({ key: 'site.dataDocMenuName', value: '赛题数据' });
+    expect((await info()).dataDocMenuName).toBe('赛题数据');
+
+    // Once materials exist, their own status is reported (NOT_FILLED only while there are none).
+    const [team] = await t.database.db.select().from(teams).innerJoin(accounts, eq(accounts.id, teams.ownerId)).where(eq(accounts.username, 'demo1'));
+    await t.database.db.insert(prelimDocs).values({ teamId: team!.teams.id, ownerId: team!.accounts.id, status: 'REVISING' });
+    expect(await info()).toMatchObject({ teamStatus: 'APPROVED', prelimDocStatus: 'REVISING' });
+    const again = await login({ username: 'demo1', password: 'Demo@2025', imageKey: passCaptcha() });
+    expect(again.json().data).toMatchObject({ teamStatus: 'APPROVED', prelimDocStatus: 'REVISING' });
+    await t.database.db.delete(prelimDocs).where(eq(prelimDocs.teamId, team!.teams.id));
+
+    // The unread dot follows the inbox.
+    expect((await info()).hasUnReadMessage).toBe(false);
+    const messageId = await deliverMessage(t.database.db, { title: '审核通知', body: '通过', accountIds: [team!.accounts.id] });
+    expect((await info()).hasUnReadMessage).toBe(true);
+    await t.database.db.update(messageRecipients).set({ readAt: new Date() }).where(eq(messageRecipients.messageId, messageId));
+    expect((await info()).hasUnReadMessage).toBe(false);
   });
 
   it.each([
@@ -280,6 +302,9 @@ describe('passwords', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(a) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(b) })).statusCode).toBe(401);
     expect((await login({ username: u.username, password: 'New@12345', imageKey: passCaptcha() })).statusCode).toBe(200);
+    // A participant's own change is not an operator action: nothing in the operation log.
+    const account = (await t.database.db.select().from(accounts).where(eq(accounts.username, u.username)))[0]!;
+    expect(await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, account.id))).toHaveLength(0);
   });
 
   it('change password needs a session', async () => {
@@ -356,6 +381,23 @@ describe('admin and expert consoles', () => {
     const after = (await t.app.inject({ method: 'GET', url: '/api/admin/user/account', headers: bearer(token) })).json().data;
     expect(after.agree).toBe(true);
     expect(after.menus.map((m: { code: string }) => m.code)).toEqual(['expertIndex', 'reviewManage', 'reviewAdminManage']);
+    const expert = (await t.database.db.select().from(accounts).where(eq(accounts.username, 'e0001')))[0]!;
+    const records = await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, expert.id));
+    expect(records).toMatchObject([{ realm: 'EXPERT', action: 'agreement:accept', targetType: 'account', targetId: expert.id }]);
+  });
+
+  it('an admin changing their own password leaves an operation record, never the password', async () => {
+    const token = (await adminLogin()).json().data.accessToken;
+    const admin = (await t.database.db.select().from(accounts).where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.username, 'root'))))[0]!;
+    const change = (newPassword: string, oldPassword: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login/change/password', headers: bearer(token), payload: { oldPassword, newPassword } });
+    expect((await change('Root@2026', 'Wrong@2025')).statusCode).toBe(400);
+    expect(await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, admin.id))).toHaveLength(0);
+    expect((await change('Root@2026', 'Root@2025')).statusCode).toBe(200);
+    const records = await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, admin.id));
+    expect(records).toMatchObject([{ realm: 'ADMIN', username: 'root', action: 'password:change', targetId: admin.id }]);
+    expect(JSON.stringify(records)).not.toContain('Root@2026');
+    expect((await change('Root@2025', 'Root@2026')).statusCode).toBe(200);
   });
 
   it('every attempt in every realm is recorded', async () => {

@@ -10,10 +10,17 @@ import { createSmsService } from '../sms/sms.service.js';
 import { createAuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
-import { createSessionService } from './session.service.js';
+import { createPermissionService, type PermissionService } from './permission.service.js';
+import { createSessionService, type SessionService } from './session.service.js';
+
+/** What other modules need from identity: who is calling, and what they may do. */
+export interface IdentityServices {
+  sessions: SessionService;
+  permissions: PermissionService;
+}
 
 /** Builds the identity services once and registers their calls under the caller's prefix. */
-export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Promise<IdentityServices> {
   const { config, database, kv } = deps;
   const db = database.db;
   const provider = createSmsProvider(config.sms, { dataDir: config.dataDir, log: api.log });
@@ -41,4 +48,5 @@ export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Pro
     },
   });
   await api.register(authRoutes, { auth, sessions });
+  return { sessions, permissions: createPermissionService(repo) };
 }

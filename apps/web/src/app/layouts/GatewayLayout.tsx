@@ -12,6 +12,7 @@ import {
   useParticipantAccount,
 } from '../../components/AccountMenu';
 import { AuthModal } from '../../components/AuthModal';
+import { Breadcrumb } from '../../components/Breadcrumb';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
 import { useOpenAuthModal } from '../../lib/auth-modal';
@@ -34,6 +35,9 @@ export const GATEWAY_NAV: readonly GatewayNavItem[] = [
   { to: SITE_PATHS.signUp, label: 'nav.signUp' },
   { to: SITE_PATHS.materialsSubmit, label: 'nav.materialsSubmit' },
 ];
+
+/** The menu's paths: no back arrow in the breadcrumb there (spec section 2). */
+export const GATEWAY_TOP_LEVEL_PATHS: readonly string[] = GATEWAY_NAV.map((item) => item.to);
 
 function navClass({ isActive }: { isActive: boolean }): string {
   return isActive ? 'gw-nav__link is-active' : 'gw-nav__link';
@@ -107,6 +111,7 @@ export function GatewayLayout() {
       </header>
 
       <main className="gw-main">
+        <Breadcrumb className="gw-container gw-breadcrumb" topLevelPaths={GATEWAY_TOP_LEVEL_PATHS} />
         <Outlet />
       </main>
 

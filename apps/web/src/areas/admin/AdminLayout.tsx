@@ -1,25 +1,18 @@
-import { Layout } from 'antd';
-import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitch } from '../../components/LanguageSwitch';
-import { Logo } from '../../components/Logo';
-import { StaffAccount } from '../../components/StaffAccount';
+import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
 import { ADMIN_PATHS } from './routes';
-import './admin-layout.css';
+import './admin-pages.css';
 
-/** Placeholder shell with the account block; the menu and tab bar arrive with the admin features. */
+/** The admin console (spec section 2): menus from the server, tabs, menu rules. */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
   return (
-    <Layout className="admin-layout">
-      <Layout.Header className="admin-layout__header">
-        <Logo to={ADMIN_PATHS.home} name={t('areaName')} className="admin-layout__logo" />
-        <LanguageSwitch size="small" />
-        <StaffAccount realm="ADMIN" logoutLabel={t('account.logout')} />
-      </Layout.Header>
-      <Layout.Content className="admin-layout__content">
-        <Outlet />
-      </Layout.Content>
-    </Layout>
+    <ConsoleLayout
+      realm="ADMIN"
+      areaName={t('areaName')}
+      homePath={ADMIN_PATHS.home}
+      homeCode="home"
+      logoutLabel={t('account.logout')}
+    />
   );
 }

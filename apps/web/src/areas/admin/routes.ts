@@ -1,13 +1,163 @@
-import { redirect, type RouteObject } from 'react-router';
-import type { RouteHandle } from '../../lib/route-handle';
+import { redirect, type LazyRouteFunction, type RouteObject } from 'react-router';
+import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
+import type { TitleKey } from '../../lib/route-handle';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 
-/** Admin area under /admin (spec section 2). Placeholders; menus come later. Pages need the AdminToken. */
+/**
+ * Admin area under /admin (spec section 2). Every page carries its menu code in `handle`;
+ * the console layout sends a page whose code the account lacks to /404 (spec section 4).
+ * Detail pages are flagged notInMenu and name the menu entry they belong to.
+ */
 export const ADMIN_PATHS = {
   root: '/admin',
   login: '/admin/login',
   home: '/admin/home',
+  userTeam: '/admin/user/team',
+  competition: '/admin/competition',
+  qualificationDraft: '/admin/competition/qualification-draft',
+  qualification: '/admin/competition/qualification',
+  preliminary: '/admin/preliminary',
+  preliminaryBox: '/admin/preliminary/preliminaryBox',
+  preliminarySearch: '/admin/preliminary/preliminarySearch',
+  grade: '/admin/grade',
+  gradeManage: '/admin/grade/gradeManage',
+  databaseExpert: '/admin/grade/database-expert',
+  reviewGroup: '/admin/grade/review-group',
+  gradeManageGrade: '/admin/grade/gradeManage-grade',
+  scoringMonitoringExpert: '/admin/grade/scoringMonitoringExpert',
+  preliminaryAdminSearch: '/admin/preliminary/preliminaryAdminSearch',
+  reviewAdminGroup: '/admin/grade/review-admin-group',
+  gradeManageAdminGrade: '/admin/grade/gradeManage-admin-grade',
+  scoringMonitoringAdminExpert: '/admin/grade/scoringMonitoringAdminExpert',
+  siteContentManagement: '/admin/user/siteContentManagement',
+  docManage: '/admin/user/docManage',
+  information: '/admin/information',
+  noteManage: '/admin/information/NoteManage',
+  inMailManage: '/admin/information/InMailManage',
+  userFeedback: '/admin/information/UserFeedback',
+  userAudit: '/admin/behaviorAuditing/UserManage',
+  adminAudit: '/admin/behaviorAuditing/AdminManage',
+  expertAudit: '/admin/behaviorAuditing/ExpertManage',
+  systemManage: '/admin/system/systemManage',
+  roleManage: '/admin/system/roleManage',
+  dataField: '/admin/system/dataField',
+  account: '/admin/account',
+  accountManage: '/admin/account/accountManage',
 } as const;
+
+type Lazy = LazyRouteFunction<RouteObject>;
+
+const placeholder: Lazy = async () => ({
+  Component: (await import('./pages/AdminPlaceholderPage')).AdminPlaceholderPage,
+});
+const detailPlaceholder: Lazy = async () => ({
+  Component: (await import('./pages/AdminPlaceholderPage')).AdminDetailPlaceholderPage,
+});
+
+function page(path: string, code: string, title: TitleKey, lazy: Lazy = placeholder): RouteObject {
+  return { path, handle: { title, code } satisfies ConsoleRouteHandle, lazy };
+}
+
+function detail(path: string, activeMenu: string, title: TitleKey, lazy: Lazy = detailPlaceholder): RouteObject {
+  return { path, handle: { title, notInMenu: true, activeMenu } satisfies ConsoleRouteHandle, lazy };
+}
+
+function redirectTo(path: string, to: string): RouteObject {
+  // element: null tells react-router the empty render before the redirect is intended.
+  return { path, loader: () => redirect(to), element: null };
+}
+
+const P = ADMIN_PATHS;
+
+const consoleRoutes: RouteObject[] = [
+  // The logo and session-expiry redirects target /admin; its home is /admin/home.
+  { index: true, loader: () => redirect(P.home), element: null },
+  page(P.home, 'home', 'admin:titles.home', async () => ({
+    Component: (await import('./pages/AdminHomePage')).AdminHomePage,
+  })),
+  page(P.userTeam, 'userTeam', 'admin:titles.userTeam', async () => ({
+    Component: (await import('./pages/RegisteredUsersPage')).RegisteredUsersPage,
+  })),
+
+  redirectTo(P.competition, P.qualification),
+  page(P.qualificationDraft, 'qualificationDraft', 'admin:titles.qualificationDraft'),
+  page(P.qualification, 'qualification', 'admin:titles.qualification'),
+
+  redirectTo(P.preliminary, P.preliminaryBox),
+  page(P.preliminaryBox, 'preliminaryBox', 'admin:titles.preliminaryBox'),
+  page(P.preliminarySearch, 'preliminarySearch', 'admin:titles.preliminarySearch'),
+
+  // The spec sends /admin/grade to /admin/grade/gradeManage, a path none of its pages has;
+  // that path stands for the preliminary score query.
+  redirectTo(P.grade, P.gradeManage),
+  redirectTo(P.gradeManage, P.gradeManageGrade),
+  page(P.databaseExpert, 'databaseExpert', 'admin:titles.databaseExpert'),
+  page(P.reviewGroup, 'reviewGroup', 'admin:titles.reviewGroup'),
+  page(P.gradeManageGrade, 'gradeManageGrade', 'admin:titles.gradeManageGrade'),
+  page(P.scoringMonitoringExpert, 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert'),
+
+  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch'),
+  page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup'),
+  page(P.gradeManageAdminGrade, 'gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade'),
+  page(P.scoringMonitoringAdminExpert, 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert'),
+
+  page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement'),
+  page(P.docManage, 'docManage', 'admin:titles.docManage'),
+
+  redirectTo(P.information, P.noteManage),
+  page(P.noteManage, 'NoteManage', 'admin:titles.noteManage'),
+  page(P.inMailManage, 'InMailManage', 'admin:titles.inMailManage'),
+  page(P.userFeedback, 'UserFeedback', 'admin:titles.userFeedback'),
+
+  page(P.userAudit, 'UserManage', 'admin:titles.userAudit', async () => ({
+    Component: (await import('./pages/AuditPage')).UserAuditPage,
+  })),
+  page(P.adminAudit, 'AdminManage', 'admin:titles.adminAudit', async () => ({
+    Component: (await import('./pages/AuditPage')).AdminAuditPage,
+  })),
+  page(P.expertAudit, 'ExpertManage', 'admin:titles.expertAudit', async () => ({
+    Component: (await import('./pages/AuditPage')).ExpertAuditPage,
+  })),
+
+  page(P.systemManage, 'systemManage', 'admin:titles.systemManage', async () => ({
+    Component: (await import('./pages/SystemAccountsPage')).SystemAccountsPage,
+  })),
+  page(P.roleManage, 'roleManage', 'admin:titles.roleManage', async () => ({
+    Component: (await import('./pages/RolesPage')).RolesPage,
+  })),
+  page(P.dataField, 'dataField', 'admin:titles.dataField', async () => ({
+    Component: (await import('./pages/DataFieldPage')).DataFieldPage,
+  })),
+
+  redirectTo(P.account, P.accountManage),
+  page(P.accountManage, 'accountManage', 'admin:titles.accountManage', async () => ({
+    Component: (await import('./pages/MyAccountPage')).MyAccountPage,
+  })),
+
+  // Detail pages (not in the menu).
+  detail('/admin/preliminary-admin/detail/:id', 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminDetail'),
+  detail('/admin/competition/grade-admin-detail/:id', 'gradeManageAdminGrade', 'admin:titles.gradeAdminDetail'),
+  detail(
+    '/admin/competition/scoring-monitoring-expert-admin-detail/:id',
+    'scoringMonitoringAdminExpert',
+    'admin:titles.scoringMonitoringExpertAdminDetail',
+  ),
+  detail('/admin/competition/qualification-detail/:id', 'qualification', 'admin:titles.qualificationDetail'),
+  detail('/admin/competition/qualification-draft/:id', 'qualificationDraft', 'admin:titles.qualificationDraftDetail'),
+  detail('/admin/competition/qualification-audit', 'qualification', 'admin:titles.qualificationAudit'),
+  detail('/admin/preliminary/audit/:id', 'preliminarySearch', 'admin:titles.preliminaryAudit'),
+  detail('/admin/preliminary/detail/:id', 'preliminarySearch', 'admin:titles.preliminaryDetail'),
+  detail('/admin/preliminary/draft-detail/:id', 'preliminaryBox', 'admin:titles.preliminaryDraftDetail'),
+  detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit'),
+  detail('/admin/user/siteContentManagement-detail/:id?', 'siteContentManagement', 'admin:titles.siteContentDetail'),
+  detail('/admin/user/docManagement-edit/:id?', 'docManage', 'admin:titles.docEdit'),
+  detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail'),
+  detail(
+    '/admin/competition/scoring-monitoring-expert-detail/:id',
+    'scoringMonitoringExpert',
+    'admin:titles.scoringMonitoringExpertDetail',
+  ),
+];
 
 export const adminRoutes: RouteObject[] = [
   {
@@ -15,25 +165,12 @@ export const adminRoutes: RouteObject[] = [
     children: [
       {
         path: ADMIN_PATHS.login,
-        handle: { title: 'admin:titles.login', noLogin: true } satisfies RouteHandle,
+        handle: { title: 'admin:titles.login', noLogin: true } satisfies ConsoleRouteHandle,
         lazy: async () => ({ Component: (await import('./pages/AdminLoginPage')).AdminLoginPage }),
       },
       {
         lazy: async () => ({ Component: (await import('./AdminLayout')).AdminLayout }),
-        children: guardRoutes(
-          [
-            // The logo and session-expiry redirects target /admin; its home is /admin/home.
-            { index: true, loader: () => redirect(ADMIN_PATHS.home), element: null },
-            {
-              path: ADMIN_PATHS.home,
-              handle: { title: 'admin:titles.home' } satisfies RouteHandle,
-              lazy: async () => ({
-                Component: (await import('./pages/AdminHomePage')).AdminHomePage,
-              }),
-            },
-          ],
-          requireStaffLogin('ADMIN'),
-        ),
+        children: guardRoutes(consoleRoutes, requireStaffLogin('ADMIN')),
       },
     ],
   },

@@ -1,25 +1,22 @@
-import { Layout } from 'antd';
-import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitch } from '../../components/LanguageSwitch';
-import { Logo } from '../../components/Logo';
-import { StaffAccount } from '../../components/StaffAccount';
+import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
 import { EXPERT_PATHS } from './routes';
-import './expert-layout.css';
 
-/** Placeholder shell with the account block; the menu and tab bar arrive with the review features. */
+/**
+ * The expert console shares the admin layout (spec section 2): menu from the server (the
+ * final review entry already dropped until the agreement is accepted), tabs, and the
+ * watermark of the account code and masked account that every expert page carries.
+ */
 export function ExpertLayout() {
   const { t } = useTranslation('expert');
   return (
-    <Layout className="expert-layout">
-      <Layout.Header className="expert-layout__header">
-        <Logo to={EXPERT_PATHS.home} name={t('areaName')} className="expert-layout__logo" />
-        <LanguageSwitch size="small" />
-        <StaffAccount realm="EXPERT" logoutLabel={t('account.logout')} />
-      </Layout.Header>
-      <Layout.Content className="expert-layout__content">
-        <Outlet />
-      </Layout.Content>
-    </Layout>
+    <ConsoleLayout
+      realm="EXPERT"
+      areaName={t('areaName')}
+      homePath={EXPERT_PATHS.home}
+      homeCode="expertIndex"
+      logoutLabel={t('account.logout')}
+      enforceMenus={false}
+    />
   );
 }

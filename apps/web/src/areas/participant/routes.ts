@@ -1,10 +1,12 @@
 import type { RouteObject } from 'react-router';
-import type { RouteHandle } from '../../lib/route-handle';
+import { ROLE, type RoleCode } from '@contest/shared';
+import type { BreadcrumbHandle } from '../../components/Breadcrumb';
+import type { RouteHandle, TitleKey } from '../../lib/route-handle';
 import { guardRoutes, requireParticipantLogin } from '../../lib/route-guards';
 
 /**
- * Logged-in participant pages (spec section 2). Placeholders until the sign-up features
- * land. Every page needs the AccessToken unless its handle says noLogin.
+ * Logged-in participant pages (spec section 2). Every page needs the AccessToken unless its
+ * handle says noLogin.
  */
 export const PARTICIPANT_PATHS = {
   mySign: '/my-sign',
@@ -15,8 +17,68 @@ export const PARTICIPANT_PATHS = {
   module: '/module',
 } as const;
 
-const page = async () => ({
-  Component: (await import('./pages/ParticipantPlaceholderPage')).ParticipantPlaceholderPage,
+/** Route names; a page's defaultMenu is the name of the menu entry it lights up. */
+export type ParticipantRouteName = 'mySign' | 'materialSubmission' | 'myMessage' | 'module';
+
+/** Icon names of the left navigation (mapped to components by the layout). */
+export type ParticipantIcon = 'sign' | 'materials' | 'message' | 'module';
+
+/** Route meta of the spec: title, code '*', breadcrumb, icon, permissions (roles), defaultMenu. */
+export interface ParticipantRouteMeta extends RouteHandle, BreadcrumbHandle {
+  title: TitleKey;
+  /** Permission code the account needs; '*' lets every account in. */
+  code: string;
+  breadcrumb: readonly TitleKey[];
+  icon: ParticipantIcon;
+  /** Roles allowed on the page. */
+  permissions: readonly RoleCode[];
+  defaultMenu: ParticipantRouteName;
+}
+
+const ROLES: readonly RoleCode[] = [ROLE.SUPER_ADMIN, ROLE.SYSTEM, ROLE.USER];
+
+function meta(
+  title: TitleKey,
+  defaultMenu: ParticipantRouteName,
+  icon: ParticipantIcon,
+  parent?: TitleKey,
+): ParticipantRouteMeta {
+  return { title, code: '*', breadcrumb: parent ? [parent, title] : [title], icon, permissions: ROLES, defaultMenu };
+}
+
+/** The left navigation, in display order: name, path and meta of each top-level page. */
+export const PARTICIPANT_MENU: readonly { name: ParticipantRouteName; path: string; meta: ParticipantRouteMeta }[] = [
+  { name: 'mySign', path: PARTICIPANT_PATHS.mySign, meta: meta('participant:titles.mySign', 'mySign', 'sign') },
+  {
+    name: 'materialSubmission',
+    path: PARTICIPANT_PATHS.materialSubmission,
+    meta: meta('participant:titles.materialSubmission', 'materialSubmission', 'materials'),
+  },
+  {
+    name: 'myMessage',
+    path: PARTICIPANT_PATHS.myMessage,
+    meta: meta('participant:titles.myMessage', 'myMessage', 'message'),
+  },
+  { name: 'module', path: PARTICIPANT_PATHS.module, meta: meta('participant:titles.module', 'module', 'module') },
+];
+
+const menuMeta = (name: ParticipantRouteName): ParticipantRouteMeta =>
+  PARTICIPANT_MENU.find((item) => item.name === name)!.meta;
+
+const myMessagePage = async () => ({ Component: (await import('./pages/MyMessagePage')).MyMessagePage });
+const modulePage = async () => ({ Component: (await import('./pages/ModulePage')).ModulePage });
+
+// The status redirects of the spec are static loaders (guardRoutes wraps them after the login
+// check); a loader returned by `lazy` would be ignored next to the guard's static one.
+const mySignLoader = async () => (await import('./sign/sign-loader')).mySignLoader();
+const materialSubmissionLoader = async () => (await import('./materials/materials-loader')).materialSubmissionLoader();
+const mySignPage = async () => ({ Component: (await import('./sign/MySignPage')).MySignPage });
+const mySignDetailPage = async () => ({ Component: (await import('./sign/MySignDetailPage')).MySignDetailPage });
+const materialPage = async () => ({
+  Component: (await import('./materials/MaterialSubmissionPage')).MaterialSubmissionPage,
+});
+const materialDetailPage = async () => ({
+  Component: (await import('./materials/MaterialSubmissionDetailPage')).MaterialSubmissionDetailPage,
 });
 
 export const participantRoutes: RouteObject[] = [
@@ -26,33 +88,40 @@ export const participantRoutes: RouteObject[] = [
       [
         {
           path: PARTICIPANT_PATHS.mySign,
-          handle: { title: 'participant:titles.mySign' } satisfies RouteHandle,
-          lazy: page,
+          handle: menuMeta('mySign'),
+          loader: mySignLoader,
+          lazy: mySignPage,
         },
         {
           path: PARTICIPANT_PATHS.mySignDetail,
-          handle: { title: 'participant:titles.mySignDetail' } satisfies RouteHandle,
-          lazy: page,
+          handle: meta('participant:titles.mySignDetail', 'mySign', 'sign', 'participant:titles.mySign'),
+          lazy: mySignDetailPage,
         },
         {
           path: PARTICIPANT_PATHS.materialSubmission,
-          handle: { title: 'participant:titles.materialSubmission' } satisfies RouteHandle,
-          lazy: page,
+          handle: menuMeta('materialSubmission'),
+          loader: materialSubmissionLoader,
+          lazy: materialPage,
         },
         {
           path: PARTICIPANT_PATHS.materialSubmissionDetail,
-          handle: { title: 'participant:titles.materialSubmissionDetail' } satisfies RouteHandle,
-          lazy: page,
+          handle: meta(
+            'participant:titles.materialSubmissionDetail',
+            'materialSubmission',
+            'materials',
+            'participant:titles.materialSubmission',
+          ),
+          lazy: materialDetailPage,
         },
         {
           path: PARTICIPANT_PATHS.myMessage,
-          handle: { title: 'participant:titles.myMessage' } satisfies RouteHandle,
-          lazy: page,
+          handle: menuMeta('myMessage'),
+          lazy: myMessagePage,
         },
         {
           path: PARTICIPANT_PATHS.module,
-          handle: { title: 'participant:titles.module' } satisfies RouteHandle,
-          lazy: page,
+          handle: menuMeta('module'),
+          lazy: modulePage,
         },
       ],
       requireParticipantLogin,

@@ -1,5 +1,8 @@
 import type { RouteObject } from 'react-router';
+import type { BreadcrumbHandle } from '../../components/Breadcrumb';
 import type { RouteHandle } from '../../lib/route-handle';
+
+type SiteHandle = RouteHandle & BreadcrumbHandle;
 
 /** Public site (spec section 2). The app router wraps these routes in the gateway layout. */
 export const SITE_PATHS = {
@@ -23,44 +26,64 @@ export const siteRoutes: RouteObject[] = [
   },
   {
     path: SITE_PATHS.medicalInsurance,
-    handle: { title: 'site:titles.medicalInsurance', noLogin: true } satisfies RouteHandle,
+    handle: {
+      title: 'site:titles.medicalInsurance',
+      noLogin: true,
+      breadcrumb: ['site:titles.medicalInsurance'],
+    } satisfies SiteHandle,
     lazy: async () => ({
       Component: (await import('./pages/MedicalInsurancePage')).MedicalInsurancePage,
     }),
   },
   {
     path: SITE_PATHS.contestDynamic,
-    handle: { title: 'site:titles.contestDynamic', noLogin: true } satisfies RouteHandle,
+    handle: {
+      title: 'site:titles.contestDynamic',
+      noLogin: true,
+      breadcrumb: ['site:titles.contestDynamic'],
+    } satisfies SiteHandle,
     lazy: async () => ({
       Component: (await import('./pages/ContestDynamicPage')).ContestDynamicPage,
     }),
   },
   {
     path: SITE_PATHS.dynamicDetail,
-    handle: { title: 'site:titles.dynamicDetail', noLogin: true } satisfies RouteHandle,
+    handle: {
+      title: 'site:titles.dynamicDetail',
+      noLogin: true,
+      breadcrumb: ['site:titles.dynamicDetail'],
+    } satisfies SiteHandle,
     lazy: async () => ({
       Component: (await import('./pages/DynamicDetailPage')).DynamicDetailPage,
     }),
   },
   {
     path: SITE_PATHS.dynamicLook,
-    handle: { title: 'site:titles.dynamicLook', noLogin: true } satisfies RouteHandle,
+    handle: {
+      title: 'site:titles.dynamicLook',
+      noLogin: true,
+      breadcrumb: ['site:titles.dynamicLook'],
+    } satisfies SiteHandle,
     lazy: async () => ({ Component: (await import('./pages/DynamicLookPage')).DynamicLookPage }),
   },
   {
     path: SITE_PATHS.signGuide,
-    handle: { title: 'site:titles.signGuide', noLogin: true } satisfies RouteHandle,
+    handle: {
+      title: 'site:titles.signGuide',
+      noLogin: true,
+      breadcrumb: ['site:titles.signGuide'],
+    } satisfies SiteHandle,
     lazy: async () => ({ Component: (await import('./pages/SignGuidePage')).SignGuidePage }),
   },
   {
-    // Needs login once the identity feature lands, hence no noLogin.
+    // Not noLogin: its login button moves to / first; signed in, it sends the user on (spec 4).
     path: SITE_PATHS.signUp,
-    handle: { title: 'site:titles.signUp' } satisfies RouteHandle,
+    handle: { title: 'site:titles.signUp', breadcrumb: ['site:titles.signUp'] } satisfies SiteHandle,
     lazy: async () => ({ Component: (await import('./pages/SignUpPage')).SignUpPage }),
   },
   {
     path: SITE_PATHS.materialsSubmit,
-    handle: { title: 'site:titles.materialsSubmit' } satisfies RouteHandle,
+    handle: { title: 'site:titles.materialsSubmit', breadcrumb: ['site:titles.materialsSubmit'] } satisfies SiteHandle,
     lazy: async () => ({
       Component: (await import('./pages/MaterialsSubmitPage')).MaterialsSubmitPage,
     }),

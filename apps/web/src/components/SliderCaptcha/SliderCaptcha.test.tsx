@@ -1,6 +1,12 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { changeLocale, initI18n } from '../../i18n';
 import { SliderCaptcha, type SliderCaptchaChallenge, type SliderCaptchaProps } from './SliderCaptcha';
+
+beforeAll(() => {
+  initI18n();
+  changeLocale('zh-cn');
+});
 
 function challenge(n: number): SliderCaptchaChallenge {
   return {
@@ -223,5 +229,20 @@ describe('SliderCaptcha', () => {
     fireEvent.pointerUp(handle(), { clientX: 130, clientY: 404, pointerId: 7, pointerType: 'touch' });
     await waitFor(() => expect(onSuccess).toHaveBeenCalledOnce());
     expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 110);
+  });
+});
+
+describe('SliderCaptcha in English', () => {
+  it('speaks the chosen language, success text included', async () => {
+    changeLocale('en');
+    try {
+      const c = setup();
+      await c.ready('nonce-1');
+      expect(screen.getByText('Drag the slider to complete the puzzle')).toBeTruthy();
+      c.humanDrag(120, 800);
+      await waitFor(() => expect(c.status().textContent).toBe('Only 0.8 s, lightning fast!'));
+    } finally {
+      changeLocale('zh-cn');
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { Button, Spin } from 'antd';
 import { ArrowRightOutlined, CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
 import { CAPTCHA } from '@contest/shared';
 import './slider-captcha.css';
 
@@ -39,25 +40,29 @@ export interface SliderCaptchaProps {
 const HANDLE_WIDTH = 40;
 const DEFAULT_FAIL_DISPLAY_MS = 1000;
 
-const TEXT = {
-  hint: '向右拖动滑块填充拼图',
-  loading: '加载中...',
-  loadFailed: '加载失败，请点击刷新重试',
-  verifying: '验证中...',
-  fail: '验证失败，请重试',
-  timeout: '拖动超时，请重试',
-  again: '请按住滑块自然拖动，再试一次',
-  refresh: '换一张',
-  handle: '拖动滑块完成拼图',
-};
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+function textsOf(t: Translate) {
+  return {
+    hint: t('auth.captcha.hint'),
+    loading: t('auth.captcha.loading'),
+    loadFailed: t('auth.captcha.loadFailed'),
+    verifying: t('auth.captcha.verifying'),
+    fail: t('auth.captcha.fail'),
+    timeout: t('auth.captcha.timeout'),
+    again: t('auth.captcha.again'),
+    refresh: t('auth.captcha.refresh'),
+    handle: t('auth.captcha.handle'),
+  };
+}
 
 /** The spec only fixes the thresholds (under 1 s, under 2 s, slower); the wording is ours. */
-function successText(elapsedMs: number): string {
+function successText(elapsedMs: number, t: Translate): string {
   // Floor, so 999 ms reads 0.9 s rather than a contradictory "1.0 s" in the under-1 s text.
   const seconds = (Math.floor(elapsedMs / 100) / 10).toFixed(1);
-  if (elapsedMs < 1000) return `只用了${seconds}秒，快如闪电！`;
-  if (elapsedMs < 2000) return `验证成功，用时${seconds}秒`;
-  return '验证通过';
+  if (elapsedMs < 1000) return t('auth.captcha.successFast', { seconds });
+  if (elapsedMs < 2000) return t('auth.captcha.success', { seconds });
+  return t('auth.captcha.passed');
 }
 
 const defaultNow = () => performance.now();
@@ -90,6 +95,13 @@ export function SliderCaptcha({
   failDisplayMs = DEFAULT_FAIL_DISPLAY_MS,
   className,
 }: SliderCaptchaProps) {
+  const { t } = useTranslation();
+  const text = textsOf(t as Translate);
+  // Callbacks outlive a render: they read the texts of the current language through refs.
+  const textRef = useRef(text);
+  textRef.current = text;
+  const tRef = useRef(t as Translate);
+  tRef.current = t as Translate;
   const [challenge, setChallenge] = useState<SliderCaptchaChallenge | null>(null);
   const [loading, setLoading] = useState(true);
   const [loadFailed, setLoadFailed] = useState(false);
@@ -182,7 +194,8 @@ export function SliderCaptcha({
       stopDrag();
       const generation = generationRef.current;
       setPhase('fail');
-      setMessage(kind === 'timeout' ? TEXT.timeout : kind === 'again' ? TEXT.again : TEXT.fail);
+      const text = textRef.current;
+      setMessage(kind === 'timeout' ? text.timeout : kind === 'again' ? text.again : text.fail);
       if (kind === 'again') propsRef.current.onAgain?.();
       else propsRef.current.onFail?.();
       later(() => {
@@ -211,7 +224,7 @@ export function SliderCaptcha({
       const slidingDistance = Math.round((drag.offset / scale) * 10) / 10;
       const generation = generationRef.current;
       setPhase('verifying');
-      setMessage(TEXT.verifying);
+      setMessage(textRef.current.verifying);
       let passed = false;
       try {
         passed = await check(current.nonceStr, slidingDistance);
@@ -222,7 +235,7 @@ export function SliderCaptcha({
       if (generation !== generationRef.current) return;
       if (!passed) return fail('wrong');
       setPhase('success');
-      setMessage(successText(elapsedMs));
+      setMessage(successText(elapsedMs, tRef.current));
       propsRef.current.onSuccess({ nonceStr: current.nonceStr, slidingDistance, elapsedMs });
     },
     [fail, scale],
@@ -289,9 +302,9 @@ export function SliderCaptcha({
   };
 
   const statusText = loading
-    ? TEXT.loading
+    ? text.loading
     : loadFailed
-      ? TEXT.loadFailed
+      ? text.loadFailed
       : message;
   const rootClass = [
     'slider-captcha',
@@ -322,7 +335,7 @@ export function SliderCaptcha({
         {loading && (
           <div className="slider-captcha__loading" aria-hidden>
             <Spin size="small" />
-            <span>{TEXT.loading}</span>
+            <span>{text.loading}</span>
           </div>
         )}
         {(phase === 'success' || phase === 'fail') && (
@@ -336,19 +349,19 @@ export function SliderCaptcha({
           size="small"
           shape="circle"
           icon={<ReloadOutlined />}
-          aria-label={TEXT.refresh}
-          title={TEXT.refresh}
+          aria-label={text.refresh}
+          title={text.refresh}
           disabled={phase === 'verifying' || phase === 'dragging'}
           onClick={() => void load()}
         />
       </div>
       <div className="slider-captcha__track" ref={trackRef}>
         <div className="slider-captcha__fill" style={{ width: offset > 0 ? offset + HANDLE_WIDTH / 2 : 0 }} />
-        {phase === 'idle' && offset === 0 && <span className="slider-captcha__hint">{TEXT.hint}</span>}
+        {phase === 'idle' && offset === 0 && <span className="slider-captcha__hint">{text.hint}</span>}
         <div
           className="slider-captcha__handle"
           data-testid="slider-handle"
-          aria-label={TEXT.handle}
+          aria-label={text.handle}
           aria-disabled={phase !== 'idle' || loading || !challenge}
           style={{ left: offset }}
           onPointerDown={onPointerDown}

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { NewsList } from '../components/NewsList';
+import '../site-pages.css';
 
 export function ContestDynamicPage() {
   const { t } = useTranslation('site');
-  return <PlaceholderPage title={t('titles.contestDynamic')} />;
+  return <NewsList category="CONTEST_DYNAMIC" title={t('titles.contestDynamic')} />;
 }

@@ -1,7 +1,12 @@
-import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { useSearchParams } from 'react-router';
+import { NewsArticle } from '../components/NewsArticle';
+import { useNews } from '../site-api';
+import '../site-pages.css';
 
+/** /dynamic-detail?id=: a published article, open to everyone. */
 export function DynamicDetailPage() {
-  const { t } = useTranslation('site');
-  return <PlaceholderPage title={t('titles.dynamicDetail')} back />;
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const { data, isLoading } = useNews(id);
+  return <NewsArticle news={data} loading={isLoading} />;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button } from 'antd';
+import { Button, Empty, Skeleton, Tag } from 'antd';
 import {
   AuditOutlined,
   CloudUploadOutlined,
@@ -7,13 +7,28 @@ import {
   FormOutlined,
   GlobalOutlined,
   NodeIndexOutlined,
+  RightOutlined,
   TrophyOutlined,
 } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
+import {
+  PHASE_KEYS,
+  type ContestPhase,
+  type ContestPublic,
+  type NewsCategory,
+  type PhaseKey,
+  type PhaseState,
+  type SiteBlock,
+} from '@contest/shared';
 import logoUrl from '../../../assets/logo.svg';
+import { detailPath } from '../components/NewsList';
+import { RichHtml } from '../components/RichHtml';
 import { SITE_PATHS } from '../routes';
+import { PHASE_STATE_COLORS, windowText } from '../site-format';
+import { useContestPublic, useNewsPage, useSiteBlocks } from '../site-api';
+import '../site-pages.css';
 import './home-page.css';
 
 type SiteKey = ParseKeys<'site'>;
@@ -24,29 +39,19 @@ const HIGHLIGHTS: { icon: ReactNode; title: SiteKey; body: SiteKey }[] = [
   { icon: <AuditOutlined />, title: 'home.intro.review.title', body: 'home.intro.review.body' },
 ];
 
-// Dates are placeholders until the schedule is managed as site content.
-const PHASES: { icon: ReactNode; title: SiteKey; body: SiteKey }[] = [
-  {
-    icon: <FormOutlined />,
-    title: 'home.schedule.signUp.title',
-    body: 'home.schedule.signUp.body',
-  },
-  {
-    icon: <CloudUploadOutlined />,
-    title: 'home.schedule.preliminarySubmit.title',
-    body: 'home.schedule.preliminarySubmit.body',
-  },
-  {
-    icon: <FileSearchOutlined />,
-    title: 'home.schedule.preliminaryReview.title',
-    body: 'home.schedule.preliminaryReview.body',
-  },
-  {
-    icon: <TrophyOutlined />,
-    title: 'home.schedule.finalReview.title',
-    body: 'home.schedule.finalReview.body',
-  },
-];
+const PHASE_ICONS: Record<PhaseKey, ReactNode> = {
+  signUp: <FormOutlined />,
+  prelimSubmission: <CloudUploadOutlined />,
+  prelimReview: <FileSearchOutlined />,
+  finalReview: <TrophyOutlined />,
+};
+
+/** The four phases in contest order, unscheduled until the server answers. */
+const NO_PHASES: ContestPhase[] = PHASE_KEYS.map((key) => ({ key, name: key, window: null, state: 'UNSCHEDULED' }));
+
+const HOME_BLOCKS = ['home-intro', 'home-tracks', 'home-schedule', 'home-organisers', 'home-contact'] as const;
+
+const LATEST_SIZE = 5;
 
 const ORGANISERS: { role: SiteKey; name: SiteKey }[] = [
   { role: 'home.organisers.host', name: 'home.organisers.hostName' },
@@ -54,8 +59,124 @@ const ORGANISERS: { role: SiteKey; name: SiteKey }[] = [
   { role: 'home.organisers.supporter', name: 'home.organisers.tbd' },
 ];
 
+function nonEmpty(block: SiteBlock | undefined): SiteBlock | null {
+  return block && typeof block.body === 'string' && block.body.trim() ? block : null;
+}
+
+/** The answer when it has the expected shape; the page falls back to its built-in texts otherwise. */
+function validContest(contest: ContestPublic | undefined): ContestPublic | undefined {
+  return contest && Array.isArray(contest.phases) ? contest : undefined;
+}
+
+function Schedule({ contest }: { contest: ContestPublic | undefined }) {
+  const { t } = useTranslation('site');
+  const phases = contest?.phases ?? NO_PHASES;
+  return (
+    <ol className="home-grid home-grid--4 home-schedule" data-testid="home-schedule">
+      {phases.map((phase, index) => {
+        const current = contest?.currentPhase === phase.key;
+        return (
+          <li
+            key={phase.key}
+            className={current ? 'home-card home-phase is-current' : 'home-card home-phase'}
+            aria-current={current ? 'step' : undefined}
+            data-testid={`phase-${phase.key}`}
+            data-state={phase.state}
+          >
+            <span className="home-phase__step">{String(index + 1).padStart(2, '0')}</span>
+            <span className="home-card__icon">{PHASE_ICONS[phase.key]}</span>
+            <h3 className="home-card__title">{t(`home.schedule.${phase.key}.title`)}</h3>
+            <p className="home-phase__date">
+              {windowText(phase.window, t('home.schedule.openEnded')) ?? t('home.schedule.tbd')}
+            </p>
+            {contest && (
+              <Tag className="home-phase__state" color={current ? 'processing' : PHASE_STATE_COLORS[phase.state]}>
+                {current ? t('home.schedule.current') : t(`home.schedule.state.${phase.state}`)}
+              </Tag>
+            )}
+            <p className="home-card__body">{t(`home.schedule.${phase.key}.body`)}</p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function LatestNews({ category, title, more }: { category: NewsCategory; title: string; more: string }) {
+  const { t } = useTranslation('site');
+  const { data, isPending } = useNewsPage(category, 1, LATEST_SIZE);
+  const list = Array.isArray(data?.list) ? data.list : [];
+  return (
+    <div className="home-news" data-testid={`home-news-${category}`}>
+      <div className="home-news__head">
+        <h3 className="home-news__title">{title}</h3>
+        <Link to={more} className="home-news__more">
+          {t('home.news.more')} <RightOutlined />
+        </Link>
+      </div>
+      {isPending ? (
+        <Skeleton active title={false} paragraph={{ rows: 5 }} />
+      ) : list.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('news.empty')} />
+      ) : (
+        <ul className="home-news__list">
+          {list.map((item) => (
+            <li key={item.id} className="home-news__item">
+              <Link to={detailPath(item.id)} className="home-news__link">
+                {item.pinned && <Tag color="red">{t('news.pinned')}</Tag>}
+                <span className="home-news__name">{item.title}</span>
+              </Link>
+              <time className="home-news__date" dateTime={item.publishAt ?? undefined}>
+                {item.date}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CallToAction({ contest }: { contest: ContestPublic | undefined }) {
+  const { t } = useTranslation('site');
+  const signUp = contest?.phases.find((p) => p.key === 'signUp');
+  const state: PhaseState = signUp?.state ?? 'UNSCHEDULED';
+  const text = windowText(signUp?.window ?? null, t('home.schedule.openEnded'));
+  return (
+    <section className="home-cta" data-testid="home-cta" data-state={state}>
+      <div className="home-section__inner home-cta__inner">
+        <div>
+          <h2 className="home-cta__title">{t(`home.signUpCall.${state}`)}</h2>
+          {text && <p className="home-cta__window">{t('home.signUpCall.window', { window: text })}</p>}
+        </div>
+        <div className="home-cta__actions">
+          <Link to={SITE_PATHS.signUp}>
+            <Button type="primary" size="large" className="home-banner__cta">
+              {t('home.signUpCall.action')}
+            </Button>
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The home page: banner, introduction, schedule from the phase windows (the open phase
+ * highlighted), latest news of both categories, the sign-up call and the organisers. Blocks
+ * edited in the console replace the built-in texts; without them (or offline) those stay.
+ */
 export function HomePage() {
   const { t } = useTranslation(['site', 'common']);
+  const contest = validContest(useContestPublic().data);
+  const blocks = useSiteBlocks(HOME_BLOCKS).data;
+  const block = (key: (typeof HOME_BLOCKS)[number]) => nonEmpty(blocks?.[key]);
+  const intro = block('home-intro');
+  const tracks = block('home-tracks');
+  const scheduleNote = block('home-schedule');
+  const organisers = block('home-organisers');
+  const contact = block('home-contact');
+
   return (
     <div className="home">
       <section className="home-banner">
@@ -84,9 +205,13 @@ export function HomePage() {
       <section className="home-section" aria-labelledby="home-intro">
         <div className="home-section__inner">
           <h2 id="home-intro" className="home-section__title">
-            {t('home.intro.title')}
+            {intro?.title || t('home.intro.title')}
           </h2>
-          <p className="home-intro__body">{t('home.intro.body')}</p>
+          {intro ? (
+            <RichHtml html={intro.body} className="home-intro__body home-intro__body--rich" testId="home-intro-body" />
+          ) : (
+            <p className="home-intro__body">{t('home.intro.body')}</p>
+          )}
           <div className="home-grid home-grid--3">
             {HIGHLIGHTS.map((item) => (
               <article key={item.title} className="home-card">
@@ -99,38 +224,63 @@ export function HomePage() {
         </div>
       </section>
 
+      {tracks && (
+        <section className="home-section home-section--tinted" aria-labelledby="home-tracks">
+          <div className="home-section__inner">
+            <h2 id="home-tracks" className="home-section__title">
+              {tracks.title || t('home.tracks')}
+            </h2>
+            <RichHtml html={tracks.body} className="home-block" />
+          </div>
+        </section>
+      )}
+
       <section className="home-section home-section--tinted" aria-labelledby="home-schedule">
         <div className="home-section__inner">
           <h2 id="home-schedule" className="home-section__title">
             {t('home.schedule.title')}
           </h2>
-          <ol className="home-grid home-grid--4 home-schedule">
-            {PHASES.map((phase, index) => (
-              <li key={phase.title} className="home-card home-phase">
-                <span className="home-phase__step">{String(index + 1).padStart(2, '0')}</span>
-                <span className="home-card__icon">{phase.icon}</span>
-                <h3 className="home-card__title">{t(phase.title)}</h3>
-                <p className="home-phase__date">{t('home.schedule.tbd')}</p>
-                <p className="home-card__body">{t(phase.body)}</p>
-              </li>
-            ))}
-          </ol>
+          <Schedule contest={contest} />
+          {scheduleNote && <RichHtml html={scheduleNote.body} className="home-block home-block--note" />}
         </div>
       </section>
+
+      <section className="home-section" aria-labelledby="home-news">
+        <div className="home-section__inner">
+          <h2 id="home-news" className="home-section__title">
+            {t('home.news.title')}
+          </h2>
+          <div className="home-grid home-grid--2">
+            <LatestNews category="CONTEST_DYNAMIC" title={t('titles.contestDynamic')} more={SITE_PATHS.contestDynamic} />
+            <LatestNews
+              category="MEDICAL_INSURANCE"
+              title={t('titles.medicalInsurance')}
+              more={SITE_PATHS.medicalInsurance}
+            />
+          </div>
+        </div>
+      </section>
+
+      <CallToAction contest={contest} />
 
       <section className="home-section" aria-labelledby="home-organisers">
         <div className="home-section__inner">
           <h2 id="home-organisers" className="home-section__title">
-            {t('home.organisers.title')}
+            {organisers?.title || t('home.organisers.title')}
           </h2>
-          <dl className="home-organisers">
-            {ORGANISERS.map((row) => (
-              <div key={row.role} className="home-organisers__row">
-                <dt>{t(row.role)}</dt>
-                <dd>{t(row.name)}</dd>
-              </div>
-            ))}
-          </dl>
+          {organisers ? (
+            <RichHtml html={organisers.body} className="home-block" testId="home-organisers-body" />
+          ) : (
+            <dl className="home-organisers">
+              {ORGANISERS.map((row) => (
+                <div key={row.role} className="home-organisers__row">
+                  <dt>{t(row.role)}</dt>
+                  <dd>{t(row.name)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {contact && <RichHtml html={contact.body} className="home-block home-block--note" />}
         </div>
       </section>
     </div>

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+import { NewsList } from '../components/NewsList';
+import '../site-pages.css';
 
 export function MedicalInsurancePage() {
   const { t } = useTranslation('site');
-  return <PlaceholderPage title={t('titles.medicalInsurance')} />;
+  return <NewsList category="MEDICAL_INSURANCE" title={t('titles.medicalInsurance')} />;
 }

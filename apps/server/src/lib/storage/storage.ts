@@ -1,0 +1,42 @@
+import type { Readable } from 'node:stream';
+
+/** Inclusive byte range, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface PutMeta {
+  size: number;
+  /** Hex SHA-256 of the content: the S3 driver signs it, so the store verifies the bytes it got. */
+  sha256: string;
+  contentType: string;
+}
+
+/**
+ * Where file contents live. Keys are server-made (`yyyy/mm/<uuid>`), never from user input;
+ * contents are immutable once put. Every method streams: no file is ever held whole in memory.
+ */
+export interface Storage {
+  readonly kind: 'disk' | 's3';
+  /** Stores a stream of exactly `meta.size` bytes under `key` (replacing any object there). */
+  put(key: string, body: Readable, meta: PutMeta): Promise<void>;
+  /**
+   * Stores a local file and takes it over: the caller must not use `path` afterwards (the disk
+   * driver moves it into place instead of copying).
+   */
+  putFile(key: string, path: string, meta: PutMeta): Promise<void>;
+  /** The content, or the inclusive `range` of it; null when there is no such object. */
+  get(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Size of the object, or null when there is none. */
+  head(key: string): Promise<{ size: number } | null>;
+  /** Removes the object; removing a missing one is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** Object keys the drivers accept: lower-case path segments, no dots, so never a traversal. */
+export const STORAGE_KEY_PATTERN = /^[a-z0-9_-]+(\/[a-z0-9_-]+)*$/;
+
+export function assertStorageKey(key: string): void {
+  if (!STORAGE_KEY_PATTERN.test(key) || key.length > 512) throw new Error(`invalid storage key: ${key}`);
+}

@@ -1,0 +1,81 @@
+import type { FastifyRequest } from 'fastify';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accountRoles, roleMenus } from '../../db/schema.js';
+import { forbidden } from '../../lib/errors.js';
+import { bearerToken } from '../auth/auth.guard.js';
+import type { PermissionService } from '../auth/permission.service.js';
+import type { AuthContext, SessionService } from '../auth/session.service.js';
+
+type Ctx = Pick<AuthContext, 'accountId' | 'realm' | 'roleCode'>;
+
+/**
+ * Reading pages has no button codes of its own (ADMIN_BUTTONS has none for listing system
+ * accounts, roles, the dictionary or the audit pages): holding the page's menu grants reading
+ * it. SUPER_ADMIN holds every menu.
+ */
+export function createMenuAccess(db: Db) {
+  return {
+    async holdsAny(ctx: Ctx, menuCodes: readonly string[]): Promise<boolean> {
+      if (ctx.realm !== 'ADMIN') return false;
+      if (ctx.roleCode === 'SUPER_ADMIN') return true;
+      if (menuCodes.length === 0) return false;
+      const rows = await db
+        .select({ code: roleMenus.menuCode })
+        .from(accountRoles)
+        .innerJoin(roleMenus, eq(roleMenus.roleId, accountRoles.roleId))
+        .where(and(eq(accountRoles.accountId, ctx.accountId), inArray(roleMenus.menuCode, [...menuCodes])))
+        .limit(1);
+      return rows.length > 0;
+    },
+  };
+}
+export type MenuAccess = ReturnType<typeof createMenuAccess>;
+
+export type AdminGuard = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * Guards for admin calls, run at onRequest: the caller is identified (401/409) before the
+ * query or body is validated, so anonymous callers learn nothing from validation messages.
+ */
+export function createAdminGuards(sessions: SessionService, permissions: PermissionService, menus: MenuAccess) {
+  const authenticate = async (request: FastifyRequest) => {
+    const ctx = await sessions.authenticate(bearerToken(request), ['ADMIN']);
+    request.auth = ctx;
+    return ctx;
+  };
+  return {
+    /** A button code (as `requirePermission`); null admits any signed-in admin. */
+    button(code: string | null): AdminGuard {
+      return async (request) => {
+        const ctx = await authenticate(request);
+        if (code !== null && !(await permissions.can(ctx, code))) throw forbidden();
+      };
+    },
+    /** Any of the menus. */
+    menu(...menuCodes: string[]): AdminGuard {
+      return async (request) => {
+        const ctx = await authenticate(request);
+        if (!(await menus.holdsAny(ctx, menuCodes))) throw forbidden();
+      };
+    },
+    /** Signed in only; the handler checks a menu that depends on the request (audit realm). */
+    any: (async (request) => {
+      await authenticate(request);
+    }) as AdminGuard,
+    menus,
+  };
+}
+export type AdminGuards = ReturnType<typeof createAdminGuards>;
+
+/** The caller as services see it: who (with role, for super-admin rules), from where. */
+export interface AdminActor {
+  auth: Pick<AuthContext, 'accountId' | 'realm' | 'username' | 'roleCode' | 'sessionId'>;
+  ip?: string;
+  userAgent?: string;
+}
+
+export function adminActorOf(request: FastifyRequest): AdminActor {
+  if (!request.auth) throw new Error('adminActorOf needs an authenticated request');
+  return { auth: request.auth, ip: request.ip, userAgent: request.headers['user-agent'] };
+}

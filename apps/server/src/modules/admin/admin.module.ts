@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import type { IdentityServices } from '../auth/identity.module.js';
+import { createAuditRepository } from '../audit/audit.repository.js';
+import { auditRoutes } from '../audit/audit.routes.js';
+import { createAuditService } from '../audit/audit.service.js';
+import { createDictionaryRepository } from '../dictionary/dictionary.repository.js';
+import { dictionaryRoutes } from '../dictionary/dictionary.routes.js';
+import { createDictionaryService } from '../dictionary/dictionary.service.js';
+import { createAdminGuards, createMenuAccess } from './admin.guard.js';
+import { createRoleRepository } from './roles/roles.repository.js';
+import { roleRoutes } from './roles/roles.routes.js';
+import { createRoleService } from './roles/roles.service.js';
+import { createSystemAccountRepository } from './system-accounts/system-accounts.repository.js';
+import { systemAccountRoutes } from './system-accounts/system-accounts.routes.js';
+import { createSystemAccountService } from './system-accounts/system-accounts.service.js';
+import { trackRoutes } from './track.routes.js';
+import { createUserRepository } from './users/users.repository.js';
+import { userRoutes } from './users/users.routes.js';
+import { createUserService } from './users/users.service.js';
+
+/**
+ * The admin console's calls (issue 6): system accounts, roles, data dictionary (and its public
+ * reads under /dic), registered users, my account, behaviour auditing, console tracking. See docs/api-admin.md.
+ */
+export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identity: IdentityServices): Promise<void> {
+  const db = deps.database.db;
+  const { sessions, permissions } = identity;
+  const guards = createAdminGuards(sessions, permissions, createMenuAccess(db));
+
+  await api.register(async (scope) => {
+    scope.decorateRequest('auth', null);
+    await scope.register(systemAccountRoutes, { guards, service: createSystemAccountService({ db, repo: createSystemAccountRepository(db), sessions }) });
+    await scope.register(roleRoutes, { guards, service: createRoleService({ db, repo: createRoleRepository(db) }) });
+    await scope.register(dictionaryRoutes, {
+      service: createDictionaryService({ db, repo: createDictionaryRepository(db) }),
+      canRead: guards.menu('dataField'),
+      canEdit: guards.button('dict:edit'),
+    });
+    await scope.register(userRoutes, { guards, service: createUserService({ db, repo: createUserRepository(db), sessions }) });
+    await scope.register(auditRoutes, { guards, service: createAuditService(createAuditRepository(db)) });
+    await scope.register(trackRoutes, { guards });
+  });
+}

@@ -1,0 +1,94 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import type { SystemAccountListQuery } from '@contest/shared';
+import type { Db } from '../../../db/client.js';
+import { accountRoles, accounts, roles } from '../../../db/schema.js';
+import { containsPattern } from '../admin-util.js';
+
+export type AdminAccountRow = typeof accounts.$inferSelect;
+export interface RoleRow {
+  id: string;
+  code: string;
+  name: string;
+}
+
+/** Admin-realm accounts and their role assignments. */
+export function createSystemAccountRepository(db: Db) {
+  return {
+    async list(q: SystemAccountListQuery) {
+      const where: SQL[] = [eq(accounts.realm, 'ADMIN')];
+      if (q.username) where.push(ilike(accounts.username, containsPattern(q.username)));
+      if (q.name) where.push(ilike(accounts.name, containsPattern(q.name)));
+      if (q.phone) where.push(ilike(accounts.phone, containsPattern(q.phone)));
+      if (q.enabled !== undefined) where.push(eq(accounts.enabled, q.enabled));
+      if (q.roleId) {
+        where.push(inArray(accounts.id, db.select({ id: accountRoles.accountId }).from(accountRoles).where(eq(accountRoles.roleId, q.roleId))));
+      }
+      const cond = and(...where);
+      const [rows, [total]] = await Promise.all([
+        db.select().from(accounts).where(cond).orderBy(desc(accounts.createdAt), asc(accounts.id)).limit(q.size).offset((q.page - 1) * q.size),
+        db.select({ n: count() }).from(accounts).where(cond),
+      ]);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    findById: async (id: string, tx: Db = db) =>
+      (await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.realm, 'ADMIN'))).limit(1))[0],
+
+    /** Locks the row for the rest of the transaction (status and role changes race otherwise). */
+    lockById: async (id: string, tx: Db) =>
+      (await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.realm, 'ADMIN'))).for('update').limit(1))[0],
+
+    async rolesOf(accountIds: string[], tx: Db = db): Promise<Map<string, RoleRow[]>> {
+      const out = new Map<string, RoleRow[]>();
+      if (!accountIds.length) return out;
+      const rows = await tx
+        .select({ accountId: accountRoles.accountId, id: roles.id, code: roles.code, name: roles.name })
+        .from(accountRoles)
+        .innerJoin(roles, eq(roles.id, accountRoles.roleId))
+        .where(inArray(accountRoles.accountId, accountIds))
+        .orderBy(asc(roles.code));
+      for (const { accountId, ...role } of rows) {
+        const list = out.get(accountId) ?? [];
+        list.push(role);
+        out.set(accountId, list);
+      }
+      return out;
+    },
+
+    rolesByIds: async (ids: string[], tx: Db = db): Promise<RoleRow[]> =>
+      ids.length ? tx.select({ id: roles.id, code: roles.code, name: roles.name }).from(roles).where(inArray(roles.id, ids)) : [],
+
+    /** Which of username / phone / email another admin account already uses. */
+    async conflicts(input: { username?: string; phone: string | null; email: string | null }, excludeId?: string, tx: Db = db) {
+      const any: SQL[] = [];
+      if (input.username) any.push(eq(accounts.username, input.username));
+      if (input.phone) any.push(eq(accounts.phone, input.phone));
+      if (input.email) any.push(eq(accounts.email, input.email));
+      if (!any.length) return [];
+      const where = [eq(accounts.realm, 'ADMIN'), or(...any)!];
+      if (excludeId) where.push(ne(accounts.id, excludeId));
+      return tx.select({ username: accounts.username, phone: accounts.phone, email: accounts.email }).from(accounts).where(and(...where));
+    },
+
+    /** Enabled super admins, locked so two concurrent demotions cannot both see "another one left". */
+    enabledSuperAdminIds: async (tx: Db) =>
+      (
+        await tx
+          .select({ id: accounts.id })
+          .from(accounts)
+          .where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN'), eq(accounts.enabled, true)))
+          .for('update')
+      ).map((r) => r.id),
+
+    insert: async (values: typeof accounts.$inferInsert, tx: Db) => (await tx.insert(accounts).values(values).returning())[0]!,
+
+    update: async (id: string, values: Partial<typeof accounts.$inferInsert>, tx: Db) =>
+      (await tx.update(accounts).set(values).where(eq(accounts.id, id)).returning())[0]!,
+
+    async setRoles(accountId: string, roleIds: string[], tx: Db) {
+      await tx.delete(accountRoles).where(eq(accountRoles.accountId, accountId));
+      if (roleIds.length) await tx.insert(accountRoles).values(roleIds.map((roleId) => ({ accountId, roleId })));
+    },
+  };
+}
+export type SystemAccountRepository = ReturnType<typeof createSystemAccountRepository>;

@@ -1,0 +1,248 @@
+import { ADMIN_MSG, type Page, type ProfileUpdateInput, type SystemAccount, type SystemAccountCreateInput, type SystemAccountCreated, type SystemAccountListQuery, type SystemAccountUpdateInput } from '@contest/shared';
+import type { Db } from '../../../db/client.js';
+import { badRequest, notFound } from '../../../lib/errors.js';
+import { generatePassword, hashPassword } from '../../../lib/password.js';
+import { recordOperation } from '../../audit/operation-log.js';
+import type { SessionService } from '../../auth/session.service.js';
+import type { AdminActor } from '../admin.guard.js';
+import { iso, isoOrNull, isUniqueViolation } from '../admin-util.js';
+import type { AdminAccountRow, RoleRow, SystemAccountRepository } from './system-accounts.repository.js';
+
+const SUPER_ADMIN = 'SUPER_ADMIN';
+
+export function toSystemAccount(row: AdminAccountRow, roles: RoleRow[]): SystemAccount {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    code: row.code,
+    roleCode: row.roleCode === SUPER_ADMIN ? 'SUPER_ADMIN' : 'SYSTEM',
+    enabled: row.enabled,
+    roles,
+    lastLoginAt: isoOrNull(row.lastLoginAt),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+const describeRoles = (roles: RoleRow[]) => roles.map((r) => r.code).sort().join(',') || '无';
+
+interface Deps {
+  db: Db;
+  repo: SystemAccountRepository;
+  sessions: SessionService;
+  now?: () => Date;
+}
+
+/**
+ * System (admin-realm) accounts. Super-admin rules: holding the SUPER_ADMIN role is what makes
+ * an account's roleCode SUPER_ADMIN; only a super admin grants, removes or manages that; the
+ * last enabled super admin stays; nobody disables themselves or changes their own roles.
+ */
+export function createSystemAccountService({ db, repo, sessions, now = () => new Date() }: Deps) {
+  async function view(id: string, tx: Db = db): Promise<SystemAccount> {
+    const row = await repo.findById(id, tx);
+    if (!row) throw notFound(ADMIN_MSG.accountNotFound);
+    return toSystemAccount(row, (await repo.rolesOf([id], tx)).get(id) ?? []);
+  }
+
+  async function checkUnique(input: { username?: string; phone: string | null; email: string | null }, excludeId: string | undefined, tx: Db) {
+    for (const c of await repo.conflicts(input, excludeId, tx)) {
+      if (input.username && c.username === input.username) throw badRequest(ADMIN_MSG.usernameTaken, { field: 'username' });
+      if (input.phone && c.phone === input.phone) throw badRequest(ADMIN_MSG.phoneTaken, { field: 'phone' });
+      if (input.email && c.email === input.email) throw badRequest(ADMIN_MSG.emailTaken, { field: 'email' });
+    }
+  }
+
+  async function resolveRoles(roleIds: string[], tx: Db): Promise<RoleRow[]> {
+    const unique = [...new Set(roleIds)];
+    const found = await repo.rolesByIds(unique, tx);
+    if (found.length !== unique.length) throw badRequest(ADMIN_MSG.roleNotFoundInList, { field: 'roleIds' });
+    return found;
+  }
+
+  const isSuper = (actor: AdminActor) => actor.auth.roleCode === SUPER_ADMIN;
+
+  /** Guards a change of `target`'s roles to `next`; returns the new roleCode. */
+  async function checkRoleChange(actor: AdminActor, target: AdminAccountRow, current: RoleRow[], next: RoleRow[], tx: Db) {
+    const grantsSuper = next.some((r) => r.code === SUPER_ADMIN);
+    const wasSuper = target.roleCode === SUPER_ADMIN;
+    const changed = describeRoles(current) !== describeRoles(next);
+    if (changed && target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotChangeOwnRoles, { field: 'roleIds' });
+    if (grantsSuper && !wasSuper && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
+    if (wasSuper && !grantsSuper && target.enabled) {
+      const others = (await repo.enabledSuperAdminIds(tx)).filter((id) => id !== target.id);
+      if (others.length === 0) throw badRequest(ADMIN_MSG.lastSuperAdmin);
+    }
+    return grantsSuper ? SUPER_ADMIN : 'SYSTEM';
+  }
+
+  const guardSuperTarget = (actor: AdminActor, target: AdminAccountRow) => {
+    if (target.roleCode === SUPER_ADMIN && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
+  };
+
+  /** Wraps a write: unique-index races answer like the pre-check would. */
+  async function write<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction(fn);
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const text = String((err as { cause?: { constraint?: string }; constraint?: string }).cause?.constraint ?? (err as { constraint?: string }).constraint ?? err);
+        if (text.includes('phone')) throw badRequest(ADMIN_MSG.phoneTaken, { field: 'phone' });
+        if (text.includes('email')) throw badRequest(ADMIN_MSG.emailTaken, { field: 'email' });
+        throw badRequest(ADMIN_MSG.usernameTaken, { field: 'username' });
+      }
+      throw err;
+    }
+  }
+
+  return {
+    view,
+
+    async list(q: SystemAccountListQuery): Promise<Page<SystemAccount>> {
+      const { rows, total } = await repo.list(q);
+      const roles = await repo.rolesOf(rows.map((r) => r.id));
+      return { list: rows.map((r) => toSystemAccount(r, roles.get(r.id) ?? [])), page: q.page, size: q.size, total };
+    },
+
+    async create(actor: AdminActor, input: SystemAccountCreateInput): Promise<SystemAccountCreated> {
+      const password = generatePassword();
+      const passwordHash = await hashPassword(password);
+      const id = await write(async (tx) => {
+        await checkUnique(input, undefined, tx);
+        const roles = await resolveRoles(input.roleIds, tx);
+        const grantsSuper = roles.some((r) => r.code === SUPER_ADMIN);
+        if (grantsSuper && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
+        const at = now();
+        const row = await repo.insert(
+          { realm: 'ADMIN', username: input.username, name: input.name, phone: input.phone, email: input.email, roleCode: grantsSuper ? 'SUPER_ADMIN' : 'SYSTEM', passwordHash, createdAt: at, updatedAt: at },
+          tx,
+        );
+        await repo.setRoles(row.id, roles.map((r) => r.id), tx);
+        await recordOperation(tx, actor, {
+          action: 'account:create',
+          targetType: 'account',
+          targetId: row.id,
+          summary: `新增系统账号 ${input.username}（${input.name}），角色 ${describeRoles(roles)}`,
+        });
+        return row.id;
+      });
+      return { account: await view(id), password };
+    },
+
+    async update(actor: AdminActor, id: string, input: SystemAccountUpdateInput): Promise<SystemAccount> {
+      await write(async (tx) => {
+        const target = await repo.lockById(id, tx);
+        if (!target) throw notFound(ADMIN_MSG.accountNotFound);
+        guardSuperTarget(actor, target);
+        await checkUnique({ phone: input.phone, email: input.email }, id, tx);
+        const current = (await repo.rolesOf([id], tx)).get(id) ?? [];
+        const next = await resolveRoles(input.roleIds, tx);
+        const roleCode = await checkRoleChange(actor, target, current, next, tx);
+        const changes: string[] = [];
+        if (target.name !== input.name) changes.push(`姓名 ${target.name ?? ''} -> ${input.name}`);
+        if (target.phone !== input.phone) changes.push(`手机号 ${target.phone ?? '无'} -> ${input.phone ?? '无'}`);
+        if (target.email !== input.email) changes.push(`邮箱 ${target.email ?? '无'} -> ${input.email ?? '无'}`);
+        if (describeRoles(current) !== describeRoles(next)) changes.push(`角色 ${describeRoles(current)} -> ${describeRoles(next)}`);
+        await repo.update(id, { name: input.name, phone: input.phone, email: input.email, roleCode, updatedAt: now() }, tx);
+        await repo.setRoles(id, next.map((r) => r.id), tx);
+        await recordOperation(tx, actor, {
+          action: 'account:edit',
+          targetType: 'account',
+          targetId: id,
+          summary: `编辑系统账号 ${target.username}：${changes.join('；') || '无变化'}`,
+        });
+      });
+      return view(id);
+    },
+
+    async assignRoles(actor: AdminActor, id: string, roleIds: string[]): Promise<SystemAccount> {
+      await write(async (tx) => {
+        const target = await repo.lockById(id, tx);
+        if (!target) throw notFound(ADMIN_MSG.accountNotFound);
+        guardSuperTarget(actor, target);
+        const current = (await repo.rolesOf([id], tx)).get(id) ?? [];
+        const next = await resolveRoles(roleIds, tx);
+        const roleCode = await checkRoleChange(actor, target, current, next, tx);
+        await repo.update(id, { roleCode, updatedAt: now() }, tx);
+        await repo.setRoles(id, next.map((r) => r.id), tx);
+        await recordOperation(tx, actor, {
+          action: 'account:roles',
+          targetType: 'account',
+          targetId: id,
+          summary: `分配角色 ${target.username}：${describeRoles(current)} -> ${describeRoles(next)}`,
+        });
+      });
+      return view(id);
+    },
+
+    async setEnabled(actor: AdminActor, id: string, enabled: boolean): Promise<SystemAccount> {
+      await write(async (tx) => {
+        const target = await repo.lockById(id, tx);
+        if (!target) throw notFound(ADMIN_MSG.accountNotFound);
+        if (!enabled && target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotDisableSelf);
+        guardSuperTarget(actor, target);
+        if (!enabled && target.roleCode === SUPER_ADMIN && target.enabled) {
+          const others = (await repo.enabledSuperAdminIds(tx)).filter((x) => x !== id);
+          if (others.length === 0) throw badRequest(ADMIN_MSG.lastSuperAdmin);
+        }
+        await repo.update(id, { enabled, updatedAt: now() }, tx);
+        // Disabling takes effect now, not when the session would have expired.
+        if (!enabled) await sessions.revokeAll(id, 'DISABLED', undefined, tx);
+        await recordOperation(tx, actor, {
+          action: enabled ? 'account:enable' : 'account:disable',
+          targetType: 'account',
+          targetId: id,
+          summary: `${enabled ? '启用' : '禁用'}系统账号 ${target.username}`,
+        });
+      });
+      return view(id);
+    },
+
+    async resetPassword(actor: AdminActor, id: string): Promise<{ password: string }> {
+      const password = generatePassword();
+      const passwordHash = await hashPassword(password);
+      await write(async (tx) => {
+        const target = await repo.lockById(id, tx);
+        if (!target) throw notFound(ADMIN_MSG.accountNotFound);
+        if (target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotResetSelf);
+        guardSuperTarget(actor, target);
+        const at = now();
+        await repo.update(id, { passwordHash, passwordChangedAt: at, updatedAt: at }, tx);
+        await sessions.revokeAll(id, 'PASSWORD_CHANGED', undefined, tx);
+        await recordOperation(tx, actor, {
+          action: 'account:reset-password',
+          targetType: 'account',
+          targetId: id,
+          summary: `重置系统账号 ${target.username} 的密码`,
+        });
+      });
+      return { password };
+    },
+
+    /** My account: the signed-in admin edits their own contact details (roles stay as they are). */
+    async updateProfile(actor: AdminActor, input: ProfileUpdateInput): Promise<SystemAccount> {
+      const id = actor.auth.accountId;
+      await write(async (tx) => {
+        const target = await repo.lockById(id, tx);
+        if (!target) throw notFound(ADMIN_MSG.accountNotFound);
+        await checkUnique({ phone: input.phone, email: input.email }, id, tx);
+        const changes: string[] = [];
+        if (target.name !== input.name) changes.push(`姓名 ${target.name ?? ''} -> ${input.name}`);
+        if (target.phone !== input.phone) changes.push(`手机号 ${target.phone ?? '无'} -> ${input.phone ?? '无'}`);
+        if (target.email !== input.email) changes.push(`邮箱 ${target.email ?? '无'} -> ${input.email ?? '无'}`);
+        await repo.update(id, { name: input.name, phone: input.phone, email: input.email, updatedAt: now() }, tx);
+        await recordOperation(tx, actor, {
+          action: 'profile:edit',
+          targetType: 'account',
+          targetId: id,
+          summary: `修改个人资料：${changes.join('；') || '无变化'}`,
+        });
+      });
+      return view(id);
+    },
+  };
+}
+export type SystemAccountService = ReturnType<typeof createSystemAccountService>;

@@ -1,0 +1,192 @@
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import {
+  ADMIN_MSG,
+  TEAM_STATUS_LABELS,
+  USER_EXPORT_COLUMNS,
+  USER_EXPORT_MAX_ROWS,
+  type Page,
+  type RegisteredUser,
+  type RegisteredUserDetail,
+  type UserFilter,
+  type UserListQuery,
+} from '@contest/shared';
+import type { Db } from '../../../db/client.js';
+import { badRequest, notFound } from '../../../lib/errors.js';
+import { generatePassword, hashPassword } from '../../../lib/password.js';
+import { recordOperation } from '../../audit/operation-log.js';
+import type { SessionService } from '../../auth/session.service.js';
+import type { AdminActor } from '../admin.guard.js';
+import { iso, isoOrNull } from '../admin-util.js';
+import type { UserListRow, UserRepository } from './users.repository.js';
+
+const EXPORT_BATCH = 1000;
+
+function toUser(r: UserListRow): RegisteredUser {
+  return {
+    id: r.id,
+    username: r.username,
+    name: r.name,
+    phone: r.phone,
+    email: r.email,
+    enabled: r.enabled,
+    createdAt: iso(r.createdAt),
+    lastLoginAt: isoOrNull(r.lastLoginAt),
+    team: r.teamId ? { id: r.teamId, teamName: r.teamName ?? '', orgName: r.orgName ?? '', status: r.teamStatus!, track: r.track } : null,
+  };
+}
+
+/** Beijing wall-clock time for the spreadsheet (people read it; ISO is for machines). */
+const beijing = (d: Date | null) =>
+  d ? new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
+
+/** The filters an export used, for the audit summary. */
+const describeFilter = (f: UserFilter) =>
+  Object.entries(f)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ') || '无';
+
+interface Deps {
+  db: Db;
+  repo: UserRepository;
+  sessions: SessionService;
+  now?: () => Date;
+}
+
+/** Registered participants: search, detail, disable, reset password, export (product.md 7). */
+export function createUserService({ db, repo, sessions, now = () => new Date() }: Deps) {
+  async function summary(id: string): Promise<RegisteredUser> {
+    const { agreedAt: _agreed, passwordChangedAt: _changed, team, ...account } = await detail(id);
+    return { ...account, team: team ? { id: team.id, teamName: team.teamName, orgName: team.orgName, status: team.status, track: team.track } : null };
+  }
+
+  async function detail(id: string): Promise<RegisteredUserDetail> {
+    const account = await repo.findById(id);
+    if (!account) throw notFound(ADMIN_MSG.userNotFound);
+    const team = await repo.teamOf(id);
+    return {
+      id: account.id,
+      username: account.username,
+      name: account.name,
+      phone: account.phone,
+      email: account.email,
+      enabled: account.enabled,
+      createdAt: iso(account.createdAt),
+      lastLoginAt: isoOrNull(account.lastLoginAt),
+      agreedAt: isoOrNull(account.agreedAt),
+      passwordChangedAt: isoOrNull(account.passwordChangedAt),
+      team: team
+        ? {
+            id: team.id,
+            teamName: team.teamName,
+            orgName: team.orgName,
+            status: team.status,
+            track: team.track,
+            orgType: team.orgType,
+            creditCode: team.creditCode,
+            region: team.region,
+            city: team.city,
+            leaderName: team.leader?.name ?? null,
+            leaderPhone: team.leader?.phone ?? null,
+            memberCount: team.members.length,
+            submittedAt: isoOrNull(team.submittedAt),
+            updatedAt: iso(team.updatedAt),
+          }
+        : null,
+    };
+  }
+
+  return {
+    async list(q: UserListQuery): Promise<Page<RegisteredUser>> {
+      const { page, size, ...filter } = q;
+      const { rows, total } = await repo.page(filter, page, size);
+      return { list: rows.map(toUser), page, size, total };
+    },
+
+    detail,
+
+    async setEnabled(actor: AdminActor, id: string, enabled: boolean): Promise<RegisteredUser> {
+      await db.transaction(async (tx) => {
+        const account = await repo.lockById(id, tx);
+        if (!account) throw notFound(ADMIN_MSG.userNotFound);
+        await repo.update(id, { enabled, updatedAt: now() }, tx);
+        // A disabled participant is out at once: their next call gets 401.
+        if (!enabled) await sessions.revokeAll(id, 'DISABLED', undefined, tx);
+        await recordOperation(tx, actor, {
+          action: enabled ? 'user:enable' : 'user:disable',
+          targetType: 'account',
+          targetId: id,
+          summary: `${enabled ? '启用' : '禁用'}注册用户 ${account.username}`,
+        });
+      });
+      return summary(id);
+    },
+
+    async resetPassword(actor: AdminActor, id: string): Promise<{ password: string }> {
+      const password = generatePassword();
+      const passwordHash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        const account = await repo.lockById(id, tx);
+        if (!account) throw notFound(ADMIN_MSG.userNotFound);
+        const at = now();
+        await repo.update(id, { passwordHash, passwordChangedAt: at, updatedAt: at }, tx);
+        await sessions.revokeAll(id, 'PASSWORD_CHANGED', undefined, tx);
+        await recordOperation(tx, actor, { action: 'user:reset-password', targetType: 'account', targetId: id, summary: `重置注册用户 ${account.username} 的密码` });
+      });
+      return { password };
+    },
+
+    /**
+     * Checks the size and records the export, then returns a stream that writes the workbook
+     * in batches, so memory stays flat whatever the number of rows.
+     */
+    async export(actor: AdminActor, filter: UserFilter): Promise<{ stream: Readable; fileName: string; rows: number }> {
+      const total = await repo.count(filter);
+      if (total > USER_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
+      await db.transaction((tx) =>
+        recordOperation(tx, actor, { action: 'user:export', targetType: 'account', summary: `导出注册用户 ${total} 条，筛选条件：${describeFilter(filter)}` }),
+      );
+      const out = new PassThrough();
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+      const sheet = workbook.addWorksheet('注册用户');
+      sheet.columns = USER_EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.key === 'email' || c.key === 'orgName' ? 32 : 20 }));
+      sheet.getRow(1).font = { bold: true };
+      sheet.getRow(1).commit();
+      void (async () => {
+        try {
+          // Stop at the counted total: rows registered meanwhile wait for the next export.
+          for (let offset = 0; offset < total; offset += EXPORT_BATCH) {
+            // The client went away: stop reading the database.
+            if (out.destroyed) return;
+            const rows = await repo.batch(filter, offset, Math.min(EXPORT_BATCH, total - offset));
+            for (const r of rows) {
+              sheet
+                .addRow({
+                  username: r.username,
+                  name: r.name ?? '',
+                  phone: r.phone ?? '',
+                  email: r.email ?? '',
+                  orgName: r.orgName ?? '',
+                  teamName: r.teamName ?? '',
+                  teamStatus: r.teamStatus ? TEAM_STATUS_LABELS[r.teamStatus] : '未报名',
+                  enabled: r.enabled ? '正常' : '已禁用',
+                  createdAt: beijing(r.createdAt),
+                  lastLoginAt: beijing(r.lastLoginAt),
+                })
+                .commit();
+            }
+            if (rows.length < EXPORT_BATCH) break;
+          }
+          sheet.commit();
+          await workbook.commit();
+        } catch (err) {
+          out.destroy(err as Error);
+        }
+      })();
+      const date = beijing(now()).slice(0, 10);
+      return { stream: out, fileName: `注册用户_${date}.xlsx`, rows: total };
+    },
+  };
+}
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { createStorage } from '../../lib/storage/create-storage.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
+import { bearerToken, requireRealm } from '../auth/auth.guard.js';
+import type { IdentityServices } from '../auth/identity.module.js';
+import { createDocumentsRepository } from '../documents/documents.repository.js';
+import { documentsRoutes } from '../documents/documents.routes.js';
+import { createDocumentsService, type DocumentsService } from '../documents/documents.service.js';
+import { createFeedbackRepository } from '../feedback/feedback.repository.js';
+import { feedbackRoutes } from '../feedback/feedback.routes.js';
+import { createFeedbackService } from '../feedback/feedback.service.js';
+import { createMessagesRepository } from '../messages/messages.repository.js';
+import { messagesRoutes } from '../messages/messages.routes.js';
+import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
+import { createNewsRepository } from '../news/news.repository.js';
+import { newsRoutes } from '../news/news.routes.js';
+import { createNewsService } from '../news/news.service.js';
+import { createSiteContentRepository } from '../site-content/site-content.repository.js';
+import { siteContentRoutes } from '../site-content/site-content.routes.js';
+import { createSiteContentService } from '../site-content/site-content.service.js';
+
+export interface ContentServices {
+  /** `hasUnread(accountId)` feeds `hasUnReadMessage` of GET /user/account. */
+  messages: MessagesService;
+  /** `canReadDocumentFile(accountId, attachmentId)` for the files access rule. */
+  documents: DocumentsService;
+}
+
+/**
+ * News, site blocks, documents and templates, the participant inbox and feedback (issue 5,
+ * content side). Calls in docs/api-content.md.
+ */
+export async function registerContent(
+  api: FastifyInstance,
+  deps: AppDeps,
+  identity: IdentityServices,
+  options: { storage?: Storage } = {},
+): Promise<ContentServices> {
+  const db = deps.database.db;
+  const { sessions, permissions } = identity;
+  // The same store the files module writes to (same configuration); drivers keep no state.
+  const storage = options.storage ?? createStorage(deps.config.files.storage);
+
+  // Authentication first (onRequest), so an anonymous caller gets 401 whatever it sends.
+  const participant = requireRealm(sessions, 'USER');
+  const admin = createAdminGuards(sessions, permissions, createMenuAccess(db));
+  /** Public calls that show more to a signed-in participant; a bad token is still 401. */
+  const participantOf = async (request: FastifyRequest): Promise<string | null> => {
+    const token = bearerToken(request);
+    if (!token) return null;
+    return (await sessions.authenticate(token, ['USER'])).accountId;
+  };
+
+  const messages = createMessagesService(createMessagesRepository(db));
+  const documents = createDocumentsService({ db, repo: createDocumentsRepository(db), storage });
+
+  await api.register(async (scope) => {
+    scope.decorateRequest('auth', null);
+    await scope.register(newsRoutes, { service: createNewsService(createNewsRepository(db)), canPreview: admin.button('news:edit') });
+    await scope.register(siteContentRoutes, { service: createSiteContentService(createSiteContentRepository(db)) });
+    await scope.register(documentsRoutes, { service: documents, participantOf });
+    await scope.register(messagesRoutes, { service: messages, participant });
+    await scope.register(feedbackRoutes, {
+      service: createFeedbackService({ db, repo: createFeedbackRepository(db) }),
+      participant,
+      canRead: admin.menu('UserFeedback'),
+      canReply: admin.button('feedback:reply'),
+    });
+  });
+  return { messages, documents };
+}

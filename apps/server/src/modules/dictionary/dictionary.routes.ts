@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ADMIN_MSG,
+  dictItemCreateSchema,
+  dictItemListQuerySchema,
+  dictItemUpdateSchema,
+  dictModuleQuerySchema,
+  dictTypeCreateSchema,
+  dictTypeParamsSchema,
+  dictTypesQuerySchema,
+  dictTypeUpdateSchema,
+  idParamsSchema,
+} from '@contest/shared';
+import { ok } from '../../plugins/envelope.js';
+import type { ZodTypeProvider } from '../../plugins/zod.js';
+import { adminActorOf, type AdminGuard } from '../admin/admin.guard.js';
+import type { DictionaryService } from './dictionary.service.js';
+
+export interface DictionaryRoutesOptions {
+  service: DictionaryService;
+  /** The data dictionary page's menu (reading) and the dict:edit button (writing). */
+  canRead: AdminGuard;
+  canEdit: AdminGuard;
+}
+
+/** Public reads under /dic, the data dictionary page under /admin/dic. */
+export async function dictionaryRoutes(base: FastifyInstance, { service, canRead, canEdit }: DictionaryRoutesOptions): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/dic/public', { schema: { querystring: dictTypesQuerySchema } }, async (request) => ok(await service.options(request.query.types)));
+  app.get('/dic/module', { schema: { querystring: dictModuleQuerySchema } }, async (request) => ok(await service.moduleOptions(request.query.module)));
+  app.get('/dic/label', { schema: { querystring: dictTypesQuerySchema } }, async (request) => ok(await service.labels(request.query.types)));
+
+  app.get('/admin/dic/type', { onRequest: canRead }, async () => ok(await service.listTypes()));
+  app.post('/admin/dic/type', { onRequest: canEdit, schema: { body: dictTypeCreateSchema } }, async (request) =>
+    ok(await service.createType(adminActorOf(request), request.body), ADMIN_MSG.created),
+  );
+  app.put('/admin/dic/type/:code', { onRequest: canEdit, schema: { params: dictTypeParamsSchema, body: dictTypeUpdateSchema } }, async (request) =>
+    ok(await service.updateType(adminActorOf(request), request.params.code, request.body), ADMIN_MSG.saved),
+  );
+  app.delete('/admin/dic/type/:code', { onRequest: canEdit, schema: { params: dictTypeParamsSchema } }, async (request) => {
+    await service.deleteType(adminActorOf(request), request.params.code);
+    return ok(null, ADMIN_MSG.deleted);
+  });
+
+  app.get('/admin/dic/item', { onRequest: canRead, schema: { querystring: dictItemListQuerySchema } }, async (request) =>
+    ok(await service.listItems(request.query.typeCode)),
+  );
+  app.post('/admin/dic/item', { onRequest: canEdit, schema: { body: dictItemCreateSchema } }, async (request) =>
+    ok(await service.createItem(adminActorOf(request), request.body), ADMIN_MSG.created),
+  );
+  app.put('/admin/dic/item/:id', { onRequest: canEdit, schema: { params: idParamsSchema, body: dictItemUpdateSchema } }, async (request) =>
+    ok(await service.updateItem(adminActorOf(request), request.params.id, request.body), ADMIN_MSG.saved),
+  );
+}

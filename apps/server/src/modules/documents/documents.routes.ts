@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { documentListQuerySchema, idParamsSchema, templateQuerySchema } from '@contest/shared';
+import { ok } from '../../plugins/envelope.js';
+import type { ZodTypeProvider } from '../../plugins/zod.js';
+import { contentDisposition, isInlinePreviewable } from '../files/files.http.js';
+import type { DocumentDownload, DocumentsService } from './documents.service.js';
+
+export interface DocumentsRoutesOptions {
+  service: DocumentsService;
+  /** The signed-in participant, or null for an anonymous caller (a bad token is still 401). */
+  participantOf(request: FastifyRequest): Promise<string | null>;
+}
+
+/** Sends a stored file with the same headers as /attachment/stream (whole file, no ranges). */
+function sendFile(reply: FastifyReply, { file, body }: DocumentDownload, inline: boolean) {
+  return reply
+    .headers({
+      etag: `"${file.sha256}"`,
+      'cache-control': 'private, no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-type': file.mimeType,
+      'content-disposition': contentDisposition(inline && isInlinePreviewable(file.mimeType) ? 'inline' : 'attachment', file.originalName),
+      'content-length': String(file.size),
+    })
+    .send(body);
+}
+
+/** Templates (/template/public) and documents by audience (/documents, the /module page). */
+export async function documentsRoutes(base: FastifyInstance, { service, participantOf }: DocumentsRoutesOptions): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get('/template/public', { compress: false, schema: { querystring: templateQuerySchema } }, async (request, reply) =>
+    sendFile(reply, await service.template(request.query.code), false),
+  );
+  app.get('/documents', { schema: { querystring: documentListQuerySchema } }, async (request) =>
+    ok(await service.list(await participantOf(request), request.query)),
+  );
+  app.get(
+    '/documents/:id/file',
+    { compress: false, schema: { params: idParamsSchema, querystring: z.object({ preview: z.string().optional() }) } },
+    async (request, reply) => sendFile(reply, await service.download(await participantOf(request), request.params.id), request.query.preview === '1'),
+  );
+}

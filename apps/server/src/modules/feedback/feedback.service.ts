@@ -1,0 +1,131 @@
+import {
+  CONTENT_MSG,
+  FEEDBACK_TYPE_DICT,
+  type AdminFeedbackItem,
+  type AdminFeedbackQuery,
+  type FeedbackItem,
+  type FileRef,
+  type Page,
+  type PageQuery,
+  type feedbackCreateSchema,
+  type feedbackReplySchema,
+} from '@contest/shared';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { uniqueNoOf } from '../files/files.service.js';
+import { deliverMessage } from '../messages/deliver.js';
+import type { FeedbackAttachmentRow, FeedbackOwner, FeedbackRepository, FeedbackRow } from './feedback.repository.js';
+
+type CreateInput = z.output<typeof feedbackCreateSchema>;
+type ReplyInput = z.output<typeof feedbackReplySchema>;
+
+const STREAM_PATH = '/api/attachment/stream/';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Title of the in-site message that tells a participant their feedback was answered. */
+export const FEEDBACK_REPLIED_TITLE = '您的反馈已回复';
+
+const fileRef = (f: FeedbackAttachmentRow): FileRef => ({ uniqueNo: f.uniqueNo, name: f.originalName, size: f.size, filePath: `${STREAM_PATH}${f.uniqueNo}` });
+
+export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }) {
+  const { db, repo } = deps;
+
+  async function typeNames(): Promise<Map<string, string>> {
+    return new Map((await repo.dictItems(FEEDBACK_TYPE_DICT)).map((i) => [i.code, i.name]));
+  }
+
+  /** Rows -> answers with their files and type names, in two queries for a whole page. */
+  async function present(rows: FeedbackRow[]): Promise<FeedbackItem[]> {
+    const [names, files] = await Promise.all([typeNames(), repo.filesByIds([...new Set(rows.flatMap((r) => r.attachmentIds))])]);
+    const byId = new Map(files.map((f) => [f.id, f]));
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      typeName: names.get(r.type) ?? r.type,
+      content: r.content,
+      contact: r.contact,
+      attachments: r.attachmentIds.flatMap((id) => (byId.has(id) ? [fileRef(byId.get(id)!)] : [])),
+      status: r.status,
+      reply: r.reply,
+      repliedAt: r.repliedAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+
+  async function presentAdmin(found: { row: FeedbackRow; owner: FeedbackOwner }[]): Promise<AdminFeedbackItem[]> {
+    const items = await present(found.map((f) => f.row));
+    return items.map((item, i) => ({ ...item, owner: found[i]!.owner }));
+  }
+
+  /** Only the caller's own FEEDBACK uploads may be attached; anything else is one refusal. */
+  async function ownFeedbackFiles(accountId: string, refs: string[]): Promise<string[]> {
+    const uniqueNos = refs.map(uniqueNoOf);
+    if (uniqueNos.some((u) => u === null)) throw badRequest(CONTENT_MSG.feedbackAttachmentInvalid, { field: 'attachments' });
+    const wanted = [...new Set(uniqueNos as string[])];
+    const rows = await repo.filesByUniqueNo(wanted);
+    const usable = rows.filter((r) => r.ownerId === accountId && r.origin === 'FEEDBACK');
+    if (usable.length !== wanted.length) throw badRequest(CONTENT_MSG.feedbackAttachmentInvalid, { field: 'attachments' });
+    const byNo = new Map(usable.map((r) => [r.uniqueNo, r.id]));
+    return wanted.map((u) => byNo.get(u)!);
+  }
+
+  return {
+    async create(accountId: string, input: CreateInput): Promise<FeedbackItem> {
+      const type = (await repo.dictItems(FEEDBACK_TYPE_DICT)).find((i) => i.code === input.type && i.enabled);
+      if (!type) throw badRequest(CONTENT_MSG.feedbackTypeInvalid, { field: 'type' });
+      const attachmentIds = await ownFeedbackFiles(accountId, input.attachments);
+      const row = await repo.insert(db, { ownerId: accountId, type: input.type, content: input.content, contact: input.contact, attachmentIds });
+      return (await present([row]))[0]!;
+    },
+
+    async mine(accountId: string, query: PageQuery): Promise<Page<FeedbackItem>> {
+      const { rows, total } = await repo.page({ ownerId: accountId }, query.page, query.size);
+      return { list: await present(rows.map((r) => r.row)), page: query.page, size: query.size, total };
+    },
+
+    /** Someone else's feedback is 404, like a missing one. */
+    async own(accountId: string, id: string): Promise<FeedbackItem> {
+      const found = UUID.test(id) ? await repo.find(id) : undefined;
+      if (!found || found.row.ownerId !== accountId) throw notFound(CONTENT_MSG.feedbackNotFound);
+      return (await present([found.row]))[0]!;
+    },
+
+    async adminList(query: AdminFeedbackQuery): Promise<Page<AdminFeedbackItem>> {
+      const { rows, total } = await repo.page({ status: query.status, type: query.type }, query.page, query.size);
+      return { list: await presentAdmin(rows), page: query.page, size: query.size, total };
+    },
+
+    async adminDetail(id: string): Promise<AdminFeedbackItem> {
+      const found = await repo.find(id);
+      if (!found) throw notFound(CONTENT_MSG.feedbackNotFound);
+      return (await presentAdmin([found]))[0]!;
+    },
+
+    /** Reply (and maybe close), audited, and the participant told in their inbox, all in one transaction. */
+    async reply(actor: OperationActor, id: string, input: ReplyInput): Promise<AdminFeedbackItem> {
+      await db.transaction(async (tx) => {
+        const found = await repo.find(id, tx);
+        if (!found) throw notFound(CONTENT_MSG.feedbackNotFound);
+        const status = input.close ? 'CLOSED' : 'REPLIED';
+        await repo.reply(tx, id, { reply: input.reply, status, repliedBy: actor.auth.accountId });
+        await recordOperation(tx, actor, {
+          action: 'feedback:reply',
+          targetType: 'feedback',
+          targetId: id,
+          summary: `回复用户 ${found.owner.username} 的反馈${input.close ? '并关闭' : ''}：${input.reply.slice(0, 200)}`,
+        });
+        await deliverMessage(tx, {
+          title: FEEDBACK_REPLIED_TITLE,
+          body: `您于 ${found.row.createdAt.toISOString().slice(0, 10)} 提交的反馈已有回复，请在“我的反馈”中查看。`,
+          kind: 'SYSTEM',
+          senderId: actor.auth.accountId,
+          accountIds: [found.row.ownerId],
+        });
+      });
+      return this.adminDetail(id);
+    },
+  };
+}
+export type FeedbackService = ReturnType<typeof createFeedbackService>;

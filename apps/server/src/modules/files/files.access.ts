@@ -1,0 +1,39 @@
+import type { Realm } from '@contest/shared';
+import type { AuthContext } from '../auth/session.service.js';
+
+/** Whoever asks for a file: nobody signed in, or an account of some realm. */
+export type Reader = { kind: 'anonymous' } | ({ kind: 'account' } & Pick<AuthContext, 'accountId' | 'realm' | 'roleCode'>);
+
+export const ANONYMOUS: Reader = { kind: 'anonymous' };
+
+export interface AccessRules {
+  /** Admin button check (`permissions.can`). */
+  adminCan(ctx: { accountId: string; realm: Realm; roleCode: AuthContext['roleCode'] }, code: string): Promise<boolean>;
+  /** True when the expert reviews the project this attachment belongs to. */
+  isExpertAssigned(expertId: string, attachmentId: string): Promise<boolean>;
+  /** True when the participant may see a document (template, guide, data document) using this file. */
+  canReadDocumentFile(accountId: string, attachmentId: string): Promise<boolean>;
+}
+
+/** Admin button that opens participants' attachments. */
+export const FILE_READ_BUTTON = 'file:read';
+
+/**
+ * The one place deciding who may read an attachment (product.md section 9): anyone for public
+ * content; its owner; participants a document using it is meant for (data documents for approved
+ * teams); admins holding `file:read`; experts assigned to its project. Callers answer
+ * everyone else 404, so a refusal never tells whether the file exists.
+ */
+export async function canReadAttachment(
+  reader: Reader,
+  file: { id: string; ownerId: string | null; isPublic: boolean },
+  rules: AccessRules,
+): Promise<boolean> {
+  if (file.isPublic) return true;
+  if (reader.kind === 'anonymous') return false;
+  if (file.ownerId !== null && file.ownerId === reader.accountId) return true;
+  if (reader.realm === 'ADMIN') return rules.adminCan(reader, FILE_READ_BUTTON);
+  if (reader.realm === 'EXPERT') return rules.isExpertAssigned(reader.accountId, file.id);
+  if (reader.realm === 'USER') return rules.canReadDocumentFile(reader.accountId, file.id);
+  return false;
+}

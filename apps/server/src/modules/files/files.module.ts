@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { createStorage } from '../../lib/storage/create-storage.js';
+import type { Storage } from '../../lib/storage/storage.js';
+import type { IdentityServices } from '../auth/identity.module.js';
+import type { AccessRules } from './files.access.js';
+import { createFilesRepository } from './files.repository.js';
+import { filesRoutes } from './files.routes.js';
+import { createFilesService, type FilesService } from './files.service.js';
+import { createPieceStore } from './piece-store.js';
+import { createLinkSigner } from './signed-link.js';
+
+/** Pieces of an upload untouched this long are removed (product.md section 9). */
+export const UPLOAD_MAX_AGE_MS = 24 * 3600_000;
+const SWEEP_INTERVAL_MS = 3600_000;
+
+export interface FilesOptions {
+  /** Review assignments live in the review module; until it provides this, experts read nothing. */
+  isExpertAssigned?: AccessRules['isExpertAssigned'];
+  /** Documents decide which participants see their files; until wired, participants read only their own. */
+  canReadDocumentFile?: AccessRules['canReadDocumentFile'];
+  /** Tests pass a driver of their own. */
+  storage?: Storage;
+}
+
+/** Attachments: chunked and single uploads, storage drivers, streaming, access rules (issue 4). */
+export async function registerFiles(
+  api: FastifyInstance,
+  deps: AppDeps,
+  identity: IdentityServices,
+  options: FilesOptions = {},
+): Promise<{ files: FilesService }> {
+  const { config, database } = deps;
+  const storage = options.storage ?? createStorage(config.files.storage);
+  const pieces = createPieceStore(join(config.dataDir, 'uploads'));
+  if (!config.files.linkSecret && config.env === 'production') {
+    api.log.warn('FILE_LINK_SECRET is not set: file links are signed with a per-process key and stop working at restart or on another instance');
+  }
+  const links = createLinkSigner(config.files.linkSecret ? Buffer.from(config.files.linkSecret) : randomBytes(32), config.files.linkTtlSeconds);
+  const files = createFilesService({
+    db: database.db,
+    repo: createFilesRepository(database.db),
+    storage,
+    pieces,
+    links,
+    rules: {
+      adminCan: (ctx, code) => identity.permissions.can(ctx, code),
+      isExpertAssigned: options.isExpertAssigned ?? (async () => false),
+      canReadDocumentFile: options.canReadDocumentFile ?? (async () => false),
+    },
+  });
+  await api.register(filesRoutes, { service: files, sessions: identity.sessions, incomingPath: () => pieces.incomingPath() });
+
+  const sweep = () => {
+    files.sweep(UPLOAD_MAX_AGE_MS).catch((err: unknown) => api.log.error({ err }, 'upload sweep failed'));
+  };
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+  api.addHook('onClose', async () => clearInterval(timer));
+  sweep();
+  return { files };
+}

@@ -1,0 +1,31 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accounts, attachments } from '../../db/schema.js';
+
+export type AttachmentRow = typeof attachments.$inferSelect;
+export type NewAttachment = typeof attachments.$inferInsert;
+
+export function createFilesRepository(db: Db) {
+  return {
+    async insert(tx: Db, values: NewAttachment): Promise<AttachmentRow> {
+      const [row] = await tx.insert(attachments).values(values).returning();
+      return row!;
+    },
+
+    async findByUniqueNo(uniqueNo: string): Promise<AttachmentRow | undefined> {
+      const [row] = await db.select().from(attachments).where(eq(attachments.uniqueNo, uniqueNo)).limit(1);
+      return row;
+    },
+
+    /** Who a signed link was issued to, as the access rules need it. */
+    async linkAccount(accountId: string) {
+      const [row] = await db
+        .select({ accountId: accounts.id, realm: accounts.realm, roleCode: accounts.roleCode, enabled: accounts.enabled })
+        .from(accounts)
+        .where(eq(accounts.id, accountId))
+        .limit(1);
+      return row;
+    },
+  };
+}
+export type FilesRepository = ReturnType<typeof createFilesRepository>;

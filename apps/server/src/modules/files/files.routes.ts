@@ -1,0 +1,249 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  ATTACHMENT_ORIGINS,
+  DEFAULT_ATTACHMENT_ORIGIN,
+  FILE_NAME_MAX,
+  REALMS,
+  SINGLE_UPLOAD_MAX_BYTES,
+  SNIFF_BYTES,
+  UPLOAD_MSG,
+  UPLOAD_PIECE_SIZE,
+} from '@contest/shared';
+import { badRequest, notFound, payloadTooLarge } from '../../lib/errors.js';
+import { failure, ok } from '../../plugins/envelope.js';
+import type { ZodTypeProvider } from '../../plugins/zod.js';
+import { authOf, bearerToken, requireRealm } from '../auth/auth.guard.js';
+import type { SessionService } from '../auth/session.service.js';
+import { ANONYMOUS, type Reader } from './files.access.js';
+import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
+import type { FilesService, ReceivedFile, Uploader } from './files.service.js';
+
+export interface FilesRoutesOptions {
+  service: FilesService;
+  sessions: SessionService;
+  incomingPath: () => Promise<string>;
+}
+
+/** Speed test payloads: default and ceiling, in bytes. */
+export const SPEED_DEFAULT_BYTES = 5 * 1024 * 1024;
+export const SPEED_MAX_BYTES = 20 * 1024 * 1024;
+const SPEED_BLOCK = Buffer.alloc(64 * 1024, 0x5a);
+
+// Fields are short: generous room for a 200-character name in UTF-8, so a 10,000-character one is cut and refused.
+const FIELD_MAX_BYTES = FILE_NAME_MAX * 4 + 64;
+
+interface Received {
+  fields: Record<string, string>;
+  file: (ReceivedFile & { filename: string }) | null;
+}
+
+/**
+ * Reads a multipart body, writing its one file part to a temporary file as it arrives (never
+ * buffered whole) and collecting the text fields, whatever their order. A file over `maxFileBytes`
+ * is a 413; the temporary file is removed on any failure.
+ */
+async function receive(request: FastifyRequest, maxFileBytes: number, incomingPath: () => Promise<string>, hash: boolean): Promise<Received> {
+  if (!request.isMultipart()) throw badRequest(UPLOAD_MSG.missingFile, { field: 'file' });
+  const fields: Record<string, string> = {};
+  let file: Received['file'] = null;
+  try {
+    const parts = request.parts({ limits: { fileSize: maxFileBytes, files: 1, fields: 10, fieldSize: FIELD_MAX_BYTES, parts: 12 } });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.valueTruncated) {
+          throw badRequest(part.fieldname === 'name' ? UPLOAD_MSG.nameTooLong : `参数 ${part.fieldname} 不合法`, { field: part.fieldname });
+        }
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      const path = await incomingPath();
+      const digest = hash ? createHash('sha256') : null;
+      const headChunks: Buffer[] = [];
+      let size = 0;
+      file = { path, size: 0, filename: part.filename };
+      await pipeline(
+        part.file,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            if (size < SNIFF_BYTES) headChunks.push(chunk.subarray(0, SNIFF_BYTES - size));
+            size += chunk.length;
+            digest?.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(path, { flags: 'wx' }),
+      );
+      if (part.file.truncated) throw payloadTooLarge(UPLOAD_MSG.tooLarge);
+      file = { path, size, filename: part.filename, head: Buffer.concat(headChunks), sha256: digest?.digest('hex') };
+    }
+  } catch (err) {
+    if (file) await rm(file.path, { force: true });
+    throw err;
+  }
+  return { fields, file };
+}
+
+const originSchema = z.enum(ATTACHMENT_ORIGINS, { error: UPLOAD_MSG.badOrigin }).default(DEFAULT_ATTACHMENT_ORIGIN);
+const intField = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{1,6}$/, message)
+    .transform(Number);
+
+const pieceFields = z.object({
+  origin: originSchema,
+  id: z.string({ error: UPLOAD_MSG.badUploadId }),
+  name: z.string({ error: UPLOAD_MSG.badName }),
+  chunks: intField(UPLOAD_MSG.badChunk),
+  chunk: intField(UPLOAD_MSG.badChunk),
+});
+
+const singleFields = z.object({ origin: originSchema, name: z.string().optional() });
+
+function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.output<T> {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw badRequest(issue.message, { field: issue.path.join('.') });
+}
+
+const uploaderOf = (request: FastifyRequest): Uploader => ({
+  auth: authOf(request),
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
+const linkQuery = z.object({
+  preview: z.string().optional(),
+  expires: z.string().optional(),
+  acct: z.string().optional(),
+  sig: z.string().optional(),
+});
+
+export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent, { service, sessions, incomingPath }) => {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  // Registered here only: no other route accepts multipart bodies.
+  await app.register(multipart, { throwFileSizeLimit: true });
+  if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
+
+  const signedIn = requireRealm(sessions, ...REALMS);
+
+  /** Signed link, else bearer token (401/409 when bad), else nobody. */
+  async function readerOf(request: FastifyRequest, uniqueNo: string, link: z.infer<typeof linkQuery>): Promise<Reader> {
+    if (link.sig !== undefined || link.expires !== undefined || link.acct !== undefined) return service.readerFromLink(uniqueNo, link);
+    const token = bearerToken(request);
+    if (!token) return ANONYMOUS;
+    const auth = await sessions.authenticate(token, REALMS);
+    request.auth = auth;
+    return { kind: 'account', accountId: auth.accountId, realm: auth.realm, roleCode: auth.roleCode };
+  }
+
+  app.post('/attachment/piece/upload', { preHandler: signedIn }, async (request) => {
+    const { fields, file } = await receive(request, UPLOAD_PIECE_SIZE, incomingPath, false);
+    try {
+      if (!file) throw badRequest(UPLOAD_MSG.missingFile, { field: 'file' });
+      const input = parseFields(pieceFields, fields);
+      return ok(await service.acceptPiece(uploaderOf(request), input, file));
+    } finally {
+      if (file) await rm(file.path, { force: true });
+    }
+  });
+
+  app.get(
+    '/attachment/piece/status',
+    { preHandler: signedIn, schema: { querystring: z.object({ id: z.string({ error: UPLOAD_MSG.badUploadId }) }) } },
+    async (request) => ok(await service.pieceStatus(authOf(request), request.query.id)),
+  );
+
+  app.post('/attachment/upload/public', { preHandler: signedIn }, async (request) => {
+    const { fields, file } = await receive(request, SINGLE_UPLOAD_MAX_BYTES, incomingPath, true);
+    try {
+      if (!file) throw badRequest(UPLOAD_MSG.missingFile, { field: 'file' });
+      const input = parseFields(singleFields, fields);
+      return ok(await service.uploadSingle(uploaderOf(request), { origin: input.origin, name: input.name ?? file.filename }, file));
+    } finally {
+      if (file) await rm(file.path, { force: true });
+    }
+  });
+
+  app.get(
+    '/attachment/accessUrl',
+    { schema: { querystring: z.object({ filePath: z.string().max(2048) }) } },
+    async (request) => {
+      const reader = await readerOf(request, '', {});
+      return ok(await service.accessUrl(reader, request.query.filePath));
+    },
+  );
+
+  app.get(
+    '/attachment/stream/:id',
+    { compress: false, schema: { params: z.object({ id: z.string().max(64) }), querystring: linkQuery } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const reader = await readerOf(request, id, request.query);
+      const file = await service.findReadable(reader, id);
+      const etag = `"${file.sha256}"`;
+      const common = {
+        etag,
+        'accept-ranges': 'bytes',
+        'cache-control': 'private, no-cache',
+        'x-content-type-options': 'nosniff',
+      };
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).headers(common).send();
+
+      const ifRange = request.headers['if-range'];
+      const range = ifRange && ifRange !== etag ? { kind: 'whole' as const } : parseRange(request.headers.range, file.size);
+      if (range.kind === 'unsatisfiable') {
+        return reply
+          .code(416)
+          .headers({ ...common, 'content-range': `bytes */${file.size}` })
+          .send(failure(416, 'BAD_REQUEST', UPLOAD_MSG.badRange, { size: file.size }));
+      }
+      const part = range.kind === 'part' ? { start: range.start, end: range.end } : undefined;
+      const body = await service.open(file, part);
+      if (!body) {
+        request.log.error({ uniqueNo: file.uniqueNo, storageKey: file.storageKey }, 'attachment missing from storage');
+        throw notFound();
+      }
+      const inline = request.query.preview === '1' && isInlinePreviewable(file.mimeType);
+      reply.headers({
+        ...common,
+        'content-type': file.mimeType,
+        'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.originalName),
+        'content-length': String(part ? part.end - part.start + 1 : file.size),
+      });
+      if (part) reply.code(206).header('content-range', `bytes ${part.start}-${part.end}/${file.size}`);
+      return reply.send(body);
+    },
+  );
+
+  app.get(
+    '/attachment/speed',
+    {
+      compress: false,
+      preHandler: signedIn,
+      schema: {
+        querystring: z.object({ size: z.coerce.number().int().min(1).max(SPEED_MAX_BYTES).default(SPEED_DEFAULT_BYTES) }),
+      },
+    },
+    async (request, reply) => {
+      const size = request.query.size;
+      reply.headers({ 'content-type': 'application/octet-stream', 'content-length': String(size), 'cache-control': 'no-store' });
+      return reply.send(
+        Readable.from(
+          (function* () {
+            for (let sent = 0; sent < size; sent += SPEED_BLOCK.length) yield SPEED_BLOCK.subarray(0, Math.min(SPEED_BLOCK.length, size - sent));
+          })(),
+        ),
+      );
+    },
+  );
+};
+

@@ -1,0 +1,311 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  SNIFF_BYTES,
+  UPLOAD_ID_PATTERN,
+  UPLOAD_MSG,
+  UPLOAD_PIECE_SIZE,
+  UPLOAD_RULES,
+  contentMatchesExtension,
+  extensionOfName,
+  fileNameProblem,
+  mimeOfExtension,
+  pieceCountOf,
+  uploadProblem,
+  type AttachmentOrigin,
+  type FileAccessUrl,
+  type PieceUploadAnswer,
+  type UploadedFile,
+} from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import type { ByteRange, Storage } from '../../lib/storage/storage.js';
+import { recordOperation } from '../audit/operation-log.js';
+import type { AuthContext } from '../auth/session.service.js';
+import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
+import type { AttachmentRow, FilesRepository } from './files.repository.js';
+import type { PieceStore, UploadMeta } from './piece-store.js';
+import type { LinkParams, LinkSigner } from './signed-link.js';
+
+/** Whoever uploads: a signed-in account, with request details for the operation record. */
+export interface Uploader {
+  auth: AuthContext;
+  ip?: string;
+  userAgent?: string;
+}
+
+/** A request body already written to a temporary file by the route. */
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  /** Set for single uploads, which hash while receiving. */
+  sha256?: string;
+  head?: Buffer;
+}
+
+export interface PieceInput {
+  origin: AttachmentOrigin;
+  id: string;
+  name: string;
+  chunks: number;
+  chunk: number;
+}
+
+export const STREAM_PATH = '/api/attachment/stream/';
+// 16 random bytes, base64url: the public handle in links; unguessable, though access is checked anyway.
+const UNIQUE_NO_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+export interface FilesServiceDeps {
+  db: Db;
+  repo: FilesRepository;
+  storage: Storage;
+  pieces: PieceStore;
+  links: LinkSigner;
+  rules: AccessRules;
+}
+
+export function toUploadedFile(row: AttachmentRow): UploadedFile {
+  return {
+    uniqueNo: row.uniqueNo,
+    name: row.originalName,
+    extension: row.extension,
+    size: row.size,
+    mimeType: row.mimeType,
+    isPublic: row.isPublic,
+    filePath: `${STREAM_PATH}${row.uniqueNo}`,
+  };
+}
+
+/** Accepts `<uniqueNo>` or a filePath link (`/api/attachment/stream/<uniqueNo>[?...]`). */
+export function uniqueNoOf(filePath: string): string | null {
+  const bare = filePath.trim().replace(/[?#].*$/, '');
+  const uniqueNo = bare.includes('/') ? bare.slice(bare.lastIndexOf('/') + 1) : bare;
+  if (bare.includes('/') && !bare.endsWith(`/attachment/stream/${uniqueNo}`)) return null;
+  return UNIQUE_NO_PATTERN.test(uniqueNo) ? uniqueNo : null;
+}
+
+export function createFilesService(deps: FilesServiceDeps) {
+  const { db, repo, storage, pieces, links, rules } = deps;
+  // Joins running in this process, so concurrent final pieces wait for the one join.
+  const joins = new Map<string, Promise<PieceUploadAnswer>>();
+
+  async function assertMayUpload(auth: AuthContext, origin: AttachmentOrigin): Promise<void> {
+    const rule = UPLOAD_RULES[origin];
+    if (auth.realm !== rule.uploader) throw forbidden(UPLOAD_MSG.originNotAllowed);
+    if (rule.button && !(await rules.adminCan(auth, rule.button))) throw forbidden(UPLOAD_MSG.originNotAllowed);
+  }
+
+  function checkName(name: string): void {
+    const problem = fileNameProblem(name);
+    if (problem) throw badRequest(problem, { field: 'name' });
+  }
+
+  /** Stores a complete, checked local file and records it; nothing remains if any step fails. */
+  async function store(uploader: Uploader, origin: AttachmentOrigin, name: string, file: { path: string; size: number; sha256: string }): Promise<UploadedFile> {
+    const extension = extensionOfName(name);
+    const mimeType = mimeOfExtension(extension);
+    const id = randomUUID();
+    const at = new Date();
+    const storageKey = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${id}`;
+    await storage.putFile(storageKey, file.path, { size: file.size, sha256: file.sha256, contentType: mimeType });
+    try {
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insert(tx, {
+          id,
+          uniqueNo: randomBytes(16).toString('base64url'),
+          ownerId: uploader.auth.accountId,
+          origin,
+          originalName: name,
+          extension,
+          mimeType,
+          size: file.size,
+          sha256: file.sha256,
+          storageKey,
+          isPublic: UPLOAD_RULES[origin].isPublic,
+        });
+        if (uploader.auth.realm !== 'USER') {
+          await recordOperation(tx, uploader, {
+            action: 'file:upload',
+            targetType: 'attachment',
+            targetId: inserted.uniqueNo,
+            summary: `上传附件 ${name}（${origin}，${file.size} 字节）`,
+          });
+        }
+        return inserted;
+      });
+      return toUploadedFile(row);
+    } catch (err) {
+      await storage.delete(storageKey).catch(() => {});
+      throw err;
+    }
+  }
+
+  const pending = (id: string, chunks: number, received: number[]): PieceUploadAnswer => ({ complete: false, id, chunks, received, filePath: null });
+  const done = (id: string, chunks: number, file: UploadedFile): PieceUploadAnswer => ({
+    complete: true,
+    id,
+    chunks,
+    received: Array.from({ length: chunks }, (_, i) => i),
+    ...file,
+  });
+
+  /** Claims, checks, joins and stores an upload whose pieces are all in; at most once per upload. */
+  async function joinAndStore(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
+    if (!(await pieces.claimJoin(id))) {
+      // Another process holds the join (shared DATA_DIR): report progress; status calls show the end.
+      const file = await pieces.result(id);
+      return file ? done(id, meta.chunks, file) : pending(id, meta.chunks, await pieces.received(id));
+    }
+    try {
+      let total = 0;
+      for (let chunk = 0; chunk < meta.chunks; chunk++) total += await pieces.pieceSize(id, chunk);
+      const problem = uploadProblem(meta.origin, meta.name, total);
+      if (problem) throw badRequest(problem);
+      if (!contentMatchesExtension(extensionOfName(meta.name), await pieces.head(id, 0))) throw badRequest(UPLOAD_MSG.contentMismatch);
+      const joined = await pieces.join(id, meta.chunks);
+      if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
+      const file = await store(uploader, meta.origin, meta.name, joined);
+      await pieces.complete(id, file);
+      return done(id, meta.chunks, file);
+    } catch (err) {
+      await pieces.discard(id);
+      throw err;
+    }
+  }
+
+  async function readerFor(accountId: string | null): Promise<Reader> {
+    if (accountId === null) return ANONYMOUS;
+    const account = await repo.linkAccount(accountId);
+    if (!account || !account.enabled) throw forbidden(UPLOAD_MSG.linkExpired);
+    return { kind: 'account', accountId: account.accountId, realm: account.realm, roleCode: account.roleCode };
+  }
+
+  return {
+    /**
+     * One piece of a chunked upload (0-based `chunk` of `chunks`). Pieces arrive in any order and
+     * in parallel; the request that brings the last one joins, checks and stores the file.
+     */
+    async acceptPiece(uploader: Uploader, input: PieceInput, body: ReceivedFile): Promise<PieceUploadAnswer> {
+      const { origin, id, name, chunks, chunk } = input;
+      let meta: UploadMeta;
+      try {
+        if (!UPLOAD_ID_PATTERN.test(id)) throw badRequest(UPLOAD_MSG.badUploadId, { field: 'id' });
+        await assertMayUpload(uploader.auth, origin);
+        checkName(name);
+        const maxChunks = pieceCountOf(UPLOAD_RULES[origin].maxBytes);
+        if (chunks < 1 || chunk < 0 || chunk >= chunks) throw badRequest(UPLOAD_MSG.badChunk, { field: 'chunk' });
+        // Checked before a byte is kept: a file this many pieces long can never fit.
+        const extensionProblem = uploadProblem(origin, name, 1);
+        if (extensionProblem) throw badRequest(extensionProblem);
+        if (chunks > maxChunks) throw badRequest(UPLOAD_MSG.tooLarge);
+        const last = chunk === chunks - 1;
+        if (body.size === 0 && chunks === 1) throw badRequest(UPLOAD_MSG.empty);
+        if (last ? body.size < 1 || body.size > UPLOAD_PIECE_SIZE : body.size !== UPLOAD_PIECE_SIZE) {
+          throw badRequest(UPLOAD_MSG.badPieceSize);
+        }
+        meta = await pieces.openUpload(id, { owner: uploader.auth.accountId, origin, name, chunks });
+        if (meta.owner !== uploader.auth.accountId) throw badRequest(UPLOAD_MSG.foreignUploadId, { field: 'id' });
+        if (meta.origin !== origin || meta.name !== name || meta.chunks !== chunks) throw badRequest(UPLOAD_MSG.chunkMismatch);
+
+        const stored = await pieces.result(id);
+        if (stored) return done(id, chunks, stored);
+        const running = joins.get(id);
+        if (running) return await running;
+        if (chunk === 0 && !contentMatchesExtension(extensionOfName(name), await headOf(body))) {
+          // The file can never pass: drop what came before too.
+          await pieces.discard(id);
+          throw badRequest(UPLOAD_MSG.contentMismatch);
+        }
+        await pieces.putPiece(id, chunk, body.path);
+      } finally {
+        await rm(body.path, { force: true });
+      }
+
+      const received = await pieces.received(id);
+      if (received.length < chunks) return pending(id, chunks, received);
+      let join = joins.get(id);
+      if (!join) {
+        // Set before any await, so every request of this process finishing the set shares one join.
+        join = joinAndStore(uploader, id, meta);
+        joins.set(id, join);
+        const forget = () => joins.delete(id);
+        join.then(forget, forget);
+      }
+      return join;
+    },
+
+    /** For resuming: which pieces of the caller's upload the server holds, or the stored file. */
+    async pieceStatus(auth: AuthContext, id: string): Promise<PieceUploadAnswer> {
+      if (!UPLOAD_ID_PATTERN.test(id)) throw badRequest(UPLOAD_MSG.badUploadId, { field: 'id' });
+      const meta = await pieces.meta(id);
+      if (!meta) return pending(id, 0, []);
+      if (meta.owner !== auth.accountId) throw badRequest(UPLOAD_MSG.foreignUploadId, { field: 'id' });
+      const file = await pieces.result(id);
+      if (file) return done(id, meta.chunks, file);
+      return pending(id, meta.chunks, await pieces.received(id));
+    },
+
+    /** A whole small file in one request, with the same checks as a joined upload. */
+    async uploadSingle(uploader: Uploader, input: { origin: AttachmentOrigin; name: string }, body: ReceivedFile): Promise<UploadedFile> {
+      try {
+        await assertMayUpload(uploader.auth, input.origin);
+        checkName(input.name);
+        const problem = uploadProblem(input.origin, input.name, body.size);
+        if (problem) throw badRequest(problem);
+        if (!contentMatchesExtension(extensionOfName(input.name), body.head ?? (await headOf(body)))) {
+          throw badRequest(UPLOAD_MSG.contentMismatch);
+        }
+        return await store(uploader, input.origin, input.name, { path: body.path, size: body.size, sha256: body.sha256! });
+      } finally {
+        await rm(body.path, { force: true });
+      }
+    },
+
+    /** The attachment if `reader` may read it; 404 otherwise, whether or not it exists. */
+    async findReadable(reader: Reader, uniqueNo: string): Promise<AttachmentRow> {
+      if (!UNIQUE_NO_PATTERN.test(uniqueNo)) throw notFound();
+      const row = await repo.findByUniqueNo(uniqueNo);
+      if (!row || !(await canReadAttachment(reader, row, rules))) throw notFound();
+      return row;
+    },
+
+    /** Reader named by a signed link (403 when the link is forged or expired). */
+    async readerFromLink(uniqueNo: string, params: LinkParams): Promise<Reader> {
+      const check = links.verify(uniqueNo, params);
+      if (!check.ok) throw forbidden(UPLOAD_MSG.linkExpired);
+      return readerFor(check.accountId);
+    },
+
+    async accessUrl(reader: Reader, filePath: string): Promise<FileAccessUrl> {
+      const uniqueNo = uniqueNoOf(filePath);
+      if (!uniqueNo) throw notFound();
+      const row = await this.findReadable(reader, uniqueNo);
+      const { query, expiresAt } = links.sign(uniqueNo, reader.kind === 'account' ? reader.accountId : null);
+      return { url: `${STREAM_PATH}${uniqueNo}?${query}`, expiresAt, uniqueNo, name: row.originalName, size: row.size, mimeType: row.mimeType };
+    },
+
+    /** The stored bytes; null when the object is missing from storage (logged by the caller). */
+    open(row: AttachmentRow, range?: ByteRange): Promise<Readable | null> {
+      return storage.get(row.storageKey, range);
+    },
+
+    /** Removes pieces of uploads idle for `maxAgeMs`. */
+    sweep(maxAgeMs: number, now?: Date): Promise<number> {
+      return pieces.sweep(maxAgeMs, now);
+    },
+  };
+
+  async function headOf(body: ReceivedFile): Promise<Buffer> {
+    if (body.head) return body.head;
+    const handle = await open(body.path, 'r');
+    try {
+      const buf = Buffer.alloc(SNIFF_BYTES);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+}
+export type FilesService = ReturnType<typeof createFilesService>;

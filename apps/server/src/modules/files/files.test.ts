@@ -1,0 +1,421 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { UPLOAD_MSG, UPLOAD_PIECE_SIZE, type PieceUploadAnswer, type UploadedFile } from '@contest/shared';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from '../../../test/files-helpers.js';
+import { signIn, type SignedIn } from '../../../test/sign-in.js';
+import { accounts, attachments, operationRecords } from '../../db/schema.js';
+import { createAuthRepository } from '../auth/auth.repository.js';
+import { createPermissionService } from '../auth/permission.service.js';
+import { createSessionService } from '../auth/session.service.js';
+import { registerFiles } from './files.module.js';
+import type { FilesService } from './files.service.js';
+
+let t: TestApp;
+let files: FilesService;
+/** The one expert the fake review module assigns to every attachment. */
+let assignedExpert: SignedIn;
+let participant: SignedIn;
+
+beforeAll(async () => {
+  t = await createTestApp({}, { bare: true });
+  const db = t.database.db;
+  await t.app.register(
+    async (api) => {
+      ({ files } = await registerFiles(
+        api,
+        t.app.deps,
+        { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) },
+        { isExpertAssigned: async (expertId) => expertId === assignedExpert?.accountId },
+      ));
+    },
+    { prefix: '/api' },
+  );
+  assignedExpert = await signIn(t, { realm: 'EXPERT' });
+  participant = await signIn(t, { realm: 'USER' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const uploadsDir = () => join(t.config.dataDir, 'uploads');
+const storedFiles = () => filesUnder(join(t.config.dataDir, 'files'));
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function sendPiece(
+  who: SignedIn | null,
+  fields: { origin?: string; id: string; name: string; chunks: number | string; chunk: number | string },
+  content: Buffer,
+  options: { fileFirst?: boolean } = {},
+) {
+  const body = multipart(fields, { name: fields.name, content }, options);
+  return t.app.inject({ method: 'POST', url: '/api/attachment/piece/upload', payload: body.payload, headers: { ...body.headers, ...who?.headers } });
+}
+
+/** Uploads `content` in 5 MB pieces, all at once, as the web uploader does (up to 5 in flight). */
+async function uploadInPieces(who: SignedIn, name: string, content: Buffer, origin = 'PRELIM', id = newUploadId()) {
+  const pieces = piecesOf(content);
+  const answers = await Promise.all(pieces.map((piece, chunk) => sendPiece(who, { origin, id, name, chunks: pieces.length, chunk }, piece)));
+  return { id, answers };
+}
+
+function single(who: SignedIn | null, fields: Record<string, string>, content: Buffer) {
+  const body = multipart(fields, { name: fields.name ?? 'x', content });
+  return t.app.inject({ method: 'POST', url: '/api/attachment/upload/public', payload: body.payload, headers: { ...body.headers, ...who?.headers } });
+}
+
+async function uploaded(who: SignedIn, name: string, content: Buffer, origin = 'PRELIM'): Promise<UploadedFile> {
+  const res = await single(who, { origin, name }, content);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as UploadedFile;
+}
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+describe('chunked upload', () => {
+  it('joins pieces sent in parallel into one stored file, exactly once, and leaves no pieces', async () => {
+    const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 123_457);
+    const before = storedFiles().length;
+    const { id, answers } = await uploadInPieces(participant, '初赛申报书 v2.pdf', content);
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    const complete = answers.map((a) => a.json().data as PieceUploadAnswer).filter((a) => a.complete);
+    expect(complete.length).toBeGreaterThanOrEqual(1);
+    const file = complete[0] as Extract<PieceUploadAnswer, { complete: true }>;
+    expect(file).toMatchObject({ id, chunks: 3, received: [0, 1, 2], name: '初赛申报书 v2.pdf', extension: 'pdf', size: content.length, mimeType: 'application/pdf', isPublic: false });
+    expect(file.filePath).toBe(`/api/attachment/stream/${file.uniqueNo}`);
+    for (const other of complete) expect(other).toEqual(file);
+
+    const rows = await t.database.db.select().from(attachments).where(eq(attachments.uniqueNo, file.uniqueNo));
+    expect(rows).toMatchObject([{ ownerId: participant.accountId, origin: 'PRELIM', sha256: sha256(content), size: content.length }]);
+    expect(storedFiles().length).toBe(before + 1);
+    expect(filesUnder(join(uploadsDir(), id)).map((p) => p.split('/').pop()).sort()).toEqual(['meta.json', 'result.json']);
+
+    const download = await get(file.filePath, participant.headers);
+    expect(download.statusCode).toBe(200);
+    expect(sha256(download.rawPayload)).toBe(sha256(content));
+  });
+
+  it('stores once even when every piece is sent twice at the same time', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 10);
+    const id = newUploadId();
+    const sends = [0, 1, 0, 1].map((chunk) => sendPiece(participant, { origin: 'PRELIM', id, name: 'twice.pdf', chunks: 2, chunk }, piecesOf(content)[chunk]!));
+    const answers = await Promise.all(sends);
+    for (const a of answers) expect(a.statusCode, a.body).toBe(200);
+    const rows = await t.database.db.select().from(attachments).where(eq(attachments.originalName, 'twice.pdf'));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('accepts fields after the file, and a piece sent again replaces the earlier copy', async () => {
+    const id = newUploadId();
+    const first = fakeFile.pdf(UPLOAD_PIECE_SIZE);
+    const second = fakeFile.pdf(UPLOAD_PIECE_SIZE);
+    const tail = Buffer.from('tail');
+    expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'r.pdf', chunks: 2, chunk: 0 }, first, { fileFirst: true })).json().data).toMatchObject({ complete: false, received: [0] });
+    expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'r.pdf', chunks: 2, chunk: 0 }, second)).json().data).toMatchObject({ complete: false, received: [0] });
+    const done = (await sendPiece(participant, { origin: 'PRELIM', id, name: 'r.pdf', chunks: 2, chunk: 1 }, tail)).json().data as UploadedFile;
+    const download = await get(done.filePath, participant.headers);
+    expect(sha256(download.rawPayload)).toBe(sha256(Buffer.concat([second, tail])));
+  });
+
+  it('tells which pieces it holds, for resuming, and answers a re-sent piece of a finished upload with the same file', async () => {
+    const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 5);
+    const pieces = piecesOf(content);
+    const id = newUploadId();
+    const status = () => get(`/api/attachment/piece/status?id=${id}`, participant.headers);
+    expect((await status()).json().data).toEqual({ complete: false, id, chunks: 0, received: [], filePath: null });
+    await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 2 }, pieces[2]!);
+    await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 0 }, pieces[0]!);
+    expect((await status()).json().data).toEqual({ complete: false, id, chunks: 3, received: [0, 2], filePath: null });
+    const last = (await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 1 }, pieces[1]!)).json().data;
+    expect(last.complete).toBe(true);
+    expect((await status()).json().data).toEqual(last);
+    const again = await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 1 }, pieces[1]!);
+    expect(again.json().data).toEqual(last);
+    expect(await t.database.db.select().from(attachments).where(eq(attachments.originalName, 'resume.pdf'))).toHaveLength(1);
+
+    const stranger = await signIn(t, { realm: 'USER' });
+    expect((await get(`/api/attachment/piece/status?id=${id}`, stranger.headers)).json()).toMatchObject({ status: 400, message: UPLOAD_MSG.foreignUploadId });
+  });
+});
+
+describe('upload refusals leave nothing behind', () => {
+  async function expectRefused(res: Awaited<ReturnType<typeof sendPiece>>, status: number, message: string, id?: string) {
+    expect(res.statusCode, res.body).toBe(status);
+    expect(res.json()).toMatchObject({ status, message });
+    if (id) expect(existsSync(join(uploadsDir(), id))).toBe(false);
+    expect(filesUnder(join(uploadsDir(), '.incoming'))).toEqual([]);
+  }
+
+  it.each([
+    ['a path separator', 'dir/evil.pdf', UPLOAD_MSG.badName],
+    ['a backslash', '..\\evil.pdf', UPLOAD_MSG.badName],
+    ['only dots', '..', UPLOAD_MSG.badName],
+    ['a control character', 'evil\u0000.pdf', UPLOAD_MSG.badName],
+    ['a right-to-left override', 'report\u202Efdp.exe', UPLOAD_MSG.badName],
+    ['10,000 characters', `${'名'.repeat(9996)}.pdf`, UPLOAD_MSG.nameTooLong],
+    ['201 characters', `${'a'.repeat(197)}.pdf`, UPLOAD_MSG.nameTooLong],
+  ])('refuses a name with %s', async (_what, name, message) => {
+    const id = newUploadId();
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id, name, chunks: 1, chunk: 0 }, fakeFile.pdf(100)), 400, message, id);
+  });
+
+  it.each([
+    ['chunk equal to chunks', 2, 2],
+    ['a negative chunk', 2, -1],
+    ['zero chunks', 0, 0],
+    ['a fractional chunk', 2, '0.5'],
+    ['a non-number', 'two', 0],
+  ])('refuses %s', async (_what, chunks, chunk) => {
+    const id = newUploadId();
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id, name: 'c.pdf', chunks, chunk }, fakeFile.pdf(100)), 400, UPLOAD_MSG.badChunk, id);
+  });
+
+  it('refuses a piece whose chunk count, name or origin differs from the first piece', async () => {
+    const id = newUploadId();
+    const piece = fakeFile.pdf(UPLOAD_PIECE_SIZE);
+    expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'm.pdf', chunks: 3, chunk: 0 }, piece)).statusCode).toBe(200);
+    for (const fields of [
+      { origin: 'PRELIM', id, name: 'm.pdf', chunks: 4, chunk: 1 },
+      { origin: 'PRELIM', id, name: 'other.pdf', chunks: 3, chunk: 1 },
+      { origin: 'OTHER', id, name: 'm.pdf', chunks: 3, chunk: 1 },
+    ]) {
+      await expectRefused(await sendPiece(participant, fields, piece), 400, UPLOAD_MSG.chunkMismatch);
+    }
+    expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+  });
+
+  it('refuses a piece over 5 MB with 413', async () => {
+    const id = newUploadId();
+    const res = await sendPiece(participant, { origin: 'PRELIM', id, name: 'big.pdf', chunks: 2, chunk: 0 }, fakeFile.pdf(UPLOAD_PIECE_SIZE + 1));
+    await expectRefused(res, 413, UPLOAD_MSG.tooLarge, id);
+  });
+
+  it('refuses a non-final piece shorter than 5 MB', async () => {
+    const id = newUploadId();
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id, name: 's.pdf', chunks: 2, chunk: 0 }, fakeFile.pdf(1000)), 400, UPLOAD_MSG.badPieceSize, id);
+  });
+
+  it('refuses a PDF that is really an executable, dropping the pieces already received', async () => {
+    const before = storedFiles().length;
+    const id = newUploadId();
+    const exe = fakeFile.exe(UPLOAD_PIECE_SIZE + 100);
+    const [first, second] = piecesOf(exe);
+    expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'tail-first.pdf', chunks: 2, chunk: 1 }, second!)).statusCode).toBe(200);
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id, name: 'tail-first.pdf', chunks: 2, chunk: 0 }, first!), 400, UPLOAD_MSG.contentMismatch, id);
+    const single = await sendPiece(participant, { origin: 'PRELIM', id: newUploadId(), name: 'setup.pdf', chunks: 1, chunk: 0 }, fakeFile.exe(5000));
+    await expectRefused(single, 400, UPLOAD_MSG.contentMismatch);
+    expect(storedFiles().length).toBe(before);
+    expect(await t.database.db.select().from(attachments).where(eq(attachments.originalName, 'setup.pdf'))).toHaveLength(0);
+  });
+
+  it('refuses a zero-byte file, an extension the origin does not take, and a file over the origin limit', async () => {
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id: newUploadId(), name: 'empty.pdf', chunks: 1, chunk: 0 }, Buffer.alloc(0)), 400, UPLOAD_MSG.empty);
+    await expectRefused(await sendPiece(participant, { origin: 'TEAM', id: newUploadId(), name: 'letter.docx', chunks: 1, chunk: 0 }, fakeFile.zip(100)), 400, UPLOAD_MSG.unsupportedType);
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id: newUploadId(), name: 'noext', chunks: 1, chunk: 0 }, fakeFile.pdf(100)), 400, UPLOAD_MSG.unsupportedType);
+    // FEEDBACK takes 10 MB: three pieces can never fit.
+    await expectRefused(await sendPiece(participant, { origin: 'FEEDBACK', id: newUploadId(), name: 'f.pdf', chunks: 3, chunk: 0 }, fakeFile.pdf(UPLOAD_PIECE_SIZE)), 400, UPLOAD_MSG.tooLarge);
+    // Exactly the limit is fine.
+    const { answers } = await uploadInPieces(participant, 'limit.pdf', fakeFile.pdf(10 * 1024 * 1024), 'FEEDBACK');
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+  });
+
+  it("refuses an upload id that another account started, leaving that account's pieces alone", async () => {
+    const id = newUploadId();
+    const piece = fakeFile.pdf(UPLOAD_PIECE_SIZE);
+    expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'mine.pdf', chunks: 2, chunk: 0 }, piece)).statusCode).toBe(200);
+    const intruder = await signIn(t, { realm: 'USER' });
+    await expectRefused(await sendPiece(intruder, { origin: 'PRELIM', id, name: 'mine.pdf', chunks: 2, chunk: 1 }, Buffer.from('x')), 400, UPLOAD_MSG.foreignUploadId);
+    expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+  });
+
+  it('refuses a malformed upload id and a request without a file', async () => {
+    await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id: '../../etc', name: 'a.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(10)), 400, UPLOAD_MSG.badUploadId);
+    const body = multipart({ origin: 'PRELIM', id: newUploadId(), name: 'a.pdf', chunks: 1, chunk: 0 });
+    const res = await t.app.inject({ method: 'POST', url: '/api/attachment/piece/upload', payload: body.payload, headers: { ...body.headers, ...participant.headers } });
+    await expectRefused(res, 400, UPLOAD_MSG.missingFile);
+  });
+
+  it('sweeps an upload that never completes once it is a day old', async () => {
+    const id = newUploadId();
+    await sendPiece(participant, { origin: 'PRELIM', id, name: 'abandoned.pdf', chunks: 2, chunk: 0 }, fakeFile.pdf(UPLOAD_PIECE_SIZE));
+    expect(await files.sweep(24 * 3600_000)).toBe(0);
+    expect(existsSync(join(uploadsDir(), id))).toBe(true);
+    expect(await files.sweep(24 * 3600_000, new Date(Date.now() + 25 * 3600_000))).toBeGreaterThanOrEqual(1);
+    expect(existsSync(join(uploadsDir(), id))).toBe(false);
+  });
+});
+
+describe('who may upload which origin', () => {
+  it('asks for a session (401) and refuses experts and participants on admin origins (403)', async () => {
+    const fields = (origin: string) => ({ origin, id: newUploadId(), name: 'p.png', chunks: 1, chunk: 0 });
+    expect((await sendPiece(null, fields('OTHER'), fakeFile.png(100))).statusCode).toBe(401);
+    expect((await sendPiece(assignedExpert, fields('OTHER'), fakeFile.png(100))).json()).toMatchObject({ status: 403, message: UPLOAD_MSG.originNotAllowed });
+    expect((await sendPiece(participant, fields('NEWS'), fakeFile.png(100))).statusCode).toBe(403);
+    expect((await sendPiece(participant, fields('MOON'), fakeFile.png(100))).json()).toMatchObject({ status: 400, message: UPLOAD_MSG.badOrigin });
+  });
+
+  it('lets admins upload news images only with news:edit, recording the operation', async () => {
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['news:edit'] });
+    const other = await signIn(t, { realm: 'ADMIN', buttons: ['doc:edit'] });
+    expect((await single(other, { origin: 'NEWS', name: 'cover.png' }, fakeFile.png(300))).statusCode).toBe(403);
+    expect((await single(editor, { origin: 'OTHER', name: 'cover.png' }, fakeFile.png(300))).statusCode).toBe(403);
+    const file = await uploaded(editor, 'cover.png', fakeFile.png(300), 'NEWS');
+    expect(file.isPublic).toBe(true);
+    const records = await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, editor.accountId));
+    expect(records).toMatchObject([{ action: 'file:upload', targetType: 'attachment', targetId: file.uniqueNo }]);
+    expect(await t.database.db.select().from(operationRecords).where(eq(operationRecords.accountId, other.accountId))).toHaveLength(0);
+  });
+});
+
+describe('single upload', () => {
+  it('stores a small file, taking the name from the field or the file part', async () => {
+    const content = fakeFile.png(4000);
+    const file = await uploaded(participant, '截图 1.png', content, 'FEEDBACK');
+    expect(file).toMatchObject({ name: '截图 1.png', size: 4000, mimeType: 'image/png', extension: 'png' });
+    const body = multipart({ origin: 'OTHER' }, { name: 'ignored', content: fakeFile.pdf(50) });
+    const fromPart = await t.app.inject({
+      method: 'POST',
+      url: '/api/attachment/upload/public',
+      payload: Buffer.from(body.payload.toString('latin1').replace('filename="blob"', 'filename="part.pdf"'), 'latin1'),
+      headers: { ...body.headers, ...participant.headers },
+    });
+    expect(fromPart.json().data).toMatchObject({ name: 'part.pdf', size: 50 });
+  });
+
+  it('refuses what the chunked upload refuses, and bodies over 20 MB with 413', async () => {
+    const before = storedFiles().length;
+    expect((await single(participant, { origin: 'OTHER', name: 'fake.png' }, fakeFile.exe(500))).json().message).toBe(UPLOAD_MSG.contentMismatch);
+    expect((await single(participant, { origin: 'FEEDBACK', name: 'f.png' }, fakeFile.png(10 * 1024 * 1024 + 1))).json().message).toBe(UPLOAD_MSG.tooLarge);
+    expect((await single(participant, { origin: 'OTHER', name: 'huge.zip' }, fakeFile.zip(20 * 1024 * 1024 + 1))).statusCode).toBe(413);
+    expect((await single(participant, { origin: 'OTHER', name: 'a/b.png' }, fakeFile.png(10))).json().message).toBe(UPLOAD_MSG.badName);
+    expect(storedFiles().length).toBe(before);
+    expect(filesUnder(join(uploadsDir(), '.incoming'))).toEqual([]);
+  });
+});
+
+describe('download', () => {
+  let pdf: UploadedFile;
+  let docx: UploadedFile;
+  const content = fakeFile.pdf(10_000);
+
+  beforeAll(async () => {
+    pdf = await uploaded(participant, '评审 "说明" 100%.pdf', content);
+    docx = await uploaded(participant, 'plan.docx', fakeFile.zip(2000));
+  });
+
+  it('streams the whole file with its UTF-8 name, type, ETag and nosniff', async () => {
+    const res = await get(pdf.filePath, participant.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'content-length': '10000',
+      etag: `"${sha256(content)}"`,
+      'x-content-type-options': 'nosniff',
+      'accept-ranges': 'bytes',
+      'content-disposition': `attachment; filename="__ ____ 100_.pdf"; filename*=UTF-8''%E8%AF%84%E5%AE%A1%20%22%E8%AF%B4%E6%98%8E%22%20100%25.pdf`,
+    });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.rawPayload.equals(content)).toBe(true);
+  });
+
+  it('serves byte ranges (206), refuses ranges past the end (416) and revalidates (304)', async () => {
+    const part = await get(pdf.filePath, { ...participant.headers, range: 'bytes=100-199' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100-199/10000');
+    expect(part.rawPayload.equals(content.subarray(100, 200))).toBe(true);
+    const suffix = await get(pdf.filePath, { ...participant.headers, range: 'bytes=-10' });
+    expect(suffix.rawPayload.equals(content.subarray(-10))).toBe(true);
+    const open = await get(pdf.filePath, { ...participant.headers, range: 'bytes=9990-' });
+    expect(open.headers['content-length']).toBe('10');
+    const beyond = await get(pdf.filePath, { ...participant.headers, range: 'bytes=10000-' });
+    expect(beyond.statusCode).toBe(416);
+    expect(beyond.headers['content-range']).toBe('bytes */10000');
+    const cached = await get(pdf.filePath, { ...participant.headers, 'if-none-match': `"${sha256(content)}"` });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.rawPayload.length).toBe(0);
+    const stale = await get(pdf.filePath, { ...participant.headers, range: 'bytes=0-9', 'if-range': '"other"' });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('opens only images and PDFs inline with preview=1', async () => {
+    expect((await get(`${pdf.filePath}?preview=1`, participant.headers)).headers['content-disposition']).toMatch(/^inline;/);
+    expect((await get(`${docx.filePath}?preview=1`, participant.headers)).headers['content-disposition']).toMatch(/^attachment;/);
+  });
+
+  it('gives a short-lived signed link that works without the Authorization header', async () => {
+    const res = await get(`/api/attachment/accessUrl?filePath=${encodeURIComponent(pdf.filePath)}`, participant.headers);
+    expect(res.statusCode, res.body).toBe(200);
+    const link = res.json().data;
+    expect(link).toMatchObject({ uniqueNo: pdf.uniqueNo, name: pdf.name, size: 10_000, mimeType: 'application/pdf' });
+    expect(link.expiresAt).toBeGreaterThan(Date.now() + 60_000);
+    expect(link.expiresAt).toBeLessThanOrEqual(Date.now() + 900_000 + 1000);
+    const viaLink = await get(`${link.url}&preview=1`);
+    expect(viaLink.statusCode).toBe(200);
+    expect(viaLink.rawPayload.equals(content)).toBe(true);
+
+    const tampered = [
+      link.url.replace(/sig=[^&]+/, 'sig=AAAA'),
+      link.url.replace(/expires=(\d+)/, (_m: string, e: string) => `expires=${Number(e) + 1000}`),
+      link.url.replace(/acct=[^&]+/, `acct=${assignedExpert.accountId}`),
+      link.url.replace(pdf.uniqueNo, docx.uniqueNo),
+    ];
+    for (const url of tampered) expect((await get(url)).json(), url).toMatchObject({ status: 403, message: UPLOAD_MSG.linkExpired });
+    // Same file by uniqueNo alone; unknown or unreadable files are 404.
+    expect((await get(`/api/attachment/accessUrl?filePath=${pdf.uniqueNo}`, participant.headers)).statusCode).toBe(200);
+    expect((await get(`/api/attachment/accessUrl?filePath=${pdf.uniqueNo}`)).statusCode).toBe(404);
+    expect((await get('/api/attachment/accessUrl?filePath=/etc/passwd', participant.headers)).statusCode).toBe(404);
+
+    // A link dies with the account's right to read.
+    await t.database.db.update(accounts).set({ enabled: false }).where(eq(accounts.id, participant.accountId));
+    try {
+      expect((await get(link.url)).statusCode).toBe(403);
+    } finally {
+      await t.database.db.update(accounts).set({ enabled: true }).where(eq(accounts.id, participant.accountId));
+    }
+  });
+});
+
+describe('access rules (one matrix, every reader)', () => {
+  it('lets the owner, admins with file:read, assigned experts read; everyone else gets 404', async () => {
+    const owner = await signIn(t, { realm: 'USER' });
+    const file = await uploaded(owner, 'secret.pdf', fakeFile.pdf(100), 'TEAM');
+    const news = await uploaded(await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' }), 'n.png', fakeFile.png(100), 'NEWS');
+    const readers: Array<[string, Record<string, string>, number]> = [
+      ['owner', owner.headers, 200],
+      ['another participant', (await signIn(t, { realm: 'USER' })).headers, 404],
+      ['admin with file:read', (await signIn(t, { realm: 'ADMIN', buttons: ['file:read'] })).headers, 200],
+      ['super admin', (await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' })).headers, 200],
+      ['admin without file:read', (await signIn(t, { realm: 'ADMIN', buttons: ['news:edit'] })).headers, 404],
+      ['assigned expert', assignedExpert.headers, 200],
+      ['expert not assigned', (await signIn(t, { realm: 'EXPERT' })).headers, 404],
+      ['anonymous', {}, 404],
+    ];
+    const missing = `/api/attachment/stream/${'A'.repeat(22)}`;
+    for (const [who, headers, status] of readers) {
+      expect((await get(file.filePath, headers)).statusCode, who).toBe(status);
+      // Public content: everyone, signed in or not.
+      expect((await get(news.filePath, headers)).statusCode, `${who} on news`).toBe(200);
+      // A missing file answers exactly like a forbidden one.
+      const absent = await get(missing, headers);
+      expect(absent.statusCode, `${who} on missing`).toBe(404);
+      if (status === 404) expect((await get(file.filePath, headers)).body).toBe(absent.body);
+    }
+    expect((await get(file.filePath, { authorization: 'Bearer expired-or-forged' })).statusCode).toBe(401);
+  });
+});
+
+describe('speed test', () => {
+  it('serves the asked number of bytes, uncached, to signed-in callers only', async () => {
+    const res = await get('/api/attachment/speed?size=300000', participant.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({ 'content-length': '300000', 'cache-control': 'no-store', 'content-type': 'application/octet-stream' });
+    expect(res.rawPayload.length).toBe(300_000);
+    expect((await get('/api/attachment/speed', participant.headers)).rawPayload.length).toBe(5 * 1024 * 1024);
+    expect((await get('/api/attachment/speed?size=20971521', participant.headers)).statusCode).toBe(400);
+    expect((await get('/api/attachment/speed?size=1000')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, utimesSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { contentMatchesExtension, fileNameProblem, sniffContentFamily, UPLOAD_MSG } from '@contest/shared';
+import { canReadAttachment, type AccessRules, type Reader } from './files.access.js';
+import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
+import { uniqueNoOf } from './files.service.js';
+import { createPieceStore } from './piece-store.js';
+import { createLinkSigner } from './signed-link.js';
+
+describe('parseRange', () => {
+  it.each([
+    [undefined, { kind: 'whole' }],
+    ['bytes=0-99', { kind: 'part', start: 0, end: 99 }],
+    ['bytes=900-', { kind: 'part', start: 900, end: 999 }],
+    ['bytes=-100', { kind: 'part', start: 900, end: 999 }],
+    ['bytes=-5000', { kind: 'part', start: 0, end: 999 }],
+    ['bytes=990-5000', { kind: 'part', start: 990, end: 999 }],
+    ['bytes=1000-', { kind: 'unsatisfiable' }],
+    ['bytes=-0', { kind: 'unsatisfiable' }],
+    ['bytes=5-1', { kind: 'whole' }],
+    ['bytes=0-1,5-6', { kind: 'whole' }],
+    ['items=0-1', { kind: 'whole' }],
+    ['bytes=-', { kind: 'whole' }],
+  ])('%s of 1000 bytes', (header, expected) => {
+    expect(parseRange(header, 1000)).toEqual(expected);
+  });
+});
+
+describe('download headers', () => {
+  it('writes an ASCII fallback and the RFC 5987 UTF-8 name', () => {
+    expect(contentDisposition('inline', '报名表.pdf')).toBe(`inline; filename="___.pdf"; filename*=UTF-8''%E6%8A%A5%E5%90%8D%E8%A1%A8.pdf`);
+    expect(contentDisposition('attachment', "it's (1).pdf")).toBe(`attachment; filename="it's (1).pdf"; filename*=UTF-8''it%27s%20%281%29.pdf`);
+  });
+
+  it('matches ETags in If-None-Match lists, weak or not', () => {
+    expect(etagMatches('"a", W/"b"', '"b"')).toBe(true);
+    expect(etagMatches('*', '"b"')).toBe(true);
+    expect(etagMatches('"a"', '"b"')).toBe(false);
+    expect(etagMatches(undefined, '"b"')).toBe(false);
+  });
+
+  it('previews images and PDFs only', () => {
+    expect(isInlinePreviewable('application/pdf')).toBe(true);
+    expect(isInlinePreviewable('image/png')).toBe(true);
+    expect(isInlinePreviewable('image/svg+xml')).toBe(false);
+    expect(isInlinePreviewable('text/html')).toBe(false);
+    expect(isInlinePreviewable('video/mp4')).toBe(false);
+  });
+
+  it('reads uniqueNo from a filePath link or alone', () => {
+    const no = 'abcdefghijklmnopqrstuv';
+    expect(uniqueNoOf(no)).toBe(no);
+    expect(uniqueNoOf(`/api/attachment/stream/${no}`)).toBe(no);
+    expect(uniqueNoOf(`/api/attachment/stream/${no}?preview=1`)).toBe(no);
+    expect(uniqueNoOf(`/api/other/${no}`)).toBeNull();
+    expect(uniqueNoOf('short')).toBeNull();
+  });
+});
+
+describe('content checks', () => {
+  it('knows real content from its first bytes', () => {
+    expect(sniffContentFamily(Buffer.from('%PDF-1.4'))).toBe('pdf');
+    expect(sniffContentFamily(Buffer.concat([Buffer.alloc(100, 0x20), Buffer.from('%PDF-1.4')]))).toBe('pdf');
+    expect(sniffContentFamily(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg');
+    expect(sniffContentFamily(Buffer.from('MZ\x90\x00'))).toBeNull();
+    expect(sniffContentFamily(Buffer.from('\x7fELF'))).toBeNull();
+    expect(sniffContentFamily(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'))).toBeNull();
+    expect(contentMatchesExtension('docx', Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
+    expect(contentMatchesExtension('pdf', Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(false);
+    expect(contentMatchesExtension('exe', Buffer.from('MZ'))).toBe(false);
+  });
+
+  it('keeps ordinary names, including ones with # and spaces', () => {
+    expect(fileNameProblem('方案 #1 (终稿).pdf')).toBeNull();
+    expect(fileNameProblem(' ')).toBe(UPLOAD_MSG.badName);
+  });
+});
+
+describe('signed links', () => {
+  it('verify until they expire, for the account they name', () => {
+    let now = new Date('2025-06-01T00:00:00Z');
+    const signer = createLinkSigner(Buffer.from('k'.repeat(32)), 900, () => now);
+    const { query, expiresAt } = signer.sign('abcdefghijklmnopqrstuv', 'acc-1');
+    expect(expiresAt).toBe(now.getTime() + 900_000);
+    const params = Object.fromEntries(new URLSearchParams(query));
+    expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: true, accountId: 'acc-1' });
+    expect(signer.verify('bbcdefghijklmnopqrstuv', params)).toEqual({ ok: false, reason: 'invalid' });
+    expect(signer.verify('abcdefghijklmnopqrstuv', { ...params, acct: 'acc-2' })).toEqual({ ok: false, reason: 'invalid' });
+    const other = createLinkSigner(Buffer.from('x'.repeat(32)), 900, () => now);
+    expect(other.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: false, reason: 'invalid' });
+    now = new Date(now.getTime() + 900_000);
+    expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: false, reason: 'expired' });
+    const anonymous = Object.fromEntries(new URLSearchParams(signer.sign('abcdefghijklmnopqrstuv', null).query));
+    expect(signer.verify('abcdefghijklmnopqrstuv', anonymous)).toEqual({ ok: true, accountId: null });
+  });
+});
+
+describe('canReadAttachment matrix', () => {
+  const file = { id: 'f1', ownerId: 'owner', isPublic: false };
+  const rules = (adminHasButton: boolean, expertAssigned: boolean, documentFor: string | null = null): AccessRules => ({
+    adminCan: async (_ctx, code) => adminHasButton && code === 'file:read',
+    isExpertAssigned: async (expertId, attachmentId) => expertAssigned && expertId === 'expert' && attachmentId === 'f1',
+    canReadDocumentFile: async (accountId, attachmentId) => accountId === documentFor && attachmentId === 'f1',
+  });
+  const user = (accountId: string): Reader => ({ kind: 'account', accountId, realm: 'USER', roleCode: 'USER' });
+  const admin: Reader = { kind: 'account', accountId: 'admin', realm: 'ADMIN', roleCode: 'SYSTEM' };
+  const expert: Reader = { kind: 'account', accountId: 'expert', realm: 'EXPERT', roleCode: 'EXPERT' };
+
+  it.each([
+    ['owner', user('owner'), rules(false, false), true],
+    ['other participant', user('other'), rules(true, true), false],
+    ['participant a document using the file is meant for', user('reader'), rules(false, false, 'reader'), true],
+    ['participant a document is not meant for', user('other'), rules(true, true, 'reader'), false],
+    ['admin is not let in by a document rule', admin, rules(false, false, 'admin'), false],
+    ['admin with file:read', admin, rules(true, false), true],
+    ['admin without file:read', admin, rules(false, true), false],
+    ['assigned expert', expert, rules(false, true), true],
+    ['expert not assigned', expert, rules(true, false), false],
+    ['anonymous', { kind: 'anonymous' } as Reader, rules(true, true), false],
+  ])('%s', async (_who, reader, r, expected) => {
+    expect(await canReadAttachment(reader, file, r)).toBe(expected);
+    expect(await canReadAttachment(reader, { ...file, isPublic: true }, r)).toBe(true);
+  });
+});
+
+describe('piece store', () => {
+  it('lets exactly one of many concurrent callers claim the join', async () => {
+    const store = createPieceStore(mkdtempSync(join(tmpdir(), 'pieces-')));
+    await store.openUpload('u1', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    const claims = await Promise.all(Array.from({ length: 20 }, () => store.claimJoin('u1')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('keeps the first meta when two first pieces race', async () => {
+    const store = createPieceStore(mkdtempSync(join(tmpdir(), 'pieces-')));
+    const metas = await Promise.all(
+      ['a', 'b', 'c'].map((owner) => store.openUpload('u2', { owner, origin: 'OTHER', name: 'x.pdf', chunks: 1 })),
+    );
+    const winner = metas.find((m, i) => m.owner === ['a', 'b', 'c'][i])!;
+    for (const m of metas) expect(m).toEqual(winner);
+  });
+
+  it('sweeps uploads and stray request bodies idle for a day, and nothing newer', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    const store = createPieceStore(root);
+    await store.openUpload('old', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 2 });
+    await store.openUpload('fresh', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 2 });
+    const stray = await store.incomingPath();
+    writeFileSync(stray, 'partial');
+    const dayAndABit = new Date(Date.now() - 25 * 3600_000);
+    utimesSync(join(root, 'old'), dayAndABit, dayAndABit);
+    utimesSync(stray, dayAndABit, dayAndABit);
+    mkdirSync(join(root, 'empty-new'));
+    expect(await store.sweep(24 * 3600_000)).toBe(2);
+    expect(existsSync(join(root, 'old'))).toBe(false);
+    expect(existsSync(stray)).toBe(false);
+    expect(existsSync(join(root, 'fresh'))).toBe(true);
+    expect(existsSync(join(root, 'empty-new'))).toBe(true);
+    expect(await createPieceStore(join(root, 'missing')).sweep(1)).toBe(0);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Calls of the admin console's system pages (docs/api-admin.md). Types and schemas come from
+ * @contest/shared, written with the server; this file only names paths and query keys.
+ */
+import dayjs from 'dayjs';
+import type {
+  AdminProfile,
+  DictItem,
+  DictType,
+  GeneratedPassword,
+  LoginRecordView,
+  OperationRecordView,
+  Page,
+  PermissionTreeNode,
+  Realm,
+  RegisteredUser,
+  RegisteredUserDetail,
+  RoleDetail,
+  RoleSummary,
+  SystemAccount,
+  SystemAccountCreated,
+} from '@contest/shared';
+import type { BlobResult } from '../../api';
+import { api } from '../../lib/api';
+import { saveBlob } from '../../lib/save-blob';
+export { saveBlob };
+
+export const ADMIN_QUERY_KEYS = {
+  accounts: ['admin', 'accounts'] as const,
+  roles: ['admin', 'roles'] as const,
+  role: (id: string) => ['admin', 'roles', id] as const,
+  roleTree: ['admin', 'role-tree'] as const,
+  dictTypes: ['admin', 'dict-types'] as const,
+  dictItems: (typeCode: string) => ['admin', 'dict-items', typeCode] as const,
+  users: ['admin', 'users'] as const,
+  user: (id: string) => ['admin', 'users', id] as const,
+  profile: ['admin', 'profile'] as const,
+  loginRecords: (realm: Realm) => ['admin', 'login-records', realm] as const,
+  operationRecords: (realm: Realm) => ['admin', 'operation-records', realm] as const,
+};
+
+/** Answers carry ISO times; the console shows Beijing-style local date-times (spec section 9). */
+export function formatDateTime(value: string | null | undefined): string | null {
+  return value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : null;
+}
+
+const data = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
+
+// System accounts
+export const fetchAccounts = (params: object) => data(api.get<Page<SystemAccount>>('/admin/system/account', { params }));
+export const createAccount = (body: object) => data(api.post<SystemAccountCreated>('/admin/system/account', body));
+export const updateAccount = (id: string, body: object) => data(api.put<SystemAccount>(`/admin/system/account/${id}`, body));
+export const setAccountRoles = (id: string, roleIds: string[]) =>
+  data(api.put<SystemAccount>(`/admin/system/account/${id}/roles`, { roleIds }));
+export const setAccountEnabled = (id: string, enabled: boolean) =>
+  data(api.put<SystemAccount>(`/admin/system/account/${id}/status`, { enabled }));
+export const resetAccountPassword = (id: string) =>
+  data(api.post<GeneratedPassword>(`/admin/system/account/${id}/reset-password`));
+
+// Roles
+export const fetchRoles = () => data(api.get<RoleSummary[]>('/admin/role/list'));
+export const fetchRole = (id: string) => data(api.get<RoleDetail>(`/admin/role/list/${id}`));
+export const fetchRoleTree = () => data(api.get<PermissionTreeNode[]>('/admin/role/tree'));
+export const createRole = (body: object) => data(api.post<RoleDetail>('/admin/role', body));
+export const updateRole = (id: string, body: object) => data(api.put<RoleDetail>(`/admin/role/${id}`, body));
+export const deleteRole = (id: string) => data(api.delete<null>(`/admin/role/${id}`));
+
+// Data dictionary
+export const fetchDictTypes = () => data(api.get<DictType[]>('/admin/dic/type'));
+export const createDictType = (body: object) => data(api.post<DictType>('/admin/dic/type', body));
+export const updateDictType = (code: string, body: object) => data(api.put<DictType>(`/admin/dic/type/${code}`, body));
+export const deleteDictType = (code: string) => data(api.delete<null>(`/admin/dic/type/${code}`));
+export const fetchDictItems = (typeCode: string) => data(api.get<DictItem[]>('/admin/dic/item', { params: { typeCode } }));
+export const createDictItem = (body: object) => data(api.post<DictItem>('/admin/dic/item', body));
+export const updateDictItem = (id: string, body: object) => data(api.put<DictItem>(`/admin/dic/item/${id}`, body));
+
+// Registered users
+export const fetchUsers = (params: object) => data(api.get<Page<RegisteredUser>>('/admin/user/list', { params }));
+export const fetchUser = (id: string) => data(api.get<RegisteredUserDetail>(`/admin/user/detail/${id}`));
+export const setUserEnabled = (id: string, enabled: boolean) =>
+  data(api.put<RegisteredUser>(`/admin/user/${id}/status`, { enabled }));
+export const resetUserPassword = (id: string) => data(api.post<GeneratedPassword>(`/admin/user/${id}/reset-password`));
+
+/** The export answers a file, or an envelope (too many rows) that the client has already toasted. */
+export async function exportUsers(params: object): Promise<BlobResult | null> {
+  const result = await api.get('/admin/user/export', { params, responseType: 'blob' });
+  return 'blob' in result ? result : null;
+}
+
+
+// My account
+export const fetchProfile = () => data(api.get<AdminProfile>('/admin/account/profile'));
+export const updateProfile = (body: object) => data(api.put<AdminProfile>('/admin/account/profile', body));
+export const changePassword = (body: { oldPassword: string; newPassword: string }) =>
+  api.post<null>('/login/change/password', body, { silent: true });
+
+// Behaviour auditing
+export const fetchLoginRecords = (params: object) =>
+  data(api.get<Page<LoginRecordView>>('/admin/audit/login-records', { params }));
+export const fetchOperationRecords = (params: object) =>
+  data(api.get<Page<OperationRecordView>>('/admin/audit/operation-records', { params }));

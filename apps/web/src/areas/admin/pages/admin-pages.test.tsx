@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
+import { api } from '../../../lib/api';
+import { ok } from '../../../test/api-mocks';
+import { renderRoute } from '../../../test/render-route';
+import { operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
+import type { StaffInfo } from '../../../lib/session';
+
+const page = <T,>(list: T[]): Page<T> => ({ list, page: 1, size: 10, total: list.length });
+
+// The first render loads antd and the page chunk; on a busy machine that exceeds the default 5 s.
+const SLOW = { timeout: 20_000 };
+
+const role: RoleSummary = {
+  id: '00000000-0000-4000-8000-000000000002',
+  code: 'OPS',
+  name: '运营人员',
+  description: null,
+  builtin: false,
+  accountCount: 0,
+  createdAt: '2025-05-01T00:00:00Z',
+  updatedAt: '2025-05-01T00:00:00Z',
+};
+
+const account: SystemAccount = {
+  id: '00000000-0000-4000-8000-000000000010',
+  username: 'ops1',
+  name: '运营一号',
+  phone: null,
+  email: 'ops1@example.com',
+  code: null,
+  roleCode: 'SYSTEM',
+  enabled: true,
+  roles: [{ id: role.id, code: role.code, name: role.name }],
+  lastLoginAt: null,
+  createdAt: '2025-05-01T00:00:00Z',
+  updatedAt: '2025-05-01T00:00:00Z',
+};
+
+const user: RegisteredUser = {
+  id: '00000000-0000-4000-8000-000000000020',
+  username: 'demo1',
+  name: null,
+  phone: '13800000001',
+  email: 'demo1@example.com',
+  enabled: true,
+  createdAt: '2025-05-02T00:00:00Z',
+  lastLoginAt: null,
+  team: { id: 't1', teamName: '智慧医保队', orgName: '某某医院', status: 'SUBMITTED', track: null },
+};
+
+function mockApi(info: StaffInfo, routes: Record<string, unknown>) {
+  localStorage.setItem('AdminToken', 'admin-token');
+  return vi.spyOn(api, 'get').mockImplementation(async (url: string) => {
+    if (url === '/admin/user/account') return ok(info);
+    if (url in routes) return ok(routes[url]);
+    throw new Error(`unexpected GET ${url}`);
+  });
+}
+
+describe('admin pages', { timeout: 60_000 }, () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('系统账号: lists accounts and shows the generated password once after creating one', async () => {
+    const get = mockApi(superAdmin(), { '/admin/system/account': page([account]), '/admin/role/list': [role] });
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok({ account: { ...account, username: 'ops2' }, password: 'Gen@2025abc' }));
+    renderRoute('/admin/system/systemManage');
+    expect(await screen.findByText('ops1', {}, SLOW)).toBeTruthy();
+    expect(get).toHaveBeenCalledWith('/admin/system/account', { params: { page: 1, size: 10 } });
+
+    fireEvent.click(screen.getByRole('button', { name: /新增账号/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    expect(await within(dialog).findByText('请输入姓名')).toBeTruthy();
+    expect(post).not.toHaveBeenCalled();
+
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'ops2' } });
+    fireEvent.change(within(dialog).getByLabelText('姓名'), { target: { value: '运营二号' } });
+    fireEvent.mouseDown(within(dialog).getByRole('combobox'));
+    fireEvent.click(await screen.findByText('运营人员', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/admin/system/account',
+        expect.objectContaining({ username: 'ops2', name: '运营二号', roleIds: [role.id] }),
+      ),
+    );
+    expect((await screen.findByTestId('generated-password')).textContent).toBe('Gen@2025abc');
+  });
+
+  it('系统账号: hides the buttons the account may not use', async () => {
+    mockApi(operator(['system'], []), { '/admin/system/account': page([account]), '/admin/role/list': [role] });
+    renderRoute('/admin/system/systemManage');
+    expect(await screen.findByText('ops1', {}, SLOW)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /新增账号/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: '重置密码' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '禁用' })).toBeNull();
+  });
+
+  it('注册用户管理: shows -- for empty cells, opens the detail drawer and exports the filtered list', async () => {
+    const detail = { ...user, agreedAt: null, passwordChangedAt: null, team: null };
+    mockApi(superAdmin(), { '/admin/user/list': page([user]), [`/admin/user/detail/${user.id}`]: detail });
+    const blob = new Blob(['xlsx'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    const exportCall = vi.spyOn(api, 'get');
+    const createUrl = vi.fn(() => 'blob:x');
+    Object.assign(URL, { createObjectURL: createUrl, revokeObjectURL: vi.fn() });
+    renderRoute('/admin/user/team');
+    const row = (await screen.findByText('demo1', {}, SLOW)).closest('tr')!;
+    expect(row.textContent).toContain('某某医院');
+    expect(row.textContent).toContain('已提交');
+    expect(Array.from(row.querySelectorAll('td')).map((td) => td.textContent)).toContain('--');
+
+    fireEvent.click(within(row).getByRole('button', { name: '详情' }));
+    const drawer = await screen.findByTestId('user-detail');
+    expect(drawer.textContent).toContain('demo1@example.com');
+    expect(drawer.textContent).toContain('未报名');
+
+    fireEvent.change(screen.getByLabelText('用户名'), { target: { value: 'demo' } });
+    fireEvent.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(exportCall).toHaveBeenCalledWith('/admin/user/list', { params: { username: 'demo', page: 1, size: 10 } }));
+    exportCall.mockImplementationOnce((async () => ({ blob, fileName: '注册用户_2025-05-02.xlsx' })) as never);
+    fireEvent.click(screen.getByRole('button', { name: /导出/ }));
+    await waitFor(() =>
+      expect(exportCall).toHaveBeenCalledWith('/admin/user/export', { params: { username: 'demo' }, responseType: 'blob' }),
+    );
+    await waitFor(() => expect(createUrl).toHaveBeenCalledWith(blob));
+  });
+
+  it('角色管理: lists roles and deletes one after confirming', async () => {
+    mockApi(superAdmin(), { '/admin/role/list': [role] });
+    const del = vi.spyOn(api, 'delete').mockResolvedValue(ok(null));
+    renderRoute('/admin/system/roleManage');
+    const row = (await screen.findByText('OPS', {}, SLOW)).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('确定删除角色 运营人员 吗？')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(del).toHaveBeenCalledWith(`/admin/role/${role.id}`));
+  });
+
+  it('行为审计: login records of the page realm, then operation records in the second tab', async () => {
+    const get = mockApi(superAdmin(), {
+      '/admin/audit/login-records': page([
+        {
+          id: 'l1', realm: 'EXPERT', accountId: null, identifier: 'e0001', username: 'e0001', name: null,
+          method: 'PASSWORD', result: 'BAD_CREDENTIALS', ip: '10.0.0.1', userAgent: 'UA', createdAt: '2025-05-02T00:00:00Z',
+        },
+      ]),
+      '/admin/audit/operation-records': page([]),
+    });
+    renderRoute('/admin/behaviorAuditing/ExpertManage');
+    expect(await screen.findByText('密码错误', {}, SLOW)).toBeTruthy();
+    expect(get).toHaveBeenCalledWith('/admin/audit/login-records', { params: { realm: 'EXPERT', page: 1, size: 10 } });
+    fireEvent.click(screen.getByRole('tab', { name: '操作记录' }));
+    await waitFor(() =>
+      expect(get).toHaveBeenCalledWith('/admin/audit/operation-records', { params: { realm: 'EXPERT', page: 1, size: 10 } }),
+    );
+    expect(await screen.findAllByText('暂无相关信息')).toBeTruthy();
+  });
+
+  it('我的账号: shows the profile and changes the password', async () => {
+    mockApi(superAdmin(), { '/admin/account/profile': { ...account, username: 'admin', name: '超级管理员' } });
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(null, '密码修改成功'));
+    renderRoute('/admin/account/accountManage');
+    expect(await screen.findByDisplayValue('超级管理员', {}, SLOW)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('原密码'), { target: { value: 'Admin@2025' } });
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'Admin@2026' } });
+    fireEvent.change(screen.getByLabelText('确认密码'), { target: { value: 'Admin@2026' } });
+    fireEvent.click(screen.getAllByRole('button', { name: '修改密码' }).at(-1)!);
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/login/change/password', { oldPassword: 'Admin@2025', newPassword: 'Admin@2026' }, { silent: true }),
+    );
+    expect(await screen.findByText('密码修改成功')).toBeTruthy();
+  });
+});

@@ -1,0 +1,366 @@
+/**
+ * 初赛材料提交 (/material-submission, product.md 5): the preliminary materials of an approved
+ * team. Other teams see why the form is closed. The application PDF's counted characters show
+ * at once (counted here) and, once saved, as the server counted them.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { Alert, App, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useLoaderData, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import {
+  CONTEST_MSG,
+  KEYWORDS_MAX,
+  PRELIM_FILE_EXTENSIONS,
+  PRELIM_FILE_MAX_BYTES,
+  PRELIM_OTHERS_MAX,
+  SUMMARY_MAX_CHARS,
+  TEAM_DICT_TYPES,
+  charLength,
+  prelimDraftSchema,
+  prelimSubmitSchema,
+  type DictOptions,
+  type PrelimBrief,
+  type PrelimDetail,
+  type PrelimFileKind,
+  type PrelimFormInput,
+  type TeamStatus,
+} from '@contest/shared';
+import { MultiUpload, type UploadValueItem } from '../../../components/upload';
+import { USER_ACCOUNT_QUERY_KEY, useUserInfo } from '../../../lib/session';
+import {
+  CONTEST_QUERY_KEYS,
+  fetchDictModule,
+  fetchMyPrelim,
+  fileRefOf,
+  fileRefsOf,
+  savePrelimDraft,
+  submitPrelim,
+  toUploadValue,
+  toUploadValues,
+} from '../sign/contest-api';
+import { refusalOf, schemaRule, useContestMessage } from '../sign/contest-rules';
+import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './materials-loader';
+import { usePdfChars } from './pdf-chars';
+import '../sign/sign.css';
+
+export { materialSubmissionLoader } from './materials-loader';
+
+export interface PrelimValues {
+  projectName?: string;
+  track?: string;
+  summary?: string;
+  keywords?: string[];
+  application?: UploadValueItem[];
+  presentation?: UploadValueItem[];
+  video?: UploadValueItem[];
+  others?: UploadValueItem[];
+}
+
+export function prelimPayload(values: PrelimValues): PrelimFormInput {
+  return {
+    projectName: values.projectName ?? '',
+    track: values.track ?? '',
+    summary: values.summary ?? '',
+    keywords: values.keywords ?? [],
+    application: fileRefOf(values.application),
+    presentation: fileRefOf(values.presentation),
+    video: fileRefOf(values.video),
+    others: fileRefsOf(values.others),
+  };
+}
+
+function prelimValues(doc: PrelimDetail): PrelimValues {
+  return {
+    projectName: doc.projectName,
+    track: doc.track || undefined,
+    summary: doc.summary,
+    keywords: doc.keywords,
+    application: toUploadValue(doc.application),
+    presentation: toUploadValue(doc.presentation),
+    video: toUploadValue(doc.video),
+    others: toUploadValues(doc.others),
+  };
+}
+
+export function MaterialSubmissionPage() {
+  const { t } = useTranslation('signup');
+  const navigate = useNavigate();
+  const brief = useLoaderData() as PrelimBrief | null | undefined;
+  const user = useUserInfo();
+  const doc = useQuery({ queryKey: CONTEST_QUERY_KEYS.prelim, queryFn: fetchMyPrelim });
+  const dict = useQuery({ queryKey: CONTEST_QUERY_KEYS.dictModule('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
+
+  if (doc.isError) {
+    return (
+      <Result
+        status="warning"
+        title={t('common.loadFailed')}
+        extra={<Button onClick={() => void doc.refetch()}>{t('common.reload')}</Button>}
+      />
+    );
+  }
+  if (!doc.isSuccess) return <Skeleton active paragraph={{ rows: 8 }} />;
+  if (!doc.data) {
+    // Only approved teams have materials (product.md 5); say why and where to go instead.
+    const teamStatus: TeamStatus | null = brief?.teamStatus ?? user.data?.teamStatus ?? null;
+    return (
+      <Result
+        status="info"
+        title={t('materials.closedTitle')}
+        subTitle={
+          teamStatus
+            ? t('materials.closedPending', { status: t(`teamStatus.${teamStatus}`) })
+            : t('materials.closedNoTeam')
+        }
+        extra={
+          <Button type="primary" onClick={() => void navigate(teamStatus ? '/my-sign/detail' : '/my-sign')}>
+            {teamStatus ? t('materials.viewSign') : t('sign.goSign')}
+          </Button>
+        }
+        data-testid="materials-closed"
+      />
+    );
+  }
+  if (!prelimFormAllowed(doc.data.status)) return <Navigate to={MATERIAL_DETAIL_PATH} replace />;
+  return <PrelimForm doc={doc.data} options={dict.data ?? {}} submissionOpen={brief?.submissionOpen ?? true} />;
+}
+
+interface PrelimFormProps {
+  doc: PrelimDetail;
+  options: DictOptions;
+  submissionOpen: boolean;
+}
+
+function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
+  const { t } = useTranslation('signup');
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const translate = useContestMessage();
+  const [form] = Form.useForm<PrelimValues>();
+  const initialValues = useMemo(() => prelimValues(doc), [doc]);
+  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const mode = useRef<'draft' | 'submit'>('submit');
+
+  const rule = (...path: (string | number)[]) =>
+    schemaRule<PrelimValues>(form, path, {
+      schema: () => (mode.current === 'draft' ? prelimDraftSchema : prelimSubmitSchema),
+      payload: prelimPayload,
+      translate,
+    });
+
+  const tracks = (options[TEAM_DICT_TYPES.track] ?? []).map((o) => ({ value: o.code, label: o.name }));
+
+  const validate = async (kind: 'draft' | 'submit'): Promise<boolean> => {
+    mode.current = kind;
+    try {
+      await form.validateFields({ recursive: true });
+      return true;
+    } catch (err) {
+      const first = (err as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
+      if (first) form.scrollToField(first.name, { block: 'center' });
+      return false;
+    } finally {
+      mode.current = 'submit';
+    }
+  };
+
+  const showRefusal = (err: unknown) => {
+    const refused = refusalOf(err);
+    if (!refused) return;
+    const text = translate(refused.message);
+    setRefusal(text);
+    if (refused.path) {
+      form.setFields([{ name: refused.path as never, errors: [text] }]);
+      form.scrollToField(refused.path, { block: 'center' });
+    }
+  };
+
+  const afterChange = async (saved: PrelimDetail) => {
+    queryClient.setQueryData(CONTEST_QUERY_KEYS.prelim, saved);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: CONTEST_QUERY_KEYS.prelimBrief }),
+    ]);
+  };
+
+  const saveDraft = async () => {
+    setRefusal(null);
+    if (!(await validate('draft'))) return;
+    setBusy('draft');
+    try {
+      const saved = await savePrelimDraft(prelimPayload(form.getFieldsValue(true) as PrelimValues));
+      void message.success(translate(CONTEST_MSG.draftSaved));
+      await afterChange(saved);
+    } catch (err) {
+      showRefusal(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const submit = async () => {
+    setRefusal(null);
+    if (!(await validate('submit'))) return;
+    modal.confirm({
+      title: t('common.confirmTitle'),
+      content: t('materials.confirmSubmit'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        setBusy('submit');
+        try {
+          const saved = await submitPrelim(prelimPayload(form.getFieldsValue(true) as PrelimValues));
+          void message.success(translate(CONTEST_MSG.submitted));
+          await afterChange(saved);
+          void navigate(MATERIAL_DETAIL_PATH);
+        } catch (err) {
+          showRefusal(err);
+        } finally {
+          setBusy(null);
+        }
+      },
+    });
+  };
+
+  const upload = (kind: PrelimFileKind, maxCount: number) => ({
+    origin: 'PRELIM' as const,
+    accept: PRELIM_FILE_EXTENSIONS[kind].map((ext) => `.${ext}`).join(','),
+    maxSize: PRELIM_FILE_MAX_BYTES[kind],
+    maxCount,
+  });
+
+  return (
+    <div className="contest-page" data-testid="materials-page">
+      <div className="contest-page__head">
+        <Typography.Title level={4} className="contest-page__title">
+          {t('materials.formTitle')}
+        </Typography.Title>
+        <Typography.Text type="secondary">{doc.teamName}</Typography.Text>
+      </div>
+
+      {doc.status === 'REVISING' && (
+        <Alert
+          className="contest-page__alert"
+          type="warning"
+          showIcon
+          title={t('common.revisingTitle')}
+          description={doc.auditReason ? `${t('common.reason')}：${doc.auditReason}` : undefined}
+          data-testid="revising-reason"
+        />
+      )}
+      {!submissionOpen && <Alert className="contest-page__alert" type="info" showIcon title={t('materials.submissionClosed')} />}
+      {refusal && (
+        <Alert
+          className="contest-page__alert"
+          type="error"
+          showIcon
+          closable={{ onClose: () => setRefusal(null) }}
+          title={t('common.refused', { message: refusal })}
+          data-testid="form-refusal"
+        />
+      )}
+
+      <Form<PrelimValues> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid="materials-form">
+        <Card title={t('materials.sections.project')} size="small" className="contest-card">
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item name="projectName" label={t('materials.fields.projectName')} required rules={[rule('projectName')]}>
+                <Input placeholder={t('materials.placeholders.projectName')} maxLength={100} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="track" label={t('materials.fields.track')} required rules={[rule('track')]} extra={t('materials.trackDefault')}>
+                <Select placeholder={t('sign.placeholders.select')} options={tracks} />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Form.Item name="summary" label={t('materials.fields.summary')} required rules={[rule('summary')]}>
+            <Input.TextArea
+              placeholder={t('materials.placeholders.summary')}
+              autoSize={{ minRows: 4, maxRows: 10 }}
+              count={{ show: true, max: SUMMARY_MAX_CHARS, strategy: charLength }}
+            />
+          </Form.Item>
+          <Form.Item name="keywords" label={t('materials.fields.keywords')} required rules={[rule('keywords')]}>
+            <Select
+              mode="tags"
+              open={false}
+              maxCount={KEYWORDS_MAX}
+              tokenSeparators={[',', '，', ';', '；']}
+              placeholder={t('materials.placeholders.keywords')}
+              suffixIcon={null}
+              data-testid="keywords"
+            />
+          </Form.Item>
+        </Card>
+
+        <Card title={t('materials.sections.files')} size="small" className="contest-card">
+          <Form.Item
+            name="application"
+            label={t('materials.fields.application')}
+            required
+            rules={[rule('application')]}
+            extra={<ApplicationChars form={form} doc={doc} />}
+          >
+            <MultiUpload {...upload('application', 1)} />
+          </Form.Item>
+          <Form.Item name="presentation" label={t('materials.fields.presentation')} required rules={[rule('presentation')]}>
+            <MultiUpload {...upload('presentation', 1)} />
+          </Form.Item>
+          <Form.Item name="video" label={t('materials.fields.video')} rules={[rule('video')]}>
+            <MultiUpload {...upload('video', 1)} />
+          </Form.Item>
+          <Form.Item name="others" label={t('materials.fields.others')} rules={[rule('others')]}>
+            <MultiUpload {...upload('other', PRELIM_OTHERS_MAX)} />
+          </Form.Item>
+        </Card>
+
+        <div className="contest-actions">
+          <Space wrap>
+            <Button onClick={() => void saveDraft()} loading={busy === 'draft'} disabled={busy !== null || !submissionOpen} data-testid="save-draft">
+              {t('common.saveDraft')}
+            </Button>
+            <Button type="primary" onClick={() => void submit()} loading={busy === 'submit'} disabled={busy !== null || !submissionOpen} data-testid="submit">
+              {t('common.submit')}
+            </Button>
+          </Space>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+/**
+ * The application's character count: the server's figure for the saved file, the browser's
+ * for a file uploaded since the last save (until the server counts it on save).
+ */
+function ApplicationChars({ form, doc }: { form: ReturnType<typeof Form.useForm<PrelimValues>>[0]; doc: PrelimDetail }) {
+  const { t } = useTranslation('signup');
+  const current = fileRefOf(Form.useWatch('application', form));
+  const isSaved = current !== null && current === doc.application?.uniqueNo && doc.applicationChars !== null;
+  const local = usePdfChars(current !== null && !isSaved ? current : null);
+  if (current === null) return null;
+
+  let text: string;
+  let over = false;
+  if (isSaved) {
+    const count = doc.applicationChars!;
+    over = doc.maxApplicationChars !== null && count > doc.maxApplicationChars;
+    text = doc.maxApplicationChars !== null ? t('materials.charsLimit', { count, max: doc.maxApplicationChars }) : t('materials.chars', { count });
+  } else if (local.isSuccess) {
+    over = doc.maxApplicationChars !== null && local.data > doc.maxApplicationChars;
+    text = t('materials.charsLocal', { count: local.data });
+  } else if (local.isError) {
+    text = t('materials.charsFailed');
+  } else {
+    text = t('materials.charsCounting');
+  }
+  return (
+    <div className="contest-chars" data-testid="application-chars">
+      <Typography.Text type={over ? 'danger' : 'secondary'}>{text}</Typography.Text>
+    </div>
+  );
+}

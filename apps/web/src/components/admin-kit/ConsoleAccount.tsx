@@ -1,0 +1,43 @@
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { loginPathOf } from '../../api';
+import { logout, useStaffInfo, type StaffRealm } from '../../lib/session';
+import { AccountLoading } from '../AccountMenu';
+import { clearOpenTabs } from './open-tabs';
+
+/**
+ * Header block of the consoles: the account name with a logout entry. Logging out removes
+ * the token and the open tabs (spec section 6), then shows the realm's login page.
+ */
+export function ConsoleAccount({ realm, logoutLabel }: { realm: StaffRealm; logoutLabel: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data, isPending } = useStaffInfo(realm);
+  if (isPending) return <AccountLoading />;
+  const name = data ? data.name || data.account : t('auth.fields.username');
+  const items: MenuProps['items'] = [
+    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="console-logout">{logoutLabel}</span>, danger: true },
+  ];
+  return (
+    <Dropdown
+      trigger={['click', 'hover']}
+      placement="bottomRight"
+      menu={{
+        items,
+        onClick: () => {
+          clearOpenTabs(realm);
+          void logout(realm);
+          void navigate(loginPathOf(realm), { replace: true });
+        },
+      }}
+    >
+      <Button type="text" className="account-menu" data-testid="staff-account">
+        <UserOutlined />
+        <span className="account-menu__name">{name}</span>
+        <DownOutlined className="account-menu__caret" />
+      </Button>
+    </Dropdown>
+  );
+}

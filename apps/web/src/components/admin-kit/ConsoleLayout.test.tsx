@@ -1,0 +1,29 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { api } from '../../lib/api';
+import { ok } from '../../test/api-mocks';
+import { renderRoute } from '../../test/render-route';
+import { expert } from './staff-fixtures';
+import { svgOfDataUrl } from './watermark';
+
+describe('expert console', { timeout: 20_000 }, () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shares the console layout and carries the watermark of code and masked account', async () => {
+    localStorage.setItem('ExpertToken', 'expert-token');
+    vi.spyOn(api, 'get').mockResolvedValue(ok(expert()));
+    renderRoute('/expert/index');
+    const menu = await screen.findByTestId('console-menu', {}, { timeout: 15_000 });
+    expect(within(menu).getByText('初赛评审')).toBeTruthy();
+    const mark = await screen.findByTestId('console-watermark');
+    expect(mark.dataset.text).toBe('E0001 138****0001');
+    const url = /url\("?([^")]+)"?\)/.exec(mark.style.backgroundImage)?.[1] ?? '';
+    const image = svgOfDataUrl(url);
+    expect(image).toContain('>E0001</text>');
+    expect(image).toContain('>138****0001</text>');
+    expect(image).not.toContain('13800000001');
+    expect(mark.style.backgroundSize).toBe('300px 240px');
+    await waitFor(() => expect(localStorage.getItem('expertTabs')).toContain('/expert/index'));
+    expect(localStorage.getItem('adminTabs')).toBeNull();
+  });
+});

@@ -1,0 +1,231 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { App, Button, Layout, Menu, Result, type MenuProps } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { loginPathOf } from '../../api';
+import { usePreference, usePreferences } from '../../lib/preferences';
+import {
+  STAFF_ACCOUNT_QUERY_KEY,
+  clearAccountInfo,
+  removeToken,
+  useStaffInfo,
+  type StaffInfo,
+  type StaffMenu,
+  type StaffRealm,
+} from '../../lib/session';
+import { LanguageSwitch } from '../LanguageSwitch';
+import { Logo } from '../Logo';
+import { PageLoading } from '../PageLoading';
+import { useConsoleHandle } from './console-handle';
+import { findMenu, menuLabel, menuVerdict, type MenuVerdict } from './console-menu';
+import { ConsoleAccount } from './ConsoleAccount';
+import { MenuIcon } from './MenuIcon';
+import { OpenTabsBar } from './OpenTabsBar';
+import { addTab, clearOpenTabs, setOpenTabs } from './open-tabs';
+import { Watermark } from './Watermark';
+import './console-layout.css';
+
+export interface ConsoleLayoutProps {
+  realm: StaffRealm;
+  /** Shown next to the logo. */
+  areaName: string;
+  /** The logo's target and where "close all tabs" lands. */
+  homePath: string;
+  /** Menu code of the home page: when it is not granted the first granted entry opens instead. */
+  homeCode?: string;
+  logoutLabel: string;
+  /**
+   * Apply the menu rules of spec section 4 (pages need their code in the menus). The expert
+   * console's routes carry no codes, so it only draws the menu.
+   */
+  enforceMenus?: boolean;
+}
+
+/** Experts (first role EXPERT) get the watermark (spec sections 2 and 6). */
+export function isExpertAccount(info: Pick<StaffInfo, 'roles' | 'roleCode'>): boolean {
+  return (info.roles[0]?.code ?? info.roleCode) === 'EXPERT';
+}
+
+function toMenuItems(menus: readonly StaffMenu[], locale: string, depth = 0): MenuProps['items'] {
+  return menus.map((menu) => {
+    const label = menuLabel(menu, locale);
+    const icon = depth === 0 ? <MenuIcon name={menu.icon} /> : undefined;
+    if (menu.children?.length) {
+      return { key: menu.code, icon, label, children: toMenuItems(menu.children, locale, depth + 1) };
+    }
+    return { key: menu.code, icon, label: <span data-menu-code={menu.code}>{label}</span> };
+  });
+}
+
+function selectedCodeOf(
+  menus: readonly StaffMenu[],
+  handle: { code?: string | undefined; activeMenu?: string | undefined },
+  pathname: string,
+): string | null {
+  if (handle.activeMenu) return handle.activeMenu;
+  if (handle.code) return handle.code;
+  // Routes without a code (the expert console) match by path.
+  const byPath = (items: readonly StaffMenu[]): string | null => {
+    for (const item of items) {
+      if (item.path === pathname) return item.code;
+      const inner = byPath(item.children ?? []);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  return byPath(menus);
+}
+
+function ConsoleMenu({ menus, collapsed }: { menus: readonly StaffMenu[]; collapsed: boolean }) {
+  const { t } = useTranslation('admin');
+  const { locale } = usePreferences();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const handle = useConsoleHandle();
+  const selected = selectedCodeOf(menus, handle, pathname);
+  const parents = useMemo(() => (selected ? (findMenu(menus, selected)?.parents ?? []) : []), [menus, selected]);
+  const [openKeys, setOpenKeys] = useState<string[]>(parents);
+
+  // Arriving at a page (a tab, a link) opens its group without closing the ones the user opened.
+  useEffect(() => {
+    setOpenKeys((keys) => Array.from(new Set([...keys, ...parents])));
+  }, [parents]);
+
+  const items = useMemo(() => toMenuItems(menus, locale), [menus, locale]);
+  return (
+    <Menu
+      mode="inline"
+      aria-label={t('console.mainMenu')}
+      data-testid="console-menu"
+      inlineCollapsed={collapsed}
+      items={items}
+      selectedKeys={selected ? [selected] : []}
+      {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+      onClick={({ key }) => {
+        const path = findMenu(menus, String(key))?.menu.path;
+        if (path) void navigate(path);
+      }}
+    />
+  );
+}
+
+/** Runs the side effects of a verdict: the tab of an allowed page, the logout of an account without menus. */
+function useVerdictEffects(realm: StaffRealm, verdict: MenuVerdict | null): void {
+  const { t } = useTranslation('admin');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const { title } = useConsoleHandle();
+  const loggedOut = useRef(false);
+
+  useEffect(() => {
+    if (verdict?.kind !== 'allow' || !title) return;
+    setOpenTabs(realm, (list) => addTab(list, { path: pathname + search, title }));
+  }, [realm, verdict?.kind, title, pathname, search]);
+
+  useEffect(() => {
+    if (verdict?.kind !== 'noMenus' || loggedOut.current) return;
+    loggedOut.current = true;
+    void message.warning(t('console.noPermission'));
+    removeToken(realm);
+    clearOpenTabs(realm);
+    clearAccountInfo(realm);
+    void navigate(loginPathOf(realm), { replace: true });
+  }, [verdict?.kind, realm, message, navigate, t]);
+}
+
+/**
+ * The admin (and expert) console around every page (spec section 2): header with logo,
+ * account name and logout; a collapsible menu from the server's menus; the tab bar of open
+ * pages; the menu rules; the expert watermark.
+ */
+export function ConsoleLayout({
+  realm,
+  areaName,
+  homePath,
+  homeCode = 'home',
+  logoutLabel,
+  enforceMenus = true,
+}: ConsoleLayoutProps) {
+  const { t } = useTranslation('admin');
+  const queryClient = useQueryClient();
+  const [navVisible, setNavVisible] = usePreference('navVisible');
+  const handle = useConsoleHandle();
+  const info = useStaffInfo(realm);
+  const [refreshKey, setRefreshKey] = useState(0);
+
+  const verdict: MenuVerdict | null = !info.data
+    ? null
+    : enforceMenus
+      ? menuVerdict(info.data.menus, handle, homeCode)
+      : { kind: 'allow' };
+  useVerdictEffects(realm, verdict);
+
+  const refresh = () => {
+    // The page remounts and its data is fetched again; the account itself stays cached.
+    void queryClient.invalidateQueries({
+      predicate: (query) => query.queryKey[0] !== STAFF_ACCOUNT_QUERY_KEY[0],
+    });
+    setRefreshKey((key) => key + 1);
+  };
+
+  let body;
+  if (info.isError) {
+    body = (
+      <Result
+        status="warning"
+        title={t('console.loadFailed')}
+        extra={<Button onClick={() => void info.refetch()}>{t('console.retry')}</Button>}
+      />
+    );
+  } else if (!verdict) {
+    body = <PageLoading />;
+  } else if (verdict.kind === 'redirect') {
+    body = <Navigate to={verdict.to} replace />;
+  } else if (verdict.kind === 'noMenus') {
+    body = null;
+  } else {
+    body = <Outlet />;
+  }
+
+  return (
+    <Layout className="console-layout" data-testid={`${realm.toLowerCase()}-console`}>
+      <Layout.Header className="console-layout__header">
+        <Button
+          type="text"
+          aria-label={t('console.toggleNav')}
+          aria-expanded={navVisible}
+          data-testid="console-nav-toggle"
+          icon={navVisible ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+          onClick={() => setNavVisible(!navVisible)}
+        />
+        <Logo to={homePath} name={areaName} className="console-layout__logo" />
+        <LanguageSwitch size="small" />
+        <ConsoleAccount realm={realm} logoutLabel={logoutLabel} />
+      </Layout.Header>
+      <Layout className="console-layout__main">
+        <Layout.Sider
+          className="console-layout__sider"
+          theme="light"
+          width={220}
+          collapsedWidth={64}
+          collapsed={!navVisible}
+          trigger={null}
+        >
+          {info.data && <ConsoleMenu menus={info.data.menus} collapsed={!navVisible} />}
+        </Layout.Sider>
+        <Layout.Content className="console-layout__content">
+          <OpenTabsBar realm={realm} homePath={homePath} onRefresh={refresh} />
+          <div className="console-layout__page" key={refreshKey} data-testid="console-page">
+            {body}
+          </div>
+        </Layout.Content>
+      </Layout>
+      {info.data && isExpertAccount(info.data) && (
+        <Watermark code={info.data.code} account={info.data.account} />
+      )}
+    </Layout>
+  );
+}

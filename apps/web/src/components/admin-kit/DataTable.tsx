@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Skeleton, Table, type TableProps } from 'antd';
+import type { ColumnsType, ColumnType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { SKELETON_ROWS } from '@contest/shared';
+import './kit.css';
+
+/** How long the skeleton stays at least once shown (spec section 9: skeleton throttle 500 ms). */
+export const SKELETON_MIN_MS = 500;
+
+/** Empty cells show '--' (spec section 2): null, undefined, '' and whitespace alike. */
+export const EMPTY_CELL = '--';
+
+export function isEmptyCell(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
+/** `true` at once when `on` turns true; `false` only once it has been true for `minMs`. */
+export function useMinimumDuration(on: boolean, minMs = SKELETON_MIN_MS): boolean {
+  const [shown, setShown] = useState(on);
+  const since = useRef<number | null>(on ? Date.now() : null);
+  useEffect(() => {
+    if (on) {
+      since.current ??= Date.now();
+      setShown(true);
+      return;
+    }
+    if (since.current === null) return;
+    const left = minMs - (Date.now() - since.current);
+    const done = () => {
+      since.current = null;
+      setShown(false);
+    };
+    if (left <= 0) {
+      done();
+      return;
+    }
+    const timer = setTimeout(done, left);
+    return () => clearTimeout(timer);
+  }, [on, minMs]);
+  return shown;
+}
+
+/** Wraps each column's render so an empty value shows '--'. Columns with their own render keep it. */
+export function withEmptyCells<T>(columns: ColumnsType<T>): ColumnsType<T> {
+  return columns.map((column) => {
+    if ('children' in column && column.children) {
+      return { ...column, children: withEmptyCells(column.children) };
+    }
+    const col = column as ColumnType<T>;
+    const own = col.render;
+    return {
+      ...col,
+      render: (value: unknown, record: T, index: number) => {
+        const out: ReactNode = own ? (own(value, record, index) as ReactNode) : (value as ReactNode);
+        return isEmptyCell(out) ? EMPTY_CELL : out;
+      },
+    };
+  });
+}
+
+export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'loading'> {
+  loading?: boolean;
+}
+
+/**
+ * The console's table (spec section 2): a skeleton of six rows while the first page loads,
+ * 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>.
+ */
+export function DataTable<T extends object>({ loading = false, columns = [], dataSource, ...rest }: DataTableProps<T>) {
+  const { t } = useTranslation('admin');
+  const empty = !dataSource || dataSource.length === 0;
+  const skeleton = useMinimumDuration(loading && empty);
+  if (skeleton) {
+    return (
+      <div className="kit-table-skeleton" data-testid="table-skeleton" aria-busy="true">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <Skeleton.Input key={i} active block size="small" className="kit-table-skeleton__row" />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <Table<T>
+      size="middle"
+      {...rest}
+      columns={withEmptyCells(columns)}
+      dataSource={dataSource}
+      loading={loading}
+      pagination={false}
+      locale={{ emptyText: t('kit.emptyTable') }}
+    />
+  );
+}

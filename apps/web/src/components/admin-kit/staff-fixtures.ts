@@ -1,0 +1,58 @@
+/** Accounts as GET /admin/user/account answers them, for the admin area's tests. */
+import { ADMIN_BUTTONS, ADMIN_MENUS, EXPERT_MENUS, type MenuSeed } from '@contest/shared';
+import type { StaffInfo, StaffMenu } from '../../lib/session';
+
+export function menuTree(menus: readonly MenuSeed[]): StaffMenu[] {
+  return menus.map((m) => ({
+    code: m.code,
+    name: m.name,
+    nameEn: m.nameEn,
+    path: m.path,
+    icon: m.icon ?? null,
+    children: m.children ? menuTree(m.children) : [],
+  }));
+}
+
+/** The built-in super admin: every menu and button. */
+export function superAdmin(overrides: Partial<StaffInfo> = {}): StaffInfo {
+  return {
+    account: 'admin',
+    roles: [{ id: 'r1', code: 'SUPER_ADMIN' }],
+    roleCode: 'SUPER_ADMIN',
+    roleName: '超级管理员',
+    menus: menuTree(ADMIN_MENUS),
+    buttons: ADMIN_BUTTONS.map((b) => b.code),
+    agree: false,
+    name: '超级管理员',
+    code: null,
+    ...overrides,
+  };
+}
+
+/** An operator granted only the given top-level menu codes (with their children). */
+export function operator(codes: string[], buttons: string[] = []): StaffInfo {
+  return superAdmin({
+    account: 'ops1',
+    name: '运营一号',
+    roleCode: 'SYSTEM',
+    roles: [{ id: 'r2', code: 'OPS' }],
+    roleName: '运营人员',
+    menus: menuTree(ADMIN_MENUS.filter((m) => codes.includes(m.code))),
+    buttons,
+  });
+}
+
+export function expert(overrides: Partial<StaffInfo> = {}): StaffInfo {
+  return {
+    account: '13800000001',
+    roles: [{ id: 'EXPERT', code: 'EXPERT' }],
+    roleCode: 'EXPERT',
+    roleName: '评审专家',
+    menus: menuTree(EXPERT_MENUS),
+    buttons: [],
+    agree: true,
+    name: '张专家',
+    code: 'E0001',
+    ...overrides,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The file preview dialog (spec sections 2 and 4): images and PDFs, previous/next arrows on
+ * hover, a loading overlay, an error text, and the contest watermark over the content.
+ * Each shown file gets a blob link that is revoked as soon as the file changes or the dialog
+ * closes; fetched bytes are cached by file while the dialog stays open.
+ */
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { App, Modal, Spin, Watermark } from 'antd';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { PREVIEW_WATERMARK, type PreviewKind } from '@contest/shared';
+import { realmOfPath } from '../../api';
+import { ImageViewer } from './ImageViewer';
+import {
+  fetchPreviewFile,
+  kindOfPreview,
+  previewCacheKey,
+  type FetchedPreview,
+  type PreviewFetcher,
+  type PreviewFile,
+} from './preview-file';
+import { previewWatermarkText } from './preview-watermark';
+import './preview-dialog.css';
+
+const PdfViewer = lazy(() => import('./PdfViewer').then((m) => ({ default: m.PdfViewer })));
+
+export interface PreviewDialogProps {
+  open: boolean;
+  files: readonly PreviewFile[];
+  index: number;
+  onIndexChange(index: number): void;
+  onClose(): void;
+  /** Loads a file's bytes; the attachment stream by default. */
+  fetchFile?: PreviewFetcher;
+  /** Hides the previous/next arrows. */
+  noSwitch?: boolean;
+  /** Overrides the watermark text (null for none); by default the spec's rule decides. */
+  watermark?: string | null;
+}
+
+type View =
+  | { phase: 'loading' }
+  | { phase: 'ready'; kind: PreviewKind; url: string; blob: Blob; name: string }
+  | { phase: 'error'; message: string };
+
+/** The spec's rule, from the page path; experts are the users of the expert area. */
+function defaultWatermark(): string | null {
+  const { pathname } = window.location;
+  return previewWatermarkText(pathname, realmOfPath(pathname) === 'EXPERT' ? 'EXPERT' : null);
+}
+
+export function PreviewDialog({
+  open,
+  files,
+  index,
+  onIndexChange,
+  onClose,
+  fetchFile = fetchPreviewFile,
+  noSwitch = false,
+  watermark,
+}: PreviewDialogProps) {
+  const { t } = useTranslation('files');
+  const { message } = App.useApp();
+  const file = open ? files[index] : undefined;
+  const [view, setView] = useState<View>({ phase: 'loading' });
+  const [rendered, setRendered] = useState(false);
+  // Changes on every switch so the viewer starts afresh (rotation, zoom, scroll) even for the same file.
+  const [timestamp, setTimestamp] = useState(0);
+  const cache = useRef(new Map<string, FetchedPreview>());
+  const fetcher = useRef(fetchFile);
+  fetcher.current = fetchFile;
+
+  useEffect(() => {
+    if (!open) cache.current.clear();
+  }, [open]);
+
+  const key = file ? previewCacheKey(file) : null;
+  useEffect(() => {
+    if (!file || key === null) return;
+    setRendered(false);
+    const kind = kindOfPreview(file);
+    if (kind === 'archive' || kind === 'unsupported') {
+      setView({ phase: 'error', message: t(kind === 'archive' ? 'preview.archive' : 'preview.unsupported') });
+      return;
+    }
+    setView({ phase: 'loading' });
+    const controller = new AbortController();
+    let cancelled = false;
+    let url: string | null = null;
+    const cached = cache.current.get(key);
+    (cached ? Promise.resolve(cached) : fetcher.current(file, controller.signal))
+      .then((result) => {
+        if (cancelled) return;
+        cache.current.set(key, result);
+        url = URL.createObjectURL(result.blob);
+        setView({ phase: 'ready', kind, url, blob: result.blob, name: result.name || file.name });
+      })
+      .catch(() => {
+        if (!cancelled) setView({ phase: 'error', message: t('preview.renderError') });
+      });
+    return () => {
+      cancelled = true;
+      controller.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+    // `file` is captured through its key: a new array with the same file must not refetch.
+  }, [key, timestamp, t]);
+
+  const go = (step: -1 | 1) => {
+    const next = index + step;
+    if (next < 0) {
+      void message.warning(t('preview.first'));
+      return;
+    }
+    if (next >= files.length) {
+      void message.warning(t('preview.last'));
+      return;
+    }
+    setTimestamp(Date.now());
+    onIndexChange(next);
+  };
+
+  const renderError = () => setView({ phase: 'error', message: t('preview.renderError') });
+  const loading = view.phase === 'loading' || (view.phase === 'ready' && !rendered);
+  const watermarkText = watermark === undefined ? defaultWatermark() : watermark;
+  const title = view.phase === 'ready' ? view.name : (file?.name ?? t('preview.title'));
+
+  const content = (
+    <div className="preview-dialog__content">
+      {view.phase === 'error' && (
+        <div className="preview-dialog__error" role="alert">
+          {view.message}
+        </div>
+      )}
+      {view.phase === 'ready' && view.kind === 'image' && (
+        <ImageViewer
+          key={`${key}-${timestamp}`}
+          src={view.url}
+          alt={view.name}
+          onRendered={() => setRendered(true)}
+          onError={renderError}
+        />
+      )}
+      {view.phase === 'ready' && view.kind === 'pdf' && (
+        <Suspense fallback={null}>
+          <PdfViewer
+            key={`${key}-${timestamp}`}
+            data={view.blob}
+            onRendered={() => setRendered(true)}
+            onError={renderError}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+
+  return (
+    <Modal
+      open={open}
+      title={<span data-testid="preview-title">{title}</span>}
+      footer={null}
+      onCancel={onClose}
+      width="min(1100px, 92vw)"
+      centered
+      destroyOnHidden
+      className="preview-dialog"
+    >
+      <div className="preview-dialog__body" data-testid="preview-body" data-loading={loading}>
+        {watermarkText ? (
+          <Watermark
+            content={watermarkText}
+            font={{ fontSize: PREVIEW_WATERMARK.fontSize }}
+            zIndex={PREVIEW_WATERMARK.zIndex}
+            className="preview-dialog__watermark"
+          >
+            {content}
+          </Watermark>
+        ) : (
+          content
+        )}
+        {!noSwitch && (
+          <>
+            <button
+              type="button"
+              className="preview-dialog__arrow preview-dialog__arrow--prev"
+              aria-label={t('preview.prev')}
+              onClick={() => go(-1)}
+            >
+              <LeftOutlined />
+            </button>
+            <button
+              type="button"
+              className="preview-dialog__arrow preview-dialog__arrow--next"
+              aria-label={t('preview.next')}
+              onClick={() => go(1)}
+            >
+              <RightOutlined />
+            </button>
+          </>
+        )}
+        {loading && (
+          <div className="preview-dialog__loading" data-testid="preview-loading">
+            <Spin description={t('preview.loading')}>
+              <div className="preview-dialog__spin-area" />
+            </Spin>
+          </div>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,2 @@
+export { MultiUpload, toPreviewFile, type MultiUploadProps } from './MultiUpload';
+export type { UploadValueItem } from '../../lib/upload';

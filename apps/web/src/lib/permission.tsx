@@ -1,0 +1,86 @@
+/**
+ * The permission directive of spec section 6 as a component and a hook: an element stays
+ * only when the user may use it. Codes come from the server (admin/expert `buttons`,
+ * participant `permissionCodeList`), so hiding is a convenience; the server checks again.
+ */
+import type { ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { realmOfPath } from '../api';
+import { useStaffInfo, useUserInfo } from './session';
+
+/** '*' in either list grants everything. */
+export const ALLOW_ALL = '*';
+
+export interface PermissionRequirement {
+  /** The user's role must be one of these. */
+  roles?: readonly string[];
+  /** The user's permission code list must contain one of these. */
+  codes?: readonly string[];
+}
+
+export interface PermissionSubject {
+  /** The user's role codes (its roleCode and the codes of its roles). */
+  roles: readonly string[];
+  /** The user's permission codes (`buttons` for staff). */
+  codes: readonly string[];
+}
+
+function matches(required: readonly string[] | undefined, owned: readonly string[]): boolean {
+  // No list, or an empty one, removes nothing (spec: "if no list exists nothing is removed").
+  if (!required || required.length === 0) return true;
+  if (required.includes(ALLOW_ALL) || owned.includes(ALLOW_ALL)) return true;
+  return required.some((code) => owned.includes(code));
+}
+
+/**
+ * True when `subject` satisfies both lists. While the user is not known yet (null) a
+ * guarded element stays hidden, so a button never flashes in and out.
+ */
+export function hasPermission(
+  subject: PermissionSubject | null | undefined,
+  required: PermissionRequirement = {},
+): boolean {
+  const noRoles = !required.roles || required.roles.length === 0;
+  const noCodes = !required.codes || required.codes.length === 0;
+  if (noRoles && noCodes) return true;
+  if (!subject) return false;
+  return matches(required.roles, subject.roles) && matches(required.codes, subject.codes);
+}
+
+/** The signed-in user of the page's realm (decided by the URL, like the token). */
+export function usePermissionSubject(): PermissionSubject | null {
+  const realm = realmOfPath(useLocation().pathname);
+  // Hooks run unconditionally; the one of another realm stays idle without its token.
+  const admin = useStaffInfo('ADMIN');
+  const expert = useStaffInfo('EXPERT');
+  const user = useUserInfo();
+  if (realm === 'USER') {
+    const info = user.data;
+    if (!info) return null;
+    return { roles: [String(info.account.roleCode)], codes: info.account.permissionCodeList };
+  }
+  const info = (realm === 'ADMIN' ? admin : expert).data;
+  if (!info) return null;
+  return { roles: [info.roleCode, ...info.roles.map((r) => r.code)], codes: info.buttons };
+}
+
+/** `can({ codes: ['user:export'] })` for the current user. */
+export function usePermission(): (required?: PermissionRequirement) => boolean {
+  const subject = usePermissionSubject();
+  return (required) => hasPermission(subject, required);
+}
+
+export interface PermissionProps extends PermissionRequirement {
+  children: ReactNode;
+  /** Rendered instead of the children when not allowed; nothing by default. */
+  fallback?: ReactNode;
+}
+
+/** Renders its children only for users allowed by `roles` and `codes`. */
+export function Permission({ roles, codes, children, fallback = null }: PermissionProps) {
+  const can = usePermission();
+  const required: PermissionRequirement = {};
+  if (roles) required.roles = roles;
+  if (codes) required.codes = codes;
+  return <>{can(required) ? children : fallback}</>;
+}

@@ -1,0 +1,94 @@
+import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
+import { describe, expect, it, vi } from 'vitest';
+import { createHttpClient } from '../../api';
+import { createUploadTransport, fetchAccessUrl, parseReceivedPieces, parseStoredFile } from './upload-api';
+
+function setup(reply: (config: InternalAxiosRequestConfig) => unknown) {
+  const calls: InternalAxiosRequestConfig[] = [];
+  const ui = { error: vi.fn(), closeAll: vi.fn(), confirm: vi.fn(async () => true) };
+  localStorage.setItem('AccessToken', 'tok');
+  const client = createHttpClient({
+    getPathname: () => '/my-sign',
+    storage: localStorage,
+    ui,
+    navigate: vi.fn(),
+    openLogin: vi.fn(),
+    adapter: async (config): Promise<AxiosResponse> => {
+      calls.push(config);
+      const data = reply(config);
+      return { data, status: 200, statusText: 'OK', headers: {}, config, request: {} };
+    },
+  });
+  return { client, calls, ui };
+}
+
+describe('parse helpers', () => {
+  it('reads the stored file from the final answer, null before', () => {
+    expect(parseStoredFile({ filePath: '/f/a.pdf', name: 'a.pdf', size: 12, id: 7 }, 'x', 1)).toEqual({
+      id: '7',
+      filePath: '/f/a.pdf',
+      fileName: 'a.pdf',
+      fileSize: 12,
+    });
+    expect(parseStoredFile({ filePath: '/f/b' }, 'b.pdf', 3)).toEqual({ id: '', filePath: '/f/b', fileName: 'b.pdf', fileSize: 3 });
+    expect(parseStoredFile({ received: 3 }, 'x', 1)).toBeNull();
+    // The server's shape: `id` is the upload id, the stored file is named by uniqueNo.
+    expect(
+      parseStoredFile(
+        { complete: true, id: 'up-1', uniqueNo: 'U42', name: '方案.pdf', size: 9, filePath: '/api/attachment/stream/U42' },
+        'x',
+        1,
+      ),
+    ).toEqual({ id: 'U42', filePath: '/api/attachment/stream/U42', fileName: '方案.pdf', fileSize: 9 });
+    expect(parseStoredFile({ complete: false, id: 'up-1', filePath: null, received: [0] }, 'x', 1)).toBeNull();
+    expect(parseStoredFile(null, 'x', 1)).toBeNull();
+  });
+
+  it('reads the received pieces', () => {
+    expect(parseReceivedPieces({ received: [0, '2', -1, 1.5, 3] })).toEqual([0, 2, 3]);
+    expect(parseReceivedPieces([1])).toEqual([1]);
+    expect(parseReceivedPieces(null)).toEqual([]);
+  });
+});
+
+describe('createUploadTransport', () => {
+  it('posts a piece as multipart with the spec fields and the realm token', async () => {
+    const { client, calls } = setup(() => ({ status: 200, code: 'OK', message: '', data: { filePath: '/f/a', id: 'a1', name: 'a.pdf', size: 4 } }));
+    const transport = createUploadTransport(client);
+    const progress = vi.fn();
+    const stored = await transport.uploadPiece(
+      { origin: 'TEAM', uploadId: 'up-1', chunks: 3, chunk: 2, name: 'a.pdf', blob: new Blob(['abcd']) },
+      { signal: new AbortController().signal, onProgress: progress },
+    );
+    expect(stored).toEqual({ id: 'a1', filePath: '/f/a', fileName: 'a.pdf', fileSize: 4 });
+    const call = calls[0]!;
+    expect(call.url).toBe('/attachment/piece/upload');
+    expect(call.method).toBe('post');
+    expect(String(call.headers.Authorization)).toBe('Bearer tok');
+    const form = call.data as FormData;
+    expect(Object.fromEntries([...form.entries()].filter(([k]) => k !== 'file'))).toEqual({
+      origin: 'TEAM',
+      chunks: '3',
+      chunk: '2',
+      id: 'up-1',
+      name: 'a.pdf',
+    });
+    expect((form.get('file') as File).size).toBe(4);
+    call.onUploadProgress?.({ loaded: 50, total: 200, bytes: 50, lengthComputable: true });
+    expect(progress).toHaveBeenCalledWith(0.25);
+  });
+
+  it('asks for received pieces silently, with the id as query', async () => {
+    const { client, calls } = setup(() => ({ status: 200, code: 'OK', message: '', data: { received: [0, 1] } }));
+    const pieces = await createUploadTransport(client).receivedPieces('up-9', new AbortController().signal);
+    expect(pieces).toEqual([0, 1]);
+    expect(calls[0]!.url).toBe('/attachment/piece/status');
+    expect(calls[0]!.params).toEqual({ id: 'up-9' });
+  });
+
+  it('fetchAccessUrl reads a bare string or { url }', async () => {
+    const { client, calls } = setup(() => ({ status: 200, code: 'OK', message: '', data: { url: '/files/x?sig=1' } }));
+    expect(await fetchAccessUrl(client, '/f/x')).toBe('/files/x?sig=1');
+    expect(calls[0]!.params).toEqual({ filePath: '/f/x' });
+  });
+});

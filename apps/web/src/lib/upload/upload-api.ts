@@ -1,0 +1,79 @@
+/**
+ * The uploader's and preview's server calls (spec section 7, product.md section 9). Every
+ * assumption about the answers' shapes sits in the parse* functions below, so a change on
+ * the server side is a change here only.
+ */
+import type { HttpClient } from '../../api';
+import type { StoredFile, UploadTransport } from './upload-types';
+
+export const PIECE_UPLOAD_PATH = '/attachment/piece/upload';
+export const PIECE_STATUS_PATH = '/attachment/piece/status';
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+}
+
+/** The stored file in a piece answer's data, or null while pieces are still missing. */
+export function parseStoredFile(data: unknown, fallbackName: string, fallbackSize: number): StoredFile | null {
+  const record = asRecord(data);
+  const filePath = record?.filePath;
+  if (typeof filePath !== 'string' || filePath === '') return null;
+  if (record!.complete === false) return null;
+  // The server names a stored file by uniqueNo (its `id` is the upload id); older shapes use id.
+  const id = record!.uniqueNo ?? record!.fileId ?? record!.attachmentId ?? record!.id;
+  const name = record!.name ?? record!.fileName;
+  const size = Number(record!.size ?? record!.fileSize);
+  return {
+    id: typeof id === 'string' || typeof id === 'number' ? String(id) : '',
+    filePath,
+    fileName: typeof name === 'string' && name ? name : fallbackName,
+    fileSize: Number.isFinite(size) && size >= 0 ? size : fallbackSize,
+  };
+}
+
+/** Piece indexes from the status answer: `{ received: [...] }`, or a bare array. */
+export function parseReceivedPieces(data: unknown): number[] {
+  const list = Array.isArray(data) ? data : asRecord(data)?.received;
+  if (!Array.isArray(list)) return [];
+  return list.map(Number).filter((n) => Number.isInteger(n) && n >= 0);
+}
+
+/** The link from GET /attachment/accessUrl: a bare string or `{ url }`. */
+export function parseAccessUrl(data: unknown): string | null {
+  if (typeof data === 'string' && data) return data;
+  const url = asRecord(data)?.url;
+  return typeof url === 'string' && url ? url : null;
+}
+
+export function createUploadTransport(client: HttpClient): UploadTransport {
+  return {
+    async uploadPiece(request, { signal, onProgress }) {
+      const form = new FormData();
+      form.append('origin', request.origin);
+      form.append('chunks', String(request.chunks));
+      form.append('chunk', String(request.chunk));
+      form.append('id', request.uploadId);
+      form.append('name', request.name);
+      form.append('file', request.blob, request.name);
+      const answer = await client.post<unknown>(PIECE_UPLOAD_PATH, form, {
+        signal,
+        onUploadProgress: (event) => {
+          if (event.total) onProgress(event.loaded / event.total);
+        },
+      });
+      return parseStoredFile(answer.data, request.name, request.blob.size);
+    },
+
+    async receivedPieces(uploadId, signal) {
+      // Silent: a failed check only means uploading every piece again, not worth a toast.
+      const answer = await client.get<unknown>(PIECE_STATUS_PATH, { params: { id: uploadId }, signal, silent: true });
+      return parseReceivedPieces(answer.data);
+    },
+  };
+}
+
+/** A short-lived link for a stored file path (GET /attachment/accessUrl). */
+export async function fetchAccessUrl(client: HttpClient, filePath: string): Promise<string | null> {
+  const answer = await client.get<unknown>('/attachment/accessUrl', { params: { filePath } });
+  return parseAccessUrl(answer.data);
+}

@@ -1,0 +1,341 @@
+/**
+ * The multi-file uploader's engine, free of React (spec sections 4, 5 and 9; see
+ * docs/uploader.md): checks picked files, queues them, uploads at most two files at once in
+ * 5 MB pieces with up to five pieces of a file in flight, reports progress, and resumes a
+ * retried file from the pieces the server already holds.
+ */
+import {
+  UPLOAD_CONCURRENT_FILES,
+  UPLOAD_PIECES_IN_FLIGHT,
+  UPLOAD_PIECE_SIZE,
+  fileExtensionOf,
+  type AttachmentOrigin,
+} from '@contest/shared';
+import { rejectionOf, type FileLimits } from './file-checks';
+import { fileFingerprint, type ResumeRegistry } from './resume-registry';
+import { createUploadId } from './upload-id';
+import type { StoredFile, UploadEntry, UploadStatus, UploadTransport } from './upload-types';
+
+/** Progress shown while the server has not yet answered with the stored file. */
+export const PROGRESS_CAP = 99;
+
+export interface UploadQueueOptions extends FileLimits {
+  transport: UploadTransport;
+  origin: AttachmentOrigin;
+  /** How many files the form value holds now; they count towards maxCount. */
+  valueCount(): number;
+  /** A file was stored; the owner adds it to the value. The entry leaves the queue's list. */
+  onUploaded(entry: UploadEntry, stored: StoredFile): void;
+  /** Null disables resuming (every attempt gets a fresh upload id). */
+  resume?: ResumeRegistry | null;
+  pieceSize?: number;
+  piecesInFlight?: number;
+  concurrentFiles?: number;
+  now?: () => number;
+  createUid?: () => string;
+}
+
+interface Run {
+  controller: AbortController;
+}
+
+/** Thrown inside a run that was aborted, so the abort is not mistaken for an upload failure. */
+class RunAborted extends Error {}
+
+export class UploadQueue {
+  private list: readonly UploadEntry[] = [];
+  private readonly files = new Map<string, File>();
+  private readonly runs = new Map<string, Run>();
+  private readonly listeners = new Set<() => void>();
+  private destroyed = false;
+
+  constructor(private options: UploadQueueOptions) {}
+
+  /** The rows, oldest first; a new array after every change (usable with useSyncExternalStore). */
+  entries(): readonly UploadEntry[] {
+    return this.list;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Later option changes (accept, sizes, origin) apply to files picked from then on. */
+  setOptions(options: Partial<UploadQueueOptions>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  /** Files in the value plus those waiting or uploading: what maxCount limits. */
+  occupied(): number {
+    return this.options.valueCount() + this.list.filter((e) => e.status === 'waiting' || e.status === 'uploading').length;
+  }
+
+  isFull(): boolean {
+    const { maxCount } = this.options;
+    return Boolean(maxCount) && this.occupied() >= maxCount!;
+  }
+
+  /** Checks each file in order (a refused one does not take a place) and queues the rest. */
+  add(files: Iterable<File>): void {
+    if (this.destroyed) return;
+    const now = this.options.now ?? Date.now;
+    const added: UploadEntry[] = [];
+    for (const file of files) {
+      const occupied = this.occupied() + added.filter((e) => e.status === 'waiting').length;
+      const rejection = rejectionOf(file, this.options, occupied);
+      const uid = (this.options.createUid ?? createUploadId)();
+      added.push({
+        uid,
+        fileName: file.name,
+        fileType: fileExtensionOf(file.name),
+        fileSize: file.size,
+        status: rejection ?? 'waiting',
+        percent: 0,
+        uploadTimestamp: now(),
+        file,
+      });
+      if (!rejection) this.files.set(uid, file);
+    }
+    if (added.length === 0) return;
+    this.list = [...this.list, ...added];
+    this.emit();
+    this.pump();
+  }
+
+  /** Aborts a running upload: 已取消!. */
+  cancel(uid: string): void {
+    if (this.entry(uid)?.status !== 'uploading') return;
+    this.stop(uid, 'error_cancel');
+  }
+
+  /**
+   * Removes a file the user no longer wants. A waiting (or running) file is marked deleted
+   * and leaves the queue; a row already in an error state is dropped from the list.
+   */
+  remove(uid: string): void {
+    const entry = this.entry(uid);
+    if (!entry) return;
+    if (entry.status === 'waiting' || entry.status === 'uploading') {
+      this.stop(uid, 'error_deleted');
+      return;
+    }
+    this.files.delete(uid);
+    this.list = this.list.filter((e) => e.uid !== uid);
+    this.emit();
+  }
+
+  /** Shows a file removed from the value as a 已删除! row (it cannot be retried). */
+  markDeleted(item: { uid: string; fileName: string; fileSize: number }): void {
+    if (this.destroyed) return;
+    const now = this.options.now ?? Date.now;
+    this.list = [
+      ...this.list.filter((e) => e.uid !== item.uid),
+      {
+        uid: item.uid,
+        fileName: item.fileName,
+        fileType: fileExtensionOf(item.fileName),
+        fileSize: item.fileSize,
+        status: 'error_deleted',
+        percent: 0,
+        uploadTimestamp: now(),
+      },
+    ];
+    this.emit();
+  }
+
+  /** Puts a failed or cancelled file back in the queue; it resumes from the server's pieces. */
+  retry(uid: string): void {
+    const entry = this.entry(uid);
+    const file = this.files.get(uid);
+    if (!entry || !file || (entry.status !== 'error_upload' && entry.status !== 'error_cancel')) return;
+    const { maxCount } = this.options;
+    const status: UploadStatus = maxCount && this.occupied() >= maxCount ? 'error_exceedUploadMaxNum' : 'waiting';
+    this.update(uid, { status, percent: 0 });
+    this.pump();
+  }
+
+  canRetry(uid: string): boolean {
+    const entry = this.entry(uid);
+    return this.files.has(uid) && (entry?.status === 'error_upload' || entry?.status === 'error_cancel');
+  }
+
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  /** Leaving the screen: active uploads are aborted, nothing starts or reports any more. */
+  destroy(): void {
+    // Flag first: stopping a run would otherwise start the next waiting file.
+    this.destroyed = true;
+    this.listeners.clear();
+    for (const uid of [...this.runs.keys()]) this.stop(uid, 'error_cancel');
+  }
+
+  // -------------------------------------------------------------------------------------
+
+  private entry(uid: string): UploadEntry | undefined {
+    return this.list.find((e) => e.uid === uid);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private update(uid: string, patch: Partial<UploadEntry>): void {
+    this.list = this.list.map((e) => (e.uid === uid ? { ...e, ...patch } : e));
+    this.emit();
+  }
+
+  private stop(uid: string, status: UploadStatus): void {
+    const run = this.runs.get(uid);
+    if (run) {
+      // The slot is free at once; the aborted run's late settling no longer touches state.
+      this.runs.delete(uid);
+      run.controller.abort();
+    }
+    if (status === 'error_deleted') this.files.delete(uid);
+    this.update(uid, { status });
+    this.pump();
+  }
+
+  /** Starts waiting files, oldest first, while fewer than the allowed number run. */
+  private pump(): void {
+    if (this.destroyed) return;
+    const limit = this.options.concurrentFiles ?? UPLOAD_CONCURRENT_FILES;
+    while (this.runs.size < limit) {
+      const next = this.list.find((e) => e.status === 'waiting');
+      if (!next) return;
+      this.start(next);
+    }
+  }
+
+  private start(entry: UploadEntry): void {
+    const file = this.files.get(entry.uid);
+    if (!file) {
+      this.update(entry.uid, { status: 'error_upload' });
+      return;
+    }
+    const run: Run = { controller: new AbortController() };
+    this.runs.set(entry.uid, run);
+    this.update(entry.uid, { status: 'uploading', percent: 0 });
+
+    const live = () => this.runs.get(entry.uid) === run && !this.destroyed;
+    const fingerprint = fileFingerprint(this.options.origin, file);
+    this.upload(file, run, live, fingerprint, (percent) => {
+      if (live() && this.entry(entry.uid)?.percent !== percent) this.update(entry.uid, { percent });
+    }).then(
+      (stored) => {
+        if (!live()) return;
+        this.runs.delete(entry.uid);
+        this.options.resume?.finish(fingerprint);
+        this.files.delete(entry.uid);
+        const done: UploadEntry = { ...this.entry(entry.uid)!, status: 'ok', percent: 100 };
+        this.list = this.list.filter((e) => e.uid !== entry.uid);
+        this.options.onUploaded(done, stored);
+        this.emit();
+        this.pump();
+      },
+      () => {
+        if (!live()) return;
+        this.runs.delete(entry.uid);
+        this.update(entry.uid, { status: 'error_upload' });
+        this.pump();
+      },
+    );
+  }
+
+  private async upload(
+    file: File,
+    run: Run,
+    live: () => boolean,
+    fingerprint: string,
+    report: (percent: number) => void,
+  ): Promise<StoredFile> {
+    const { transport, origin } = this.options;
+    const pieceSize = this.options.pieceSize ?? UPLOAD_PIECE_SIZE;
+    const inFlight = this.options.piecesInFlight ?? UPLOAD_PIECES_IN_FLIGHT;
+    const { signal } = run.controller;
+    const ticket = this.options.resume?.take(fingerprint) ?? { uploadId: createUploadId(), resumed: false };
+
+    // An empty file is still one (empty) piece, so the server creates it.
+    const chunks = Math.max(1, Math.ceil(file.size / pieceSize));
+    const sizeOf = (chunk: number) => Math.min(pieceSize, file.size - chunk * pieceSize);
+    const last = chunks - 1;
+
+    let received = new Set<number>();
+    if (ticket.resumed) {
+      try {
+        received = new Set(await transport.receivedPieces(ticket.uploadId, signal));
+      } catch {
+        // Unknown to the server (or the check failed): upload everything again.
+      }
+    }
+    if (!live()) throw new RunAborted();
+
+    const sent = new Map<number, number>();
+    const progress = () => {
+      if (file.size === 0) return 0;
+      let bytes = 0;
+      for (const value of sent.values()) bytes += value;
+      return Math.min(PROGRESS_CAP, Math.floor((bytes / file.size) * 100));
+    };
+    for (const chunk of received) if (chunk !== last && chunk >= 0 && chunk < chunks) sent.set(chunk, sizeOf(chunk));
+    report(progress());
+
+    const send = (chunk: number) =>
+      transport.uploadPiece(
+        {
+          origin,
+          uploadId: ticket.uploadId,
+          chunks,
+          chunk,
+          name: file.name,
+          blob: file.slice(chunk * pieceSize, chunk * pieceSize + sizeOf(chunk)),
+        },
+        {
+          signal,
+          onProgress: (fraction) => {
+            sent.set(chunk, Math.max(0, Math.min(1, fraction)) * sizeOf(chunk));
+            report(progress());
+          },
+        },
+      );
+
+    // Every piece but the last, up to `inFlight` at a time. The last one goes alone at the
+    // end, so the answer that completes the upload (and carries the stored file) is its own.
+    const pending = Array.from({ length: last }, (_, i) => i).filter((chunk) => !received.has(chunk));
+    let failed = false;
+    const worker = async () => {
+      while (pending.length > 0 && !failed) {
+        const chunk = pending.shift()!;
+        try {
+          const stored = await send(chunk);
+          if (stored) return stored;
+          sent.set(chunk, sizeOf(chunk));
+          report(progress());
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      }
+      return null;
+    };
+    let early: StoredFile | null = null;
+    try {
+      const results = await Promise.all(Array.from({ length: Math.min(inFlight, pending.length) }, worker));
+      early = results.find((r) => r !== null) ?? null;
+    } catch (err) {
+      // One failed piece fails the file; its siblings stop rather than upload in vain.
+      run.controller.abort();
+      throw err;
+    }
+    if (!live()) throw new RunAborted();
+    // A server that already joined the file on an earlier piece has answered with it.
+    if (early) return early;
+
+    const stored = await send(last);
+    if (!stored) throw new Error('The last piece was accepted but no stored file came back');
+    return stored;
+  }
+}

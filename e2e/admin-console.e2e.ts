@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openBrowser, type Browser } from './support/browser.js';
+import { solveSlider } from './support/slider.js';
+import { startPortal, type Portal } from './support/portal.js';
+
+let portal: Portal;
+
+beforeAll(async () => {
+  portal = await startPortal();
+});
+
+afterAll(async () => {
+  await portal?.stop();
+});
+
+/** Signs the seeded super admin in through the real login page: the slider is solved from its pictures (support/slider.ts). */
+async function loginAsAdmin(page: Page): Promise<void> {
+  await page.goto(`${portal.url}/admin/login`);
+  await page.getByTestId('staff-login-submit').waitFor();
+  await page.getByPlaceholder('请输入用户名', { exact: true }).fill('admin');
+  await page.getByPlaceholder('请输入密码', { exact: true }).fill('Admin@2025');
+  await page.getByTestId('staff-login-submit').click();
+  await solveSlider(page);
+  await page.waitForURL('**/admin/home');
+}
+
+const tabLabels = (page: Page) => page.locator('[data-testid="console-tabs"] [data-tab-path]').allInnerTexts();
+
+describe('the admin console', () => {
+  let b: Browser;
+  const errors: string[] = [];
+
+  afterAll(async () => b?.close());
+
+  it('opens the console with the menu from the server', async () => {
+    b = await openBrowser({ locale: 'zh-CN' });
+    b.page.on('pageerror', (err) => errors.push(err.message));
+    b.page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    await loginAsAdmin(b.page);
+    await b.page.goto(`${portal.url}/admin`);
+    await b.page.waitForURL('**/admin/home');
+    const menu = b.page.getByTestId('console-menu');
+    await menu.waitFor();
+    for (const name of ['首页', '注册用户管理', '系统管理', '行为审计']) {
+      expect(await menu.getByText(name, { exact: true }).first().isVisible()).toBe(true);
+    }
+    expect(await tabLabels(b.page)).toEqual(['首页']);
+    await b.screenshot('admin-home');
+  });
+
+  it('opens pages from the menu as tabs and keeps them after a reload', async () => {
+    const menu = b.page.getByTestId('console-menu');
+    await menu.getByText('系统管理', { exact: true }).click();
+    await menu.getByText('系统账号', { exact: true }).click();
+    await b.page.waitForURL('**/admin/system/systemManage');
+    await b.page.getByTestId('system-accounts-page').getByText('admin', { exact: true }).first().waitFor();
+    await b.screenshot('admin-system-accounts');
+
+    await menu.getByText('角色管理', { exact: true }).click();
+    await b.page.waitForURL('**/admin/system/roleManage');
+    await b.page.getByText('SUPER_ADMIN').first().waitFor();
+
+    await menu.getByText('注册用户管理', { exact: true }).click();
+    await b.page.waitForURL('**/admin/user/team');
+    await b.page.getByTestId('registered-users-page').getByText('demo1', { exact: true }).first().waitFor();
+    await b.screenshot('admin-registered-users');
+
+    expect(await tabLabels(b.page)).toEqual(['首页', '系统账号', '角色管理', '注册用户管理']);
+    await b.page.reload();
+    await b.page.getByTestId('console-menu').waitFor();
+    expect(await tabLabels(b.page)).toEqual(['首页', '系统账号', '角色管理', '注册用户管理']);
+  });
+
+  it('closes other tabs and all tabs', async () => {
+    await b.page.getByTestId('tabs-close-others').click();
+    expect(await tabLabels(b.page)).toEqual(['注册用户管理']);
+    await b.page.getByTestId('tabs-close-all').click();
+    await b.page.waitForURL('**/admin/home');
+    await expect.poll(() => tabLabels(b.page)).toEqual(['首页']);
+  });
+
+  it('shows the login records of operators', async () => {
+    await b.page.goto(`${portal.url}/admin/behaviorAuditing/AdminManage`);
+    await b.page.getByTestId('audit-page-admin').waitFor();
+    await b.page.getByText('成功', { exact: true }).first().waitFor();
+    await b.screenshot('admin-audit');
+  });
+
+  it('sends an unknown admin page to the 404 page', async () => {
+    await b.page.goto(`${portal.url}/admin/no-such-page`);
+    await b.page.getByTestId('not-found').waitFor();
+  });
+
+  it('logs out: token and tabs removed, back to the login page', async () => {
+    await b.page.goto(`${portal.url}/admin/home`);
+    await b.page.getByTestId('staff-account').hover();
+    await b.page.getByTestId('console-logout').click();
+    await b.page.waitForURL('**/admin/login');
+    const stored = await b.page.evaluate(() => [localStorage.getItem('AdminToken'), localStorage.getItem('adminTabs')]);
+    expect(stored).toEqual([null, null]);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,9 @@
+// Admin console call schemas and answer types shared by the server and the web app (issue 6).
+// The list of calls, with permissions, is docs/api-admin.md.
+export * from './messages.js';
+export * from './common.js';
+export * from './accounts.js';
+export * from './roles.js';
+export * from './dictionary.js';
+export * from './users.js';
+export * from './audit.js';

@@ -1,0 +1,8 @@
+// News, site content, documents, in-site messages and feedback (issue 5, content side).
+// The list of calls is docs/api-content.md.
+export * from './messages.js';
+export * from './news.js';
+export * from './site.js';
+export * from './documents.js';
+export * from './inbox.js';
+export * from './feedback.js';

@@ -1,0 +1,10 @@
+// Team sign-up and preliminary materials: field rules, statuses, phase windows (issue 5, contest side).
+export * from './messages.js';
+export * from './status.js';
+export * from './credit-code.js';
+export * from './phases.js';
+export * from './pdf-count.js';
+export * from './form-fields.js';
+export * from './team.js';
+export * from './prelim.js';
+export * from './audit.js';

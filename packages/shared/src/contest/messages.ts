@@ -1,0 +1,85 @@
+/**
+ * Texts of the contest calls (issue 5): sign-up and preliminary-material form rules, phase
+ * windows, state-machine refusals and audit outcomes. Shared so the server and the web forms
+ * say the same thing; joined to the catalogue of `isUserMessage`.
+ */
+export const CONTEST_MSG = {
+  // Sign-up form
+  orgNameRequired: '请输入单位名称',
+  orgNameTooLong: '单位名称不能超过 100 个字符',
+  orgTypeRequired: '请选择单位类型',
+  orgTypeInvalid: '单位类型不正确',
+  creditCodeRequired: '请输入统一社会信用代码',
+  creditCodeLength: '统一社会信用代码应为 18 位',
+  creditCodeInvalid: '统一社会信用代码不正确，请核对',
+  regionRequired: '请选择所在地区',
+  regionInvalid: '所在地区不正确',
+  cityRequired: '请输入所在城市',
+  cityTooLong: '所在城市不能超过 50 个字符',
+  trackRequired: '请选择参赛方向',
+  trackInvalid: '参赛方向不正确',
+  teamNameRequired: '请输入团队名称',
+  teamNameTooLong: '团队名称不能超过 50 个字符',
+  leaderRequired: '请填写团队负责人信息',
+  leaderNameRequired: '请输入负责人姓名',
+  leaderTitleRequired: '请选择负责人职称',
+  personNameTooLong: '姓名不能超过 50 个字符',
+  titleInvalid: '职称不正确',
+  membersRequired: '请至少添加 1 名团队成员',
+  membersTooMany: '团队成员最多 9 名',
+  memberNameRequired: '请输入成员姓名',
+  memberOrganizationRequired: '请输入成员所在单位',
+  organizationTooLong: '所在单位不能超过 100 个字符',
+  memberTitleRequired: '请选择成员职称',
+  memberRoleRequired: '请选择成员在团队中的角色',
+  memberRoleInvalid: '团队角色不正确',
+  advisorNameRequired: '请输入指导老师姓名',
+  certificateRequired: '请上传单位证明材料',
+  commitmentRequired: '请上传签字盖章的承诺书',
+  attachmentInvalid: '附件不存在或不可使用，请重新上传',
+  certificateType: '单位证明材料只能是 PDF、JPG 或 PNG 文件',
+  commitmentType: '承诺书只能是 PDF 文件',
+  recommendationType: '推荐函只能是 PDF、JPG 或 PNG 文件',
+
+  // Preliminary materials form
+  projectNameRequired: '请输入项目名称',
+  projectNameTooLong: '项目名称不能超过 100 个字符',
+  summaryRequired: '请输入项目简介',
+  summaryTooLong: '项目简介不能超过 500 个字',
+  keywordsRequired: '请至少输入 1 个关键词',
+  keywordsTooMany: '关键词最多 5 个',
+  keywordInvalid: '每个关键词应为 1-20 个字符',
+  applicationRequired: '请上传申报书（PDF）',
+  applicationType: '申报书只能是 PDF 文件',
+  applicationUnreadable: '申报书无法读取文字，请上传有效的 PDF 文件',
+  applicationTooManyChars: '申报书字数超过上限，请精简后重新上传',
+  presentationRequired: '请上传项目演示文稿',
+  presentationType: '演示文稿只能是 PDF、PPT 或 PPTX 文件',
+  videoType: '演示视频只能是 MP4 文件',
+  othersTooMany: '其他附件最多 5 个',
+  otherType: '其他附件的文件类型不支持',
+  fileTooLarge: '附件大小超过上限',
+
+  // Phases and the state machine
+  signUpClosed: '当前不在报名时间内',
+  prelimClosed: '当前不在初赛材料提交时间内',
+  teamNotEditable: '报名信息已提交，当前不可修改',
+  teamNotSubmittable: '当前报名状态不可提交',
+  noTeam: '请先填写报名信息',
+  prelimNeedsApproval: '报名审核通过后才能提交初赛材料',
+  prelimNotEditable: '初赛材料已提交，当前不可修改',
+  prelimNotSubmittable: '当前初赛材料状态不可提交',
+
+  // Audits (admin)
+  outcomeInvalid: '审核结果不正确',
+  reasonRequired: '请填写审核意见',
+  reasonTooLong: '审核意见不能超过 500 个字符',
+  teamNotFound: '报名信息不存在',
+  prelimNotFound: '初赛材料不存在',
+  auditOnlySubmitted: '只能审核已提交的记录',
+
+  // Success toasts
+  draftSaved: '暂存成功',
+  submitted: '提交成功',
+  audited: '审核完成',
+} as const;

@@ -1,0 +1,3 @@
+// File rules shared by the uploader, the preview dialog and the server (issue 4).
+export * from './upload-rules.js';
+export * from './preview-types.js';
