@@ -95,8 +95,7 @@ describe('participant identity', () => {
     expect(await b.page.evaluate(() => localStorage.getItem('AccessToken'))).toBeNull();
   });
 
-  // TODO(next session): fails since the participant layout rewrite (dialog reopening after logout / 409 dialog); fix, then unskip.
-  it.skip('refuses a wrong password under the password field', async () => {
+  it('refuses a wrong password under the password field', async () => {
     await b.page.getByRole('button', { name: '登 录' }).or(b.page.getByRole('button', { name: '登录' })).first().click();
     await passwordLogin(b.page, user.username, 'Wrong@2025x');
     const modal = b.page.getByTestId('auth-modal');
@@ -105,8 +104,7 @@ describe('participant identity', () => {
     expect(await b.page.evaluate(() => localStorage.getItem('AccessToken'))).toBeNull();
   });
 
-  // TODO(next session): fails since the participant layout rewrite (dialog reopening after logout / 409 dialog); fix, then unskip.
-  it.skip('logs in by SMS code', async () => {
+  it('logs in by SMS code', async () => {
     const modal = b.page.getByTestId('auth-modal');
     await modal.getByRole('tab', { name: '短信登录' }).click();
     const sms = modal.locator('form[id="sms-login"]');
@@ -122,8 +120,7 @@ describe('participant identity', () => {
     await b.page.waitForURL((url) => url.pathname === '/');
   });
 
-  // TODO(next session): fails since the participant layout rewrite (dialog reopening after logout / 409 dialog); fix, then unskip.
-  it.skip('recovers the password on /forget-password, then signs in with the new one', async () => {
+  it('recovers the password on /forget-password, then signs in with the new one', async () => {
     await b.page.goto(`${portal.url}/forget-password`);
     await b.page.getByTestId('forget-password-submit').waitFor();
     expect(await b.page.getByTestId('gateway-footer').count()).toBe(0);
@@ -165,8 +162,7 @@ describe('staff consoles', () => {
     await b.screenshot('identity-expert-home');
   });
 
-  // TODO(next session): fails since the participant layout rewrite (dialog reopening after logout / 409 dialog); fix, then unskip.
-  it.skip('signs an admin in, and a second sign-in elsewhere ends the first session with 409', async () => {
+  it('signs an admin in, and a second sign-in elsewhere ends the first session with 409', async () => {
     const first = await openBrowser();
     browsers.push(first);
     await staffLogin(first.page, '/admin/login', 'admin', 'Admin@2025');
