@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { initialJsReport } from './build/initial-js-report';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), initialJsReport(undefined, false)],
   server: { port: 5173, proxy: { '/api': apiTarget } },
   build: {
     outDir: 'dist',

@@ -424,3 +424,82 @@ describe('rate limits', () => {
   });
 });
 
+
+describe('hostile input on every identity call', () => {
+  const hostile: unknown[] = [
+    "x' OR 1=1; DROP TABLE accounts; --",
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    12345,
+    true,
+    null,
+    ['a', 'b'],
+    { $ne: '' },
+    'a'.repeat(100_000),
+    '\u0000\u0001',
+  ];
+  const calls: Array<{ url: string; fields: string[]; auth?: boolean; admin?: boolean }> = [
+    { url: '/api/login', fields: ['username', 'password', 'phone', 'smsCode', 'imageKey', 'slidingDistance', 'isPhoneLogin'] },
+    { url: '/api/admin/login', fields: ['username', 'password', 'imageKey'] },
+    { url: '/api/expert/login', fields: ['username', 'password', 'imageKey'] },
+    { url: '/api/login/register', fields: ['username', 'password', 'email', 'phone', 'smsCode'] },
+    { url: '/api/login/find/password', fields: ['phone', 'smsCode', 'password'] },
+    { url: '/api/login/change/password', fields: ['oldPassword', 'newPassword'], auth: true },
+  ];
+  const valid: Record<string, unknown> = {
+    username: 'demo1',
+    password: 'Demo@2025',
+    phone: '13800000001',
+    smsCode: '123456',
+    email: 'x@example.com',
+    oldPassword: 'Demo@2025',
+    newPassword: 'Other@2025',
+    isPhoneLogin: false,
+  };
+
+  const snapshot = async () => {
+    const db = t.database.db;
+    const [a] = await db.select({ n: count() }).from(accounts);
+    const [s] = await db.select({ n: count() }).from(sessionsTable);
+    const [demo] = await db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.username, 'demo1'));
+    return { accounts: a!.n, sessions: s!.n, demoHash: demo!.hash };
+  };
+
+  it('SQL, HTML, wrong types, control characters and 100 KB strings answer 400 and write nothing', async () => {
+    // A session of demo1 for the change-password call; taken before the snapshot.
+    const token = (await login({ username: 'demo1', password: 'Demo@2025', imageKey: passCaptcha() })).json().data.accessToken as string;
+    const before = await snapshot();
+    for (const call of calls) {
+      for (const field of call.fields) {
+        for (const value of hostile) {
+          const payload = { ...valid, [field]: value };
+          const res = await t.app.inject({
+            method: 'POST',
+            url: call.url,
+            payload,
+            headers: call.auth ? bearer(token) : {},
+            remoteAddress: `10.77.${Math.floor(++loginSeq / 250) % 250}.${loginSeq % 250}`,
+          });
+          const what = `${call.url} ${field}=${JSON.stringify(value).slice(0, 40)}`;
+          expect(res.statusCode, what).toBe(400);
+          const body = res.json();
+          expect(body.status, what).toBe(400);
+          expect(typeof body.message, what).toBe('string');
+          // No internals: no SQL, stack or driver text in the answer.
+          expect(res.body, what).not.toMatch(/DROP TABLE|stack|drizzle|postgres|at \w+ \(/i);
+        }
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  }, 120_000);
+
+  it('a 10 MB body is refused as too large (413) before it is parsed, and nothing is written', async () => {
+    const before = await snapshot();
+    for (const call of calls) {
+      const res = await t.app.inject({ method: 'POST', url: call.url, payload: { ...valid, username: 'a'.repeat(10 * 1024 * 1024) } });
+      expect(res.statusCode, call.url).toBe(413);
+      expect(res.json()).toMatchObject({ status: 413 });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
