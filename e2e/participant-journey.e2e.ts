@@ -227,6 +227,39 @@ describe('participant journey: sign-up, approval, preliminary materials', () => 
     expect(errors).toEqual([]);
   });
 
+  it('reads a message: the unread badge drops, and the data page opens for the approved team', async () => {
+    const page = b.page;
+    await page.goto(`${portal.url}/my-message`);
+    const badge = page.getByTestId('message-badge');
+    const unreadCount = async () => Number((await badge.locator('.ant-scroll-number').getAttribute('title')) ?? '0');
+    // The welcome message of the demo data and the approval notice at least.
+    await page.locator('[data-testid="message-row"][data-read="false"]').first().waitFor();
+    const before = await unreadCount();
+    expect(before).toBeGreaterThanOrEqual(2);
+    const rows = page.locator('[data-testid="message-row"][data-read="false"]');
+    expect(await rows.count()).toBe(before);
+    await b.screenshot('journey-inbox-zh');
+    await rows.filter({ hasText: '审核' }).first().click();
+    await page.getByTestId('message-body').waitFor();
+    await b.screenshot('journey-message-open-zh');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid="message-badge"] .ant-scroll-number')?.getAttribute('title') ?? '0') === n,
+      before - 1,
+    );
+    expect(await page.locator('[data-testid="message-row"][data-read="false"]').count()).toBe(before - 1);
+
+    // The data page takes its title from the user info (dataDocMenuName) and lists the documents.
+    await page.getByTestId('participant-nav').getByRole('menuitem').nth(3).click();
+    await page.waitForURL('**/module');
+    const title = await page.getByTestId('module-title').innerText();
+    expect(title.length).toBeGreaterThan(0);
+    expect(await page.title()).toContain(title);
+    await page.getByTestId('data-doc').first().waitFor();
+    await b.screenshot('journey-module-zh');
+    expect(errors).toEqual([]);
+  });
+
   it('reads well on a narrow window and in English', async () => {
     const page = b.page;
     await page.setViewportSize({ width: 375, height: 760 });

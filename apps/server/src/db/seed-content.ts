@@ -143,7 +143,9 @@ const SITE_BLOCKS: { key: string; title: string; body: string }[] = [
   {
     key: 'home-schedule',
     title: '赛程安排',
-    body: '<ol><li>报名：2025年5月1日至7月31日</li><li>初赛材料提交：2025年6月1日至8月31日</li><li>初赛评审：2025年9月</li><li>决赛评审：2025年10月15日至11月15日</li></ol>',
+    // The dates themselves come from the phase settings (the cards above this note); a second
+    // copy of them here would drift the first time an operator moves a window.
+    body: '<p>以上时间均为北京时间，各阶段截止时刻以系统时间为准，逾期将无法提交。如有调整，以大赛组委会通知为准。</p>',
   },
   {
     key: 'home-organisers',

@@ -3,13 +3,12 @@
  * team. Other teams see why the form is closed. The application PDF's counted characters show
  * at once (counted here) and, once saved, as the server counted them.
  */
-import { useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Alert, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLoaderData, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
-  CONTEST_MSG,
   KEYWORDS_MAX,
   PRELIM_FILE_EXTENSIONS,
   PRELIM_FILE_MAX_BYTES,
@@ -27,7 +26,7 @@ import {
   type TeamStatus,
 } from '@contest/shared';
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
-import { USER_ACCOUNT_QUERY_KEY, useUserInfo } from '../../../lib/session';
+import { useUserInfo } from '../../../lib/session';
 import {
   CONTEST_QUERY_KEYS,
   fetchDictModule,
@@ -39,7 +38,8 @@ import {
   toUploadValue,
   toUploadValues,
 } from '../sign/contest-api';
-import { refusalOf, schemaRule, useContestMessage } from '../sign/contest-rules';
+import { schemaRule, useContestMessage } from '../sign/contest-rules';
+import { useDraftSubmit } from '../sign/use-draft-submit';
 import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './materials-loader';
 import { usePdfChars } from './pdf-chars';
 import '../sign/sign.css';
@@ -134,15 +134,19 @@ interface PrelimFormProps {
 
 function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
   const { t } = useTranslation('signup');
-  const { message, modal } = App.useApp();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const translate = useContestMessage();
   const [form] = Form.useForm<PrelimValues>();
   const initialValues = useMemo(() => prelimValues(doc), [doc]);
-  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const mode = useRef<'draft' | 'submit'>('submit');
+  const { mode, busy, refusal, clearRefusal, onSaveDraft, onSubmit } = useDraftSubmit<PrelimValues, PrelimDetail>({
+    form,
+    payload: prelimPayload,
+    saveDraft: savePrelimDraft,
+    submit: submitPrelim,
+    queryKey: CONTEST_QUERY_KEYS.prelim,
+    briefKey: CONTEST_QUERY_KEYS.prelimBrief,
+    confirmText: t('materials.confirmSubmit'),
+    detailPath: MATERIAL_DETAIL_PATH,
+  });
 
   const rule = (...path: (string | number)[]) =>
     schemaRule<PrelimValues>(form, path, {
@@ -152,78 +156,6 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
     });
 
   const tracks = (options[TEAM_DICT_TYPES.track] ?? []).map((o) => ({ value: o.code, label: o.name }));
-
-  const validate = async (kind: 'draft' | 'submit'): Promise<boolean> => {
-    mode.current = kind;
-    try {
-      await form.validateFields({ recursive: true });
-      return true;
-    } catch (err) {
-      const first = (err as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
-      if (first) form.scrollToField(first.name, { block: 'center' });
-      return false;
-    } finally {
-      mode.current = 'submit';
-    }
-  };
-
-  const showRefusal = (err: unknown) => {
-    const refused = refusalOf(err);
-    if (!refused) return;
-    const text = translate(refused.message);
-    setRefusal(text);
-    if (refused.path) {
-      form.setFields([{ name: refused.path as never, errors: [text] }]);
-      form.scrollToField(refused.path, { block: 'center' });
-    }
-  };
-
-  const afterChange = async (saved: PrelimDetail) => {
-    queryClient.setQueryData(CONTEST_QUERY_KEYS.prelim, saved);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY }),
-      queryClient.invalidateQueries({ queryKey: CONTEST_QUERY_KEYS.prelimBrief }),
-    ]);
-  };
-
-  const saveDraft = async () => {
-    setRefusal(null);
-    if (!(await validate('draft'))) return;
-    setBusy('draft');
-    try {
-      const saved = await savePrelimDraft(prelimPayload(form.getFieldsValue(true) as PrelimValues));
-      void message.success(translate(CONTEST_MSG.draftSaved));
-      await afterChange(saved);
-    } catch (err) {
-      showRefusal(err);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const submit = async () => {
-    setRefusal(null);
-    if (!(await validate('submit'))) return;
-    modal.confirm({
-      title: t('common.confirmTitle'),
-      content: t('materials.confirmSubmit'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      onOk: async () => {
-        setBusy('submit');
-        try {
-          const saved = await submitPrelim(prelimPayload(form.getFieldsValue(true) as PrelimValues));
-          void message.success(translate(CONTEST_MSG.submitted));
-          await afterChange(saved);
-          void navigate(MATERIAL_DETAIL_PATH);
-        } catch (err) {
-          showRefusal(err);
-        } finally {
-          setBusy(null);
-        }
-      },
-    });
-  };
 
   const upload = (kind: PrelimFileKind, maxCount: number) => ({
     origin: 'PRELIM' as const,
@@ -257,7 +189,7 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
           className="contest-page__alert"
           type="error"
           showIcon
-          closable={{ onClose: () => setRefusal(null) }}
+          closable={{ onClose: clearRefusal }}
           title={t('common.refused', { message: refusal })}
           data-testid="form-refusal"
         />
@@ -320,10 +252,10 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
 
         <div className="contest-actions">
           <Space wrap>
-            <Button onClick={() => void saveDraft()} loading={busy === 'draft'} disabled={busy !== null || !submissionOpen} data-testid="save-draft">
+            <Button onClick={() => void onSaveDraft()} loading={busy === 'draft'} disabled={busy !== null || !submissionOpen} data-testid="save-draft">
               {t('common.saveDraft')}
             </Button>
-            <Button type="primary" onClick={() => void submit()} loading={busy === 'submit'} disabled={busy !== null || !submissionOpen} data-testid="submit">
+            <Button type="primary" onClick={() => void onSubmit()} loading={busy === 'submit'} disabled={busy !== null || !submissionOpen} data-testid="submit">
               {t('common.submit')}
             </Button>
           </Space>

@@ -3,11 +3,11 @@
  * needs every required field. Both run the server's own schemas (contest-rules.ts), so the
  * form and the server refuse with the same message.
  */
-import { useMemo, useRef, useState } from 'react';
-import { Alert, App, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { useMemo } from 'react';
+import { Alert, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Navigate, useLoaderData, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useLoaderData } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   CONTEST_MSG,
@@ -30,7 +30,6 @@ import {
   type TeamMember,
 } from '@contest/shared';
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
-import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
 import {
   COMMITMENT_TEMPLATE_CODE,
   CONTEST_QUERY_KEYS,
@@ -42,7 +41,8 @@ import {
   templateUrl,
   toUploadValue,
 } from './contest-api';
-import { refusalOf, schemaRule, useContestMessage } from './contest-rules';
+import { schemaRule, useContestMessage } from './contest-rules';
+import { useDraftSubmit } from './use-draft-submit';
 import { MY_SIGN_DETAIL_PATH } from './sign-loader';
 import './sign.css';
 
@@ -133,16 +133,20 @@ interface SignFormProps {
 
 function SignForm({ team, options, signUpOpen }: SignFormProps) {
   const { t } = useTranslation('signup');
-  const { message, modal } = App.useApp();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const translate = useContestMessage();
   const [form] = Form.useForm<SignValues>();
   const initialValues = useMemo(() => signValues(team), [team]);
-  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
   // Rules check the submit schema; saving a draft switches them to the lenient one for that run.
-  const mode = useRef<'draft' | 'submit'>('submit');
+  const { mode, busy, refusal, clearRefusal, onSaveDraft, onSubmit } = useDraftSubmit<SignValues, TeamDetail>({
+    form,
+    payload: signPayload,
+    saveDraft: saveTeamDraft,
+    submit: submitTeam,
+    queryKey: CONTEST_QUERY_KEYS.team,
+    briefKey: CONTEST_QUERY_KEYS.teamBrief,
+    confirmText: t('sign.confirmSubmit'),
+    detailPath: MY_SIGN_DETAIL_PATH,
+  });
 
   const rule = (...path: (string | number)[]) =>
     schemaRule<SignValues>(form, path, {
@@ -166,78 +170,6 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
   const titles = selectOptions(TEAM_DICT_TYPES.title);
   const roles = selectOptions(TEAM_DICT_TYPES.role);
   const placeholder = t('sign.placeholders.select');
-
-  const validate = async (kind: 'draft' | 'submit'): Promise<boolean> => {
-    mode.current = kind;
-    try {
-      await form.validateFields({ recursive: true });
-      return true;
-    } catch (err) {
-      const first = (err as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
-      if (first) form.scrollToField(first.name, { block: 'center' });
-      return false;
-    } finally {
-      mode.current = 'submit';
-    }
-  };
-
-  const showRefusal = (err: unknown) => {
-    const refused = refusalOf(err);
-    if (!refused) return;
-    const text = translate(refused.message);
-    setRefusal(text);
-    if (refused.path) {
-      form.setFields([{ name: refused.path as never, errors: [text] }]);
-      form.scrollToField(refused.path, { block: 'center' });
-    }
-  };
-
-  const afterChange = async (saved: TeamDetail) => {
-    queryClient.setQueryData(CONTEST_QUERY_KEYS.team, saved);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY }),
-      queryClient.invalidateQueries({ queryKey: CONTEST_QUERY_KEYS.teamBrief }),
-    ]);
-  };
-
-  const saveDraft = async () => {
-    setRefusal(null);
-    if (!(await validate('draft'))) return;
-    setBusy('draft');
-    try {
-      const saved = await saveTeamDraft(signPayload(form.getFieldsValue(true) as SignValues));
-      void message.success(translate(CONTEST_MSG.draftSaved));
-      await afterChange(saved);
-    } catch (err) {
-      showRefusal(err);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const submit = async () => {
-    setRefusal(null);
-    if (!(await validate('submit'))) return;
-    modal.confirm({
-      title: t('common.confirmTitle'),
-      content: t('sign.confirmSubmit'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      onOk: async () => {
-        setBusy('submit');
-        try {
-          const saved = await submitTeam(signPayload(form.getFieldsValue(true) as SignValues));
-          void message.success(translate(CONTEST_MSG.submitted));
-          await afterChange(saved);
-          void navigate(MY_SIGN_DETAIL_PATH);
-        } catch (err) {
-          showRefusal(err);
-        } finally {
-          setBusy(null);
-        }
-      },
-    });
-  };
 
   const upload = (kind: TeamFileKind) => ({
     origin: 'TEAM' as const,
@@ -271,7 +203,7 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
           className="contest-page__alert"
           type="error"
           showIcon
-          closable={{ onClose: () => setRefusal(null) }}
+          closable={{ onClose: clearRefusal }}
           title={t('common.refused', { message: refusal })}
           data-testid="form-refusal"
         />
@@ -494,10 +426,10 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
 
         <div className="contest-actions">
           <Space wrap>
-            <Button onClick={() => void saveDraft()} loading={busy === 'draft'} disabled={busy !== null || !signUpOpen} data-testid="save-draft">
+            <Button onClick={() => void onSaveDraft()} loading={busy === 'draft'} disabled={busy !== null || !signUpOpen} data-testid="save-draft">
               {t('common.saveDraft')}
             </Button>
-            <Button type="primary" onClick={() => void submit()} loading={busy === 'submit'} disabled={busy !== null || !signUpOpen} data-testid="submit">
+            <Button type="primary" onClick={() => void onSubmit()} loading={busy === 'submit'} disabled={busy !== null || !signUpOpen} data-testid="submit">
               {t('common.submit')}
             </Button>
           </Space>

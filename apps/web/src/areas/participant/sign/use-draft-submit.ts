@@ -1,0 +1,130 @@
+import { useRef, useState, type RefObject } from 'react';
+import { App, type FormInstance } from 'antd';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CONTEST_MSG } from '@contest/shared';
+import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
+import { refusalOf, useContestMessage } from './contest-rules';
+
+export type FormMode = 'draft' | 'submit';
+
+export interface DraftSubmitOptions<V, D> {
+  form: FormInstance<V>;
+  /** Turns the form's values into the request body. */
+  payload(values: V): unknown;
+  saveDraft(body: never): Promise<D>;
+  submit(body: never): Promise<D>;
+  /** Where the saved record is cached, and its brief (re-read after every change). */
+  queryKey: QueryKey;
+  briefKey: QueryKey;
+  /** The confirm text before a submission (namespace signup). */
+  confirmText: string;
+  /** The read-only detail page a submission leads to. */
+  detailPath: string;
+}
+
+export interface DraftSubmit {
+  /** Which rules the field validators apply: the lenient draft schema during a save, else submit. */
+  mode: RefObject<FormMode>;
+  busy: FormMode | null;
+  /** The server's refusal, shown above the form (and under the field it names). */
+  refusal: string | null;
+  clearRefusal(): void;
+  onSaveDraft(): Promise<void>;
+  onSubmit(): Promise<void>;
+}
+
+/**
+ * The draft/submit flow the sign-up and the materials forms share: validate with the rules of
+ * the action, save, refresh the user info (its statuses drive the route guards), and for a
+ * submission confirm first and then go to the detail page. A server refusal lands under the
+ * field it names.
+ */
+export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSubmit {
+  const { form, payload, queryKey, briefKey, confirmText, detailPath } = options;
+  const { t } = useTranslation('signup');
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const translate = useContestMessage();
+  const [busy, setBusy] = useState<FormMode | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const mode = useRef<FormMode>('submit');
+
+  const validate = async (kind: FormMode): Promise<boolean> => {
+    mode.current = kind;
+    try {
+      await form.validateFields({ recursive: true });
+      return true;
+    } catch (err) {
+      const first = (err as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
+      if (first) form.scrollToField(first.name, { block: 'center' });
+      return false;
+    } finally {
+      mode.current = 'submit';
+    }
+  };
+
+  const showRefusal = (err: unknown) => {
+    const refused = refusalOf(err);
+    if (!refused) return;
+    const text = translate(refused.message);
+    setRefusal(text);
+    if (refused.path) {
+      form.setFields([{ name: refused.path as never, errors: [text] }]);
+      form.scrollToField(refused.path, { block: 'center' });
+    }
+  };
+
+  const afterChange = async (saved: D) => {
+    queryClient.setQueryData(queryKey, saved);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: briefKey }),
+    ]);
+  };
+
+  const body = () => payload(form.getFieldsValue(true) as V) as never;
+
+  const onSaveDraft = async () => {
+    setRefusal(null);
+    if (!(await validate('draft'))) return;
+    setBusy('draft');
+    try {
+      const saved = await options.saveDraft(body());
+      void message.success(translate(CONTEST_MSG.draftSaved));
+      await afterChange(saved);
+    } catch (err) {
+      showRefusal(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onSubmit = async () => {
+    setRefusal(null);
+    if (!(await validate('submit'))) return;
+    modal.confirm({
+      title: t('common.confirmTitle'),
+      content: confirmText,
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        setBusy('submit');
+        try {
+          const saved = await options.submit(body());
+          void message.success(translate(CONTEST_MSG.submitted));
+          await afterChange(saved);
+          void navigate(detailPath);
+        } catch (err) {
+          showRefusal(err);
+        } finally {
+          setBusy(null);
+        }
+      },
+    });
+  };
+
+  return { mode, busy, refusal, clearRefusal: () => setRefusal(null), onSaveDraft, onSubmit };
+}
