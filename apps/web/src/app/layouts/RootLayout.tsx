@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiBridge } from '../../lib/api';
+import { usePageTitleOverride } from '../../lib/page-title';
 import { useRouteHandle, useRouteTitle } from '../../lib/route-handle';
 import { SessionBridge } from '../../lib/session';
 
@@ -10,7 +11,8 @@ export function RootLayout() {
   const { t } = useTranslation();
   const { title } = useRouteHandle();
   const appName = t('appName');
-  const pageTitle = useRouteTitle();
+  const routeTitle = useRouteTitle();
+  const pageTitle = usePageTitleOverride() ?? routeTitle;
 
   useEffect(() => {
     const isHome = title === 'site:titles.home';

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { DATE_FORMATS, formatFileSize, type DocumentItem } from '@contest/shared';
 import { kindOfPreview, usePreviewDialog, type PreviewFetcher, type PreviewFile } from '../../../components/preview';
+import { usePageTitle } from '../../../lib/page-title';
 import { useUserInfo } from '../../../lib/session';
 import { fetchDocumentFile, saveBlob, useDataDocuments } from './module-api';
 import './participant-pages.css';
@@ -27,6 +28,7 @@ export function ModulePage() {
   const [busy, setBusy] = useState<string | null>(null);
   const list = Array.isArray(docs.data) ? docs.data : [];
   const title = info?.dataDocMenuName || t('titles.module');
+  usePageTitle(info?.dataDocMenuName);
 
   const fetchFile: PreviewFetcher = async (file, signal) => {
     const doc = list.find((d) => d.id === file.id);
