@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { initialJsReport } from './build/initial-js-report';
@@ -13,10 +14,20 @@ export default defineConfig({
     // Never inline assets as data: URLs; the production CSP allows images from 'self' only.
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1500,
+    // Two pages: the portal, and the PDF viewer page the preview dialog frames (spec section 2:
+    // /pdf/web/viewer.html?file=...), served by the app like any built file.
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        pdfViewer: fileURLToPath(new URL('./pdf/web/viewer.html', import.meta.url)),
+      },
+    },
   },
   test: {
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/test-setup.ts'],
+    // Form tests drive antd through many renders; on a busy 2-core machine 5 s is not enough.
+    testTimeout: 20_000,
   },
 });

@@ -5,7 +5,9 @@ import compress from '@fastify/compress';
 /**
  * Strict CSP: only our own origin. Styles allow 'unsafe-inline' because Ant Design injects
  * its CSS-in-JS <style> elements at run time; scripts never run inline. blob:/data: cover
- * previews of uploaded images and the bundled PDF viewer's worker.
+ * previews of uploaded images and the bundled PDF viewer's worker. The PDF viewer page
+ * (/pdf/web/viewer.html) is framed by our own pages only (frame-src/frame-ancestors 'self') and
+ * fetches the blob: link its parent made of the file (connect-src blob:; 'self' does not match it).
  */
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -13,7 +15,7 @@ export const CONTENT_SECURITY_POLICY = {
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
+  connectSrc: ["'self'", 'blob:'],
   mediaSrc: ["'self'", 'blob:'],
   workerSrc: ["'self'", 'blob:'],
   frameSrc: ["'self'", 'blob:'],

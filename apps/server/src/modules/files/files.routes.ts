@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -23,7 +23,7 @@ import { authOf, bearerToken, requireRealm } from '../auth/auth.guard.js';
 import type { SessionService } from '../auth/session.service.js';
 import { ANONYMOUS, type Reader } from './files.access.js';
 import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
-import type { FilesService, ReceivedFile, Uploader } from './files.service.js';
+import type { FilesService, PieceWrite, ReceivedFile, Uploader } from './files.service.js';
 
 export interface FilesRoutesOptions {
   service: FilesService;
@@ -44,12 +44,21 @@ interface Received {
   file: (ReceivedFile & { filename: string }) | null;
 }
 
+/** Where a file part goes instead of a temporary file, decided from the fields that came before it. */
+type Direct = (fields: Record<string, string>) => Promise<Writable | null>;
+
 /**
  * Reads a multipart body, writing its one file part to a temporary file as it arrives (never
  * buffered whole) and collecting the text fields, whatever their order. A file over `maxFileBytes`
  * is a 413; the temporary file is removed on any failure.
  */
-async function receive(request: FastifyRequest, maxFileBytes: number, incomingPath: () => Promise<string>, hash: boolean): Promise<Received> {
+async function receive(
+  request: FastifyRequest,
+  maxFileBytes: number,
+  incomingPath: () => Promise<string>,
+  hash: boolean,
+  direct?: Direct,
+): Promise<Received> {
   if (!request.isMultipart()) throw badRequest(UPLOAD_MSG.missingFile, { field: 'file' });
   const fields: Record<string, string> = {};
   let file: Received['file'] = null;
@@ -63,7 +72,9 @@ async function receive(request: FastifyRequest, maxFileBytes: number, incomingPa
         fields[part.fieldname] = String(part.value);
         continue;
       }
-      const path = await incomingPath();
+      const target = direct ? await direct(fields) : null;
+      // Written straight to its place, the part has no temporary file ('' marks that).
+      const path = target ? '' : await incomingPath();
       const digest = hash ? createHash('sha256') : null;
       const headChunks: Buffer[] = [];
       let size = 0;
@@ -78,13 +89,13 @@ async function receive(request: FastifyRequest, maxFileBytes: number, incomingPa
             yield chunk;
           }
         },
-        createWriteStream(path, { flags: 'wx' }),
+        target ?? createWriteStream(path, { flags: 'wx' }),
       );
       if (part.file.truncated) throw payloadTooLarge(UPLOAD_MSG.tooLarge);
       file = { path, size, filename: part.filename, head: Buffer.concat(headChunks), sha256: digest?.digest('hex') };
     }
   } catch (err) {
-    if (file) await rm(file.path, { force: true });
+    if (file?.path) await rm(file.path, { force: true });
     throw err;
   }
   return { fields, file };
@@ -146,13 +157,30 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
   }
 
   app.post('/attachment/piece/upload', { preHandler: signedIn }, async (request) => {
-    const { fields, file } = await receive(request, UPLOAD_PIECE_SIZE, incomingPath, false);
+    const uploader = uploaderOf(request);
+    // Fields first (as browsers send them): the piece streams straight into its upload's file.
+    const begun: { piece: PieceWrite | null } = { piece: null };
+    const direct: Direct = async (fields) => {
+      const parsed = pieceFields.safeParse(fields);
+      if (!parsed.success) return null; // fields after the file, or bad ones: taken and refused as before
+      begun.piece = await service.beginPiece(uploader, parsed.data);
+      return begun.piece?.stream ?? null;
+    };
+    let received: Received;
+    try {
+      received = await receive(request, UPLOAD_PIECE_SIZE, incomingPath, false, direct);
+    } catch (err) {
+      await begun.piece?.release();
+      throw err;
+    }
+    const { fields, file } = received;
+    if (begun.piece && file) return ok(await begun.piece.finish({ size: file.size, head: file.head ?? Buffer.alloc(0) }));
     try {
       if (!file) throw badRequest(UPLOAD_MSG.missingFile, { field: 'file' });
       const input = parseFields(pieceFields, fields);
-      return ok(await service.acceptPiece(uploaderOf(request), input, file));
+      return ok(await service.acceptPiece(uploader, input, file));
     } finally {
-      if (file) await rm(file.path, { force: true });
+      if (file?.path) await rm(file.path, { force: true });
     }
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import {
   SNIFF_BYTES,
   UPLOAD_ID_PATTERN,
@@ -52,6 +52,16 @@ export interface PieceInput {
   chunk: number;
 }
 
+/**
+ * A piece being written straight into its upload's data file (see beginPiece). `finish` checks
+ * and records it; `release` (idempotent) ends the write when the request fails first.
+ */
+export interface PieceWrite {
+  stream: Writable;
+  finish(received: { size: number; head: Buffer }): Promise<PieceUploadAnswer>;
+  release(): Promise<void>;
+}
+
 export const STREAM_PATH = '/api/attachment/stream/';
 // 16 random bytes, base64url: the public handle in links; unguessable, though access is checked anyway.
 const UNIQUE_NO_PATTERN = /^[A-Za-z0-9_-]{22}$/;
@@ -89,6 +99,23 @@ export function createFilesService(deps: FilesServiceDeps) {
   const { db, repo, storage, pieces, links, rules } = deps;
   // Joins running in this process, so concurrent final pieces wait for the one join.
   const joins = new Map<string, Promise<PieceUploadAnswer>>();
+  // Pieces being written into each upload's data file; a join waits until none are, and no new
+  // write starts once the join is set, so the file is not changed under the hash.
+  const writers = new Map<string, number>();
+  const idle = new Map<string, Array<() => void>>();
+  const startWrite = (id: string) => writers.set(id, (writers.get(id) ?? 0) + 1);
+  const endWrite = (id: string) => {
+    const left = (writers.get(id) ?? 1) - 1;
+    if (left > 0) {
+      writers.set(id, left);
+      return;
+    }
+    writers.delete(id);
+    for (const wake of idle.get(id) ?? []) wake();
+    idle.delete(id);
+  };
+  const writesDone = (id: string) =>
+    writers.has(id) ? new Promise<void>((resolve) => idle.set(id, [...(idle.get(id) ?? []), resolve])) : Promise.resolve();
 
   async function assertMayUpload(auth: AuthContext, origin: AttachmentOrigin): Promise<void> {
     const rule = UPLOAD_RULES[origin];
@@ -150,6 +177,49 @@ export function createFilesService(deps: FilesServiceDeps) {
     ...file,
   });
 
+  /** The checks a piece passes before any of its bytes are kept. */
+  async function checkPieceFields(uploader: Uploader, input: PieceInput): Promise<void> {
+    const { origin, id, name, chunks, chunk } = input;
+    if (!UPLOAD_ID_PATTERN.test(id)) throw badRequest(UPLOAD_MSG.badUploadId, { field: 'id' });
+    await assertMayUpload(uploader.auth, origin);
+    checkName(name);
+    const maxChunks = pieceCountOf(UPLOAD_RULES[origin].maxBytes);
+    if (chunks < 1 || chunk < 0 || chunk >= chunks) throw badRequest(UPLOAD_MSG.badChunk, { field: 'chunk' });
+    // Checked before a byte is kept: a file this many pieces long can never fit.
+    const extensionProblem = uploadProblem(origin, name, 1);
+    if (extensionProblem) throw badRequest(extensionProblem);
+    if (chunks > maxChunks) throw badRequest(UPLOAD_MSG.tooLarge);
+  }
+
+  function checkPieceSize({ chunks, chunk }: PieceInput, size: number): void {
+    const last = chunk === chunks - 1;
+    if (size === 0 && chunks === 1) throw badRequest(UPLOAD_MSG.empty);
+    if (last ? size < 1 || size > UPLOAD_PIECE_SIZE : size !== UPLOAD_PIECE_SIZE) throw badRequest(UPLOAD_MSG.badPieceSize);
+  }
+
+  /** The upload's meta (created by its first piece); the piece must be the owner's and agree with it. */
+  async function openUpload(uploader: Uploader, { origin, id, name, chunks }: PieceInput): Promise<UploadMeta> {
+    const meta = await pieces.openUpload(id, { owner: uploader.auth.accountId, origin, name, chunks });
+    if (meta.owner !== uploader.auth.accountId) throw badRequest(UPLOAD_MSG.foreignUploadId, { field: 'id' });
+    if (meta.origin !== origin || meta.name !== name || meta.chunks !== chunks) throw badRequest(UPLOAD_MSG.chunkMismatch);
+    return meta;
+  }
+
+  /** After a piece is in: the pieces still missing, or the join (shared by every request that completes the set). */
+  async function afterPiece(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
+    const received = await pieces.received(id);
+    if (received.length < meta.chunks) return pending(id, meta.chunks, received);
+    let join = joins.get(id);
+    if (!join) {
+      // Set before any await, so every request of this process finishing the set shares one join.
+      join = joinAndStore(uploader, id, meta);
+      joins.set(id, join);
+      const forget = () => joins.delete(id);
+      join.then(forget, forget);
+    }
+    return join;
+  }
+
   /** Claims, checks, joins and stores an upload whose pieces are all in; at most once per upload. */
   async function joinAndStore(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
     if (!(await pieces.claimJoin(id))) {
@@ -158,12 +228,13 @@ export function createFilesService(deps: FilesServiceDeps) {
       return file ? done(id, meta.chunks, file) : pending(id, meta.chunks, await pieces.received(id));
     }
     try {
+      await writesDone(id);
       let total = 0;
       for (let chunk = 0; chunk < meta.chunks; chunk++) total += await pieces.pieceSize(id, chunk);
       const problem = uploadProblem(meta.origin, meta.name, total);
       if (problem) throw badRequest(problem);
       if (!contentMatchesExtension(extensionOfName(meta.name), await pieces.head(id, 0))) throw badRequest(UPLOAD_MSG.contentMismatch);
-      const joined = await pieces.join(id, meta.chunks);
+      const joined = await pieces.join(id, total);
       if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
       const file = await store(uploader, meta.origin, meta.name, joined);
       await pieces.complete(id, file);
@@ -187,52 +258,85 @@ export function createFilesService(deps: FilesServiceDeps) {
      * in parallel; the request that brings the last one joins, checks and stores the file.
      */
     async acceptPiece(uploader: Uploader, input: PieceInput, body: ReceivedFile): Promise<PieceUploadAnswer> {
-      const { origin, id, name, chunks, chunk } = input;
+      const { id, chunks, chunk } = input;
       let meta: UploadMeta;
       try {
-        if (!UPLOAD_ID_PATTERN.test(id)) throw badRequest(UPLOAD_MSG.badUploadId, { field: 'id' });
-        await assertMayUpload(uploader.auth, origin);
-        checkName(name);
-        const maxChunks = pieceCountOf(UPLOAD_RULES[origin].maxBytes);
-        if (chunks < 1 || chunk < 0 || chunk >= chunks) throw badRequest(UPLOAD_MSG.badChunk, { field: 'chunk' });
-        // Checked before a byte is kept: a file this many pieces long can never fit.
-        const extensionProblem = uploadProblem(origin, name, 1);
-        if (extensionProblem) throw badRequest(extensionProblem);
-        if (chunks > maxChunks) throw badRequest(UPLOAD_MSG.tooLarge);
-        const last = chunk === chunks - 1;
-        if (body.size === 0 && chunks === 1) throw badRequest(UPLOAD_MSG.empty);
-        if (last ? body.size < 1 || body.size > UPLOAD_PIECE_SIZE : body.size !== UPLOAD_PIECE_SIZE) {
-          throw badRequest(UPLOAD_MSG.badPieceSize);
-        }
-        meta = await pieces.openUpload(id, { owner: uploader.auth.accountId, origin, name, chunks });
-        if (meta.owner !== uploader.auth.accountId) throw badRequest(UPLOAD_MSG.foreignUploadId, { field: 'id' });
-        if (meta.origin !== origin || meta.name !== name || meta.chunks !== chunks) throw badRequest(UPLOAD_MSG.chunkMismatch);
-
+        await checkPieceFields(uploader, input);
+        checkPieceSize(input, body.size);
+        meta = await openUpload(uploader, input);
         const stored = await pieces.result(id);
         if (stored) return done(id, chunks, stored);
         const running = joins.get(id);
         if (running) return await running;
-        if (chunk === 0 && !contentMatchesExtension(extensionOfName(name), await headOf(body))) {
+        if (chunk === 0 && !contentMatchesExtension(extensionOfName(input.name), await headOf(body))) {
           // The file can never pass: drop what came before too.
           await pieces.discard(id);
           throw badRequest(UPLOAD_MSG.contentMismatch);
         }
-        await pieces.putPiece(id, chunk, body.path);
+        startWrite(id);
+        try {
+          await pieces.putPiece(id, chunk, body.path, body.size);
+        } finally {
+          endWrite(id);
+        }
       } finally {
         await rm(body.path, { force: true });
       }
+      return afterPiece(uploader, id, meta);
+    },
 
-      const received = await pieces.received(id);
-      if (received.length < chunks) return pending(id, chunks, received);
-      let join = joins.get(id);
-      if (!join) {
-        // Set before any await, so every request of this process finishing the set shares one join.
-        join = joinAndStore(uploader, id, meta);
-        joins.set(id, join);
-        const forget = () => joins.delete(id);
-        join.then(forget, forget);
+    /**
+     * The usual way a piece arrives (its fields before its bytes): checks what can be checked
+     * before the bytes, then hands out a stream into the piece's range of the data file, so the
+     * bytes are written to disk once. Null when the upload is already stored or being joined:
+     * the route then takes the body into a temporary file and acceptPiece answers.
+     */
+    async beginPiece(uploader: Uploader, input: PieceInput): Promise<PieceWrite | null> {
+      const { id, chunks, chunk } = input;
+      await checkPieceFields(uploader, input);
+      const meta = await openUpload(uploader, input);
+      if (await pieces.result(id)) return null;
+      // Checked again after the last await and counted at once: a join set from here on waits for this write.
+      if (joins.has(id)) return null;
+      startWrite(id);
+      let released = false;
+      const release = async (failed: boolean) => {
+        if (released) return;
+        released = true;
+        // A failed write may have overwritten the piece's range: it counts as not received.
+        if (failed) await pieces.unmarkPiece(id, chunk).catch(() => {});
+        endWrite(id);
+        // A refused first piece leaves nothing behind, as long as no other piece is on its way.
+        if (failed && !writers.has(id) && !joins.has(id) && (await pieces.received(id)).length === 0) await pieces.discard(id);
+      };
+      let stream: Writable;
+      try {
+        stream = await pieces.pieceWriter(id, chunk);
+      } catch (err) {
+        await release(true);
+        throw err;
       }
-      return join;
+      return {
+        stream,
+        release: () => release(true),
+        async finish({ size, head }) {
+          try {
+            checkPieceSize(input, size);
+            if (chunk === 0 && !contentMatchesExtension(extensionOfName(input.name), head)) {
+              released = true;
+              endWrite(id);
+              await pieces.discard(id);
+              throw badRequest(UPLOAD_MSG.contentMismatch);
+            }
+            await pieces.markPiece(id, chunk, size);
+          } catch (err) {
+            await release(true);
+            throw err;
+          }
+          await release(false);
+          return afterPiece(uploader, id, { ...meta, chunks });
+        },
+      };
     },
 
     /** For resuming: which pieces of the caller's upload the server holds, or the stored file. */

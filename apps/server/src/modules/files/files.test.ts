@@ -194,6 +194,19 @@ describe('upload refusals leave nothing behind', () => {
     await expectRefused(res, 413, UPLOAD_MSG.tooLarge, id);
   });
 
+  it('forgets a piece whose re-send fails (it is written in place, so its range may be spoilt), keeping the others', async () => {
+    const id = newUploadId();
+    const piece = fakeFile.pdf(UPLOAD_PIECE_SIZE);
+    for (const chunk of [0, 1]) expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk }, piece)).statusCode).toBe(200);
+    const res = await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, fakeFile.pdf(UPLOAD_PIECE_SIZE + 1));
+    expect(res.statusCode).toBe(413);
+    expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+    const tail = Buffer.from('tail');
+    await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, piece);
+    const done = (await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 2 }, tail)).json().data as UploadedFile;
+    expect(sha256((await get(done.filePath, participant.headers)).rawPayload)).toBe(sha256(Buffer.concat([piece, piece, tail])));
+  });
+
   it('refuses a non-final piece shorter than 5 MB', async () => {
     const id = newUploadId();
     await expectRefused(await sendPiece(participant, { origin: 'PRELIM', id, name: 's.pdf', chunks: 2, chunk: 0 }, fakeFile.pdf(1000)), 400, UPLOAD_MSG.badPieceSize, id);

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SNIFF_BYTES, type AttachmentOrigin, type UploadedFile } from '@contest/shared';
+import { SNIFF_BYTES, UPLOAD_PIECE_SIZE, type AttachmentOrigin, type UploadedFile } from '@contest/shared';
 
 /** What the first piece of an upload fixes; every later piece must agree. */
 export interface UploadMeta {
@@ -21,22 +22,26 @@ export interface JoinedFile {
 
 const META = 'meta.json';
 const RESULT = 'result.json';
+const DATA = 'data';
 const CLAIM = '.joining';
 const PIECE = /^(\d+)\.part$/;
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException).code === code;
 
 /**
  * Pieces of chunked uploads on local disk, under DATA_DIR/uploads/<upload id>/:
- * `meta.json` (owner, origin, name, piece count), `<chunk>.part` per piece, `.joining` once one
- * request has claimed the join, and `result.json` after the file is stored. Every step is a
- * rename, link or mkdir, which the file system performs atomically, so concurrent requests for
- * the same upload (also from other processes sharing DATA_DIR) never see half a piece and exactly
- * one of them joins.
+ * `meta.json` (owner, origin, name, piece count), `data` (the file being assembled: each piece is
+ * written straight into its own range, chunk x 5 MB, so there is no join copy), `<chunk>.part`
+ * per piece in place (a marker holding the piece's size, written only once its bytes are all in
+ * `data`), `.joining` once one request has claimed the join, and `result.json` after the file is
+ * stored. Markers, meta and claim are renames, links or mkdirs, which the file system performs
+ * atomically, so concurrent requests for the same upload (also from other processes sharing
+ * DATA_DIR) never count half a piece and exactly one of them joins.
  */
 export function createPieceStore(root: string) {
   const incoming = join(root, '.incoming');
   const dirOf = (id: string) => join(root, id);
   const piecePath = (id: string, chunk: number) => join(dirOf(id), `${chunk}.part`);
+  const dataPath = (id: string) => join(dirOf(id), DATA);
 
   return {
     root,
@@ -77,9 +82,31 @@ export function createPieceStore(root: string) {
       }
     },
 
-    /** Moves a received piece into place; a piece sent again replaces the earlier copy. */
-    async putPiece(id: string, chunk: number, receivedPath: string): Promise<void> {
-      await rename(receivedPath, piecePath(id, chunk));
+    /**
+     * A stream writing piece `chunk` into its range of the upload's data file (created when
+     * absent). Callers write at most UPLOAD_PIECE_SIZE bytes, so a piece never reaches its
+     * neighbour's range; a piece sent again overwrites its own range.
+     */
+    async pieceWriter(id: string, chunk: number): Promise<Writable> {
+      const handle = await open(dataPath(id), constants.O_WRONLY | constants.O_CREAT);
+      return handle.createWriteStream({ start: chunk * UPLOAD_PIECE_SIZE, highWaterMark: 1 << 20 });
+    },
+
+    /** Records that piece `chunk` (`size` bytes) is wholly in the data file. */
+    async markPiece(id: string, chunk: number, size: number): Promise<void> {
+      const temp = join(dirOf(id), `mark.${randomUUID()}.tmp`);
+      await writeFile(temp, String(size));
+      await rename(temp, piecePath(id, chunk));
+    },
+
+    async unmarkPiece(id: string, chunk: number): Promise<void> {
+      await rm(piecePath(id, chunk), { force: true });
+    },
+
+    /** Copies a piece received into a temporary file (fields sent after the file) into place. */
+    async putPiece(id: string, chunk: number, receivedPath: string, size: number): Promise<void> {
+      await pipeline(createReadStream(receivedPath, { highWaterMark: 1 << 20 }), await this.pieceWriter(id, chunk));
+      await this.markPiece(id, chunk, size);
     },
 
     async received(id: string): Promise<number[]> {
@@ -98,15 +125,15 @@ export function createPieceStore(root: string) {
     },
 
     async pieceSize(id: string, chunk: number): Promise<number> {
-      return (await stat(piecePath(id, chunk))).size;
+      return Number(await readFile(piecePath(id, chunk), 'utf8'));
     },
 
     /** The first bytes of a piece, for content sniffing. */
     async head(id: string, chunk: number): Promise<Buffer> {
-      const handle = await open(piecePath(id, chunk), 'r');
+      const handle = await open(dataPath(id), 'r');
       try {
         const buf = Buffer.alloc(SNIFF_BYTES);
-        const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
+        const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, chunk * UPLOAD_PIECE_SIZE);
         return buf.subarray(0, bytesRead);
       } finally {
         await handle.close();
@@ -133,21 +160,21 @@ export function createPieceStore(root: string) {
       }
     },
 
-    /** Concatenates pieces 0..chunks-1 into one file, hashing on the way (one pass, streamed). */
-    async join(id: string, chunks: number): Promise<JoinedFile> {
-      const path = join(dirOf(id), `joined.${randomUUID()}.tmp`);
+    /**
+     * The assembled file of an upload whose pieces are all marked: cut to `size` (a last piece
+     * sent again shorter leaves bytes beyond it) and hashed in one streamed read. The file stays
+     * where it is; the storage driver takes it over.
+     */
+    async join(id: string, size: number): Promise<JoinedFile> {
+      const path = dataPath(id);
+      await truncate(path, size);
       const hash = createHash('sha256');
-      let size = 0;
-      await pipeline(async function* () {
-        for (let chunk = 0; chunk < chunks; chunk++) {
-          for await (const buf of createReadStream(piecePath(id, chunk), { highWaterMark: 1 << 20 })) {
-            hash.update(buf as Buffer);
-            size += (buf as Buffer).length;
-            yield buf as Buffer;
-          }
-        }
-      }, createWriteStream(path, { flags: 'wx' }));
-      return { path, size, sha256: hash.digest('hex') };
+      let read = 0;
+      for await (const buf of createReadStream(path, { highWaterMark: 1 << 20 })) {
+        hash.update(buf as Buffer);
+        read += (buf as Buffer).length;
+      }
+      return { path, size: read, sha256: hash.digest('hex') };
     },
 
     async result(id: string): Promise<UploadedFile | null> {
@@ -169,7 +196,7 @@ export function createPieceStore(root: string) {
       await writeFile(temp, JSON.stringify(file));
       await rename(temp, join(dir, RESULT));
       for (const name of await readdir(dir)) {
-        if (PIECE.test(name) || name.startsWith('joined.')) await rm(join(dir, name), { force: true });
+        if (PIECE.test(name) || name === DATA) await rm(join(dir, name), { force: true });
       }
     },
 

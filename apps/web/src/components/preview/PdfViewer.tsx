@@ -7,9 +7,14 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openPdf, type PDFDocumentProxy, type RenderTask } from './pdfjs';
 import { countCharacters, pageText, type PdfTextItem } from './pdf-text';
+import './pdf-viewer.css';
 
 /** Delay before pages are redrawn for a new container width. */
 export const RESIZE_REDRAW_MS = 200;
+/** Grey margin left and right of the pages, so a page's edge shows against the background. */
+const PAGE_GUTTER = 16;
+/** Pages fit the width, up to a comfortable reading width on wide screens. */
+const MAX_PAGE_WIDTH = 960;
 
 export interface PdfViewerProps {
   data: Blob;
@@ -23,7 +28,8 @@ export function PdfViewer({ data, onRendered, onError }: PdfViewerProps) {
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [chars, setChars] = useState<number | 'failed' | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
-  const width = useDebouncedWidth(containerRef, RESIZE_REDRAW_MS);
+  const containerWidth = useDebouncedWidth(containerRef, RESIZE_REDRAW_MS);
+  const width = Math.min(Math.max(containerWidth - 2 * PAGE_GUTTER, 0), MAX_PAGE_WIDTH);
   const callbacks = useRef({ onRendered, onError });
   callbacks.current = { onRendered, onError };
 
@@ -179,7 +185,7 @@ function PdfPage({ doc, pageNumber, width, onRendered, onError }: PdfPageProps) 
   }, [doc, pageNumber, width, near]);
 
   return (
-    <div className="pdf-viewer__page" ref={wrapperRef} style={{ minHeight: Math.floor(width * ratio) }}>
+    <div className="pdf-viewer__page" ref={wrapperRef} style={{ width, minHeight: Math.floor(width * ratio) }}>
       <canvas ref={canvasRef} data-page={pageNumber} />
     </div>
   );

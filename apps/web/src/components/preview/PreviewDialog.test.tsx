@@ -11,10 +11,11 @@ import { PreviewDialog, type PreviewDialogProps } from './PreviewDialog';
 import type { PreviewFetcher, PreviewFile } from './preview-file';
 import { usePreviewDialog } from './use-preview';
 
-// pdf.js needs a real browser; the dialog's part (lazy loading, callbacks) is what is tested here.
-vi.mock('./PdfViewer', () => ({
-  PdfViewer: ({ data, onRendered }: { data: Blob; onRendered(): void }) => (
-    <button type="button" data-testid="pdf-stub" data-size={data.size} onClick={onRendered}>
+// The viewer page needs a real browser (e2e/files.e2e.ts); the dialog's part (the link handed
+// to the frame, the callbacks) is what is tested here. PdfFrame.test.tsx covers the frame.
+vi.mock('./PdfFrame', () => ({
+  PdfFrame: ({ url, onRendered }: { url: string; onRendered(): void }) => (
+    <button type="button" data-testid="pdf-stub" data-url={url} onClick={onRendered}>
       pdf
     </button>
   ),
@@ -118,8 +119,8 @@ describe('PreviewDialog', () => {
     expect(revoked).toEqual(['blob:test/1']);
     expect(created).toEqual(['blob:test/1', 'blob:test/2']);
     expect(fetchFile).toHaveBeenLastCalledWith(FILES[1], expect.any(AbortSignal));
-    // The PDF viewer gets the fetched bytes; the overlay stays until it reports a page drawn.
-    expect(screen.getByTestId('pdf-stub').dataset.size).toBe('2');
+    // The PDF viewer page gets the blob link of the fetched bytes; the overlay stays until it reports a page drawn.
+    expect(screen.getByTestId('pdf-stub').dataset.url).toBe('blob:test/2');
     expect(screen.getByTestId('preview-loading')).toBeTruthy();
     fireEvent.click(screen.getByTestId('pdf-stub'));
     expect(screen.queryByTestId('preview-loading')).toBeNull();

@@ -2,15 +2,18 @@
  * The file preview dialog (spec sections 2 and 4): images and PDFs, previous/next arrows on
  * hover, a loading overlay, an error text, and the contest watermark over the content.
  * Each shown file gets a blob link that is revoked as soon as the file changes or the dialog
- * closes; fetched bytes are cached by file while the dialog stays open.
+ * closes; fetched bytes are cached by file while the dialog stays open. PDFs show in the viewer
+ * page (/pdf/web/viewer.html) in a frame, which reads that blob link: the bytes are fetched here,
+ * with the realm's token, and the frame needs no token of its own.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { App, Modal, Spin, Watermark } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PREVIEW_WATERMARK, type PreviewKind } from '@contest/shared';
 import { realmOfPath } from '../../api';
 import { ImageViewer } from './ImageViewer';
+import { PdfFrame } from './PdfFrame';
 import {
   fetchPreviewFile,
   kindOfPreview,
@@ -21,8 +24,6 @@ import {
 } from './preview-file';
 import { previewWatermarkText } from './preview-watermark';
 import './preview-dialog.css';
-
-const PdfViewer = lazy(() => import('./PdfViewer').then((m) => ({ default: m.PdfViewer })));
 
 export interface PreviewDialogProps {
   open: boolean;
@@ -40,7 +41,7 @@ export interface PreviewDialogProps {
 
 type View =
   | { phase: 'loading' }
-  | { phase: 'ready'; kind: PreviewKind; url: string; blob: Blob; name: string }
+  | { phase: 'ready'; kind: PreviewKind; url: string; name: string }
   | { phase: 'error'; message: string };
 
 /** The spec's rule, from the page path; experts are the users of the expert area. */
@@ -93,7 +94,7 @@ export function PreviewDialog({
         if (cancelled) return;
         cache.current.set(key, result);
         url = URL.createObjectURL(result.blob);
-        setView({ phase: 'ready', kind, url, blob: result.blob, name: result.name || file.name });
+        setView({ phase: 'ready', kind, url, name: result.name || file.name });
       })
       .catch(() => {
         if (!cancelled) setView({ phase: 'error', message: t('preview.renderError') });
@@ -142,14 +143,13 @@ export function PreviewDialog({
         />
       )}
       {view.phase === 'ready' && view.kind === 'pdf' && (
-        <Suspense fallback={null}>
-          <PdfViewer
-            key={`${key}-${timestamp}`}
-            data={view.blob}
-            onRendered={() => setRendered(true)}
-            onError={renderError}
-          />
-        </Suspense>
+        <PdfFrame
+          key={`${key}-${timestamp}`}
+          url={view.url}
+          title={view.name}
+          onRendered={() => setRendered(true)}
+          onError={renderError}
+        />
       )}
     </div>
   );

@@ -38,7 +38,10 @@ export interface MultiUploadProps {
   /** A drop zone instead of a button. */
   drag?: boolean;
   disabled?: boolean;
-  /** Extra text under the picker. */
+  /**
+   * The page's own wording of the rules under the picker, shown instead of the generated line
+   * (formats, size, count): both together would say the same thing twice.
+   */
   tip?: ReactNode;
   /** Clicking a stored file's name; opens the preview dialog by default. */
   onPreview?: (item: UploadValueItem, value: UploadValueItem[]) => void;
@@ -137,12 +140,7 @@ export function MultiUpload({
     maxSize ? t('upload.tipSize', { size: formatFileSize(maxSize) }) : null,
     maxCount ? t('upload.tipCount', { count: maxCount }) : null,
   ].filter(Boolean);
-  const tipLine = (tips.length > 0 || tip) && (
-    <div className="multi-upload__tip">
-      {tips.join('，')}
-      {tip}
-    </div>
-  );
+  const tipLine = (tips.length > 0 || tip) && <div className="multi-upload__tip">{tip ?? tips.join('，')}</div>;
 
   return (
     <div className={`multi-upload${disabled ? ' multi-upload--disabled' : ''}`} data-testid="multi-upload">
