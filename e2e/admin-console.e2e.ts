@@ -48,7 +48,26 @@ describe('the admin console', () => {
       expect(await menu.getByText(name, { exact: true }).first().isVisible()).toBe(true);
     }
     expect(await tabLabels(b.page)).toEqual(['首页']);
+    // The home's figures come from the demo data: five participants, each with a team.
+    const home = b.page.getByTestId('admin-home');
+    await expect.poll(() => home.getByTestId('home-stat-users').innerText()).toMatch(/注册用户\s+5\b/);
+    await home.getByTestId('home-registrations').waitFor();
+    await home.getByTestId('home-teams-by-status').waitFor();
     await b.screenshot('admin-home');
+    await b.page.setViewportSize({ width: 375, height: 812 });
+    await b.page.reload();
+    await home.getByTestId('home-teams-by-status').waitFor();
+    // On a phone the menu gives the page the whole width and opens over it on demand.
+    expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await b.page.getByTestId('console-menu').isVisible()).toBe(false);
+    await b.screenshot('admin-home-narrow');
+    await b.page.getByTestId('console-nav-toggle').click();
+    await b.page.getByTestId('console-menu').getByText('注册用户管理', { exact: true }).waitFor();
+    await b.page.waitForTimeout(400); // the menu slides open
+    await b.screenshot('admin-home-narrow-menu');
+    await b.page.setViewportSize({ width: 1366, height: 860 });
+    await b.page.reload();
+    await home.getByTestId('home-teams-by-status').waitFor();
   });
 
   it('opens pages from the menu as tabs and keeps them after a reload', async () => {

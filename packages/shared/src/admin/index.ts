@@ -7,3 +7,4 @@ export * from './roles.js';
 export * from './dictionary.js';
 export * from './users.js';
 export * from './audit.js';
+export * from './dashboard.js';

@@ -8,6 +8,9 @@ import { createDictionaryRepository } from '../dictionary/dictionary.repository.
 import { dictionaryRoutes } from '../dictionary/dictionary.routes.js';
 import { createDictionaryService } from '../dictionary/dictionary.service.js';
 import { createAdminGuards, createMenuAccess } from './admin.guard.js';
+import { createDashboardRepository } from './dashboard/dashboard.repository.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { createDashboardService } from './dashboard/dashboard.service.js';
 import { createRoleRepository } from './roles/roles.repository.js';
 import { roleRoutes } from './roles/roles.routes.js';
 import { createRoleService } from './roles/roles.service.js';
@@ -21,7 +24,7 @@ import { createUserService } from './users/users.service.js';
 
 /**
  * The admin console's calls (issue 6): system accounts, roles, data dictionary (and its public
- * reads under /dic), registered users, my account, behaviour auditing, console tracking. See docs/api-admin.md.
+ * reads under /dic), registered users, my account, behaviour auditing, console tracking, the home's dashboard. See docs/api-admin.md.
  */
 export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identity: IdentityServices): Promise<void> {
   const db = deps.database.db;
@@ -40,5 +43,6 @@ export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identit
     await scope.register(userRoutes, { guards, service: createUserService({ db, repo: createUserRepository(db), sessions }) });
     await scope.register(auditRoutes, { guards, service: createAuditService(createAuditRepository(db)) });
     await scope.register(trackRoutes, { guards });
+    await scope.register(dashboardRoutes, { guards, service: createDashboardService(createDashboardRepository(db)) });
   });
 }

@@ -2,10 +2,14 @@ import { and, count, desc, eq, gte, ilike, like, lt, or, type SQL } from 'drizzl
 import type { LoginRecordQuery, OperationRecordQuery } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, loginRecords, operationRecords } from '../../db/schema.js';
-import { containsPattern, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
+import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
 
 /** Read side of the audit tables. Nothing here writes: records are append-only. */
 export function createAuditRepository(db: Db) {
+  const loginTotals = createCountCache();
+  const operationTotals = createCountCache();
+  // The filters without paging: the key of a total.
+  const filterKey = ({ page: _page, size: _size, ...filters }: { page: number; size: number }) => JSON.stringify(filters);
   return {
     async loginRecords(q: LoginRecordQuery) {
       const where: SQL[] = [eq(loginRecords.realm, q.realm)];
@@ -20,7 +24,7 @@ export function createAuditRepository(db: Db) {
       if (from) where.push(gte(loginRecords.createdAt, from));
       if (to) where.push(lt(loginRecords.createdAt, to));
       const cond = and(...where);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         db
           .select({ record: loginRecords, username: accounts.username, name: accounts.name })
           .from(loginRecords)
@@ -29,9 +33,11 @@ export function createAuditRepository(db: Db) {
           .orderBy(desc(loginRecords.createdAt), desc(loginRecords.id))
           .limit(q.size)
           .offset((q.page - 1) * q.size),
-        db.select({ n: count() }).from(loginRecords).leftJoin(accounts, eq(accounts.id, loginRecords.accountId)).where(cond),
+        loginTotals(filterKey(q), async () =>
+          (await db.select({ n: count() }).from(loginRecords).leftJoin(accounts, eq(accounts.id, loginRecords.accountId)).where(cond))[0]?.n ?? 0,
+        ),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      return { rows, total };
     },
 
     async operationRecords(q: OperationRecordQuery) {
@@ -46,7 +52,7 @@ export function createAuditRepository(db: Db) {
       if (from) where.push(gte(operationRecords.createdAt, from));
       if (to) where.push(lt(operationRecords.createdAt, to));
       const cond = and(...where);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         db
           .select()
           .from(operationRecords)
@@ -54,9 +60,9 @@ export function createAuditRepository(db: Db) {
           .orderBy(desc(operationRecords.createdAt), desc(operationRecords.id))
           .limit(q.size)
           .offset((q.page - 1) * q.size),
-        db.select({ n: count() }).from(operationRecords).where(cond),
+        operationTotals(filterKey(q), async () => (await db.select({ n: count() }).from(operationRecords).where(cond))[0]?.n ?? 0),
       ]);
-      return { rows, total: total?.n ?? 0 };
+      return { rows, total };
     },
   };
 }

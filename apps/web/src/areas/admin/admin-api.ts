@@ -4,6 +4,7 @@
  */
 import dayjs from 'dayjs';
 import type {
+  AdminDashboard,
   AdminProfile,
   DictItem,
   DictType,
@@ -37,6 +38,7 @@ export const ADMIN_QUERY_KEYS = {
   profile: ['admin', 'profile'] as const,
   loginRecords: (realm: Realm) => ['admin', 'login-records', realm] as const,
   operationRecords: (realm: Realm) => ['admin', 'operation-records', realm] as const,
+  dashboard: ['admin', 'dashboard'] as const,
 };
 
 /** Answers carry ISO times; the console shows Beijing-style local date-times (spec section 9). */
@@ -99,3 +101,6 @@ export const fetchLoginRecords = (params: object) =>
   data(api.get<Page<LoginRecordView>>('/admin/audit/login-records', { params }));
 export const fetchOperationRecords = (params: object) =>
   data(api.get<Page<OperationRecordView>>('/admin/audit/operation-records', { params }));
+
+// Console home
+export const fetchDashboard = () => data(api.get<AdminDashboard>('/admin/dashboard'));

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { App, Button, Layout, Menu, Result, type MenuProps } from 'antd';
+import { App, Button, Grid, Layout, Menu, Result, type MenuProps } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -151,7 +151,15 @@ export function ConsoleLayout({
 }: ConsoleLayoutProps) {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
-  const [navVisible, setNavVisible] = usePreference('navVisible');
+  const [navPreference, setNavPreference] = usePreference('navVisible');
+  // Below md (phones) a 220 px menu beside the page leaves it no room: the menu hides and
+  // opens over the page instead, closing again once a page is chosen.
+  const narrow = Grid.useBreakpoint().md === false;
+  const [narrowNavOpen, setNarrowNavOpen] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setNarrowNavOpen(false), [pathname]);
+  const navVisible = narrow ? narrowNavOpen : navPreference;
+  const setNavVisible = narrow ? setNarrowNavOpen : setNavPreference;
   const handle = useConsoleHandle();
   const info = useStaffInfo(realm);
   const [refreshKey, setRefreshKey] = useState(0);
@@ -207,15 +215,17 @@ export function ConsoleLayout({
       </Layout.Header>
       <Layout className="console-layout__main">
         <Layout.Sider
-          className="console-layout__sider"
+          className={narrow ? 'console-layout__sider console-layout__sider--overlay' : 'console-layout__sider'}
           theme="light"
           width={220}
-          collapsedWidth={64}
+          collapsedWidth={narrow ? 0 : 64}
           collapsed={!navVisible}
           trigger={null}
         >
-          {info.data && <ConsoleMenu menus={info.data.menus} collapsed={!navVisible} />}
+          {/* A hidden phone menu is not rendered: nothing to tab into behind the page. */}
+          {info.data && (navVisible || !narrow) && <ConsoleMenu menus={info.data.menus} collapsed={!navVisible} />}
         </Layout.Sider>
+        {narrow && navVisible && <div className="console-layout__scrim" aria-hidden="true" onClick={() => setNavVisible(false)} />}
         <Layout.Content className="console-layout__content">
           <OpenTabsBar realm={realm} homePath={homePath} onRefresh={refresh} />
           <div className="console-layout__page" key={refreshKey} data-testid="console-page">

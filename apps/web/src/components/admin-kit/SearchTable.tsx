@@ -59,7 +59,14 @@ export function SearchTable<T extends object, F extends object = Record<string, 
 
   const search = (values: Record<string, unknown>) => {
     const clean = dropBlanks(values);
-    setQuery(toQuery ? toQuery(clean) : (clean as F));
+    const next = toQuery ? toQuery(clean) : (clean as F);
+    // Same filters, same page: the key does not change, and within staleTime the cached page
+    // would be shown again. Pressing 查询 asks the server, so fetch anyway.
+    if (paging.page === 1 && JSON.stringify(next) === JSON.stringify(query)) {
+      void result.refetch();
+      return;
+    }
+    setQuery(next);
     setPaging((p) => ({ ...p, page: 1 }));
   };
 

@@ -130,6 +130,12 @@ describe('SearchTable', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: '重置' }));
     await waitFor(() => expect(fetchPage).toHaveBeenLastCalledWith({ page: 1, size: 10 }));
     expect((screen.getByPlaceholderText('姓名') as HTMLInputElement).value).toBe('');
+
+    // 查询 with unchanged filters asks the server again (the cache key does not change).
+    const calls = fetchPage.mock.calls.length;
+    fireEvent.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(fetchPage).toHaveBeenCalledTimes(calls + 1));
+    expect(fetchPage).toHaveBeenLastCalledWith({ page: 1, size: 10 });
   });
 });
 

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, isNull, lt, type SQL } from 'dri
 import type { UserFilter } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { accounts, teams } from '../../../db/schema.js';
-import { containsPattern, rangeEndExclusive, rangeStart } from '../admin-util.js';
+import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin-util.js';
 
 export type UserAccountRow = typeof accounts.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
@@ -56,14 +56,17 @@ function whereOf(f: UserFilter): SQL | undefined {
 /** Participant (USER realm) accounts with their team, for the registered-users page. */
 export function createUserRepository(db: Db) {
   const base = () => db.select(listColumns).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id));
+  const totals = createCountCache();
+  const countOf = async (where: SQL | undefined) =>
+    (await db.select({ n: count() }).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).where(where))[0]?.n ?? 0;
   return {
     async page(f: UserFilter, page: number, size: number) {
       const where = whereOf(f);
-      const [rows, [total]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         base().where(where).orderBy(desc(accounts.createdAt), asc(accounts.id)).limit(size).offset((page - 1) * size),
-        db.select({ n: count() }).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).where(where),
+        totals(JSON.stringify(f), () => countOf(where)),
       ]);
-      return { rows: rows satisfies UserListRow[], total: total?.n ?? 0 };
+      return { rows: rows satisfies UserListRow[], total };
     },
 
     count: async (f: UserFilter) =>

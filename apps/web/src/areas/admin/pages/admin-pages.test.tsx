@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
+import type { AdminDashboard, Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
@@ -156,6 +156,57 @@ describe('admin pages', { timeout: 60_000 }, () => {
       expect(get).toHaveBeenCalledWith('/admin/audit/operation-records', { params: { realm: 'EXPERT', page: 1, size: 10 } }),
     );
     expect(await screen.findAllByText('暂无相关信息')).toBeTruthy();
+  });
+
+  it('首页: draws the counts and charts from the dashboard call, and an empty state without data', async () => {
+    const days = Array.from({ length: 30 }, (_, i) => ({ date: `2025-05-${String(i + 1).padStart(2, '0')}`, count: i === 29 ? 4 : i === 3 ? 2 : 0 }));
+    const dashboard: AdminDashboard = {
+      totals: { users: 1234, usersToday: 4, teams: 10, teamsSubmitted: 7, prelimSubmitted: 3 },
+      registrationsPerDay: days,
+      teamsByStatus: [
+        { key: 'DRAFT', count: 3 },
+        { key: 'SUBMITTED', count: 2 },
+        { key: 'APPROVED', count: 5 },
+        { key: 'REVISING', count: 0 },
+        { key: 'REJECTED', count: 0 },
+      ],
+      teamsByTrack: [
+        { key: 'PAYMENT_REFORM', name: '支付方式改革', count: 6 },
+        { key: null, name: null, count: 4 },
+      ],
+      prelimByStatus: [
+        { key: 'NOT_FILLED', count: 2 },
+        { key: 'DRAFT', count: 0 },
+        { key: 'SUBMITTED', count: 3 },
+        { key: 'APPROVED', count: 0 },
+        { key: 'REVISING', count: 0 },
+        { key: 'REJECTED', count: 0 },
+      ],
+    };
+    mockApi(superAdmin(), { '/admin/dashboard': dashboard });
+    const first = renderRoute('/admin/home');
+    expect((await screen.findByTestId('home-stat-users', {}, SLOW)).textContent).toContain('1,234');
+    expect(screen.getByTestId('home-stat-users').textContent).toContain('今日新增 4');
+    expect(screen.getByTestId('home-stat-teams-submitted').textContent).toContain('占报名团队 70%');
+    expect(screen.getByTestId('home-registrations').textContent).toContain('近 30 天共 6 人注册，单日最多 4 人');
+    expect(screen.getByTestId('home-teams-by-status').textContent).toContain('审核通过5');
+    expect(screen.getByTestId('home-teams-by-track').textContent).toContain('未选择方向4');
+    expect(screen.getByTestId('home-prelim-by-status').textContent).toContain('未填写2');
+    first.unmount();
+
+    vi.restoreAllMocks();
+    const none: AdminDashboard = {
+      totals: { users: 0, usersToday: 0, teams: 0, teamsSubmitted: 0, prelimSubmitted: 0 },
+      registrationsPerDay: days.map((d) => ({ ...d, count: 0 })),
+      teamsByStatus: dashboard.teamsByStatus.map((r) => ({ ...r, count: 0 })),
+      teamsByTrack: [],
+      prelimByStatus: dashboard.prelimByStatus.map((r) => ({ ...r, count: 0 })),
+    };
+    mockApi(superAdmin(), { '/admin/dashboard': none });
+    renderRoute('/admin/home');
+    expect((await screen.findByTestId('home-stat-users', {}, SLOW)).textContent).toContain('0');
+    expect(screen.getAllByText('暂无数据', { selector: '.ant-empty-description' })).toHaveLength(4);
+    expect(screen.queryByTestId('home-registrations')).toBeNull();
   });
 
   it('我的账号: shows the profile and changes the password', async () => {
