@@ -2,6 +2,14 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import axios from 'axios';
+import { registerDayjs, registerResources } from './i18n';
+import { setDayjsLocale } from './i18n/dayjs-locale';
+import { resources } from './i18n/resources';
+
+// The app fetches most namespaces (and dayjs's locale) with their area's route; tests render
+// components on their own too, so every text is at hand from the start.
+registerResources(resources);
+registerDayjs(setDayjsLocale);
 
 // Unit tests never reach a server: a call a test did not mock fails at once, inside the test,
 // instead of reaching for 127.0.0.1:3000 and settling after the test environment is gone.

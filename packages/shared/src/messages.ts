@@ -73,12 +73,20 @@ export const VALIDATION_MSG = {
 } as const;
 
 // Module catalogues (admin, ...) join here so the one error handler shows them all as written.
-const USER_MESSAGES: ReadonlySet<string> = new Set([...Object.values(VALIDATION_MSG), ...Object.values(ADMIN_MSG), ...Object.values(CONTENT_MSG), ...Object.values(CONTEST_MSG)]);
+// Built on first use rather than at import: a top-level Set would keep every catalogue in the
+// web app's first load, which only needs MSG.
+let userMessages: ReadonlySet<string> | null = null;
 
 /**
  * True for messages written for people (the catalogue above). The server shows those as
  * they are and replaces library defaults with a message naming the field.
  */
 export function isUserMessage(message: string): boolean {
-  return USER_MESSAGES.has(message);
+  userMessages ??= new Set([
+    ...Object.values(VALIDATION_MSG),
+    ...Object.values(ADMIN_MSG),
+    ...Object.values(CONTENT_MSG),
+    ...Object.values(CONTEST_MSG),
+  ]);
+  return userMessages.has(message);
 }

@@ -8,8 +8,11 @@ import {
   type ConfigProviderProps,
   type ThemeConfig,
 } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import enUS from 'antd/locale/en_US';
+// The ES builds: antd/locale/* are CommonJS re-exports of antd/lib, a second copy of the date,
+// calendar and pagination locales next to antd's own ES modules. en_US is antd's default locale,
+// already part of ConfigProvider.
+import zhCN from 'antd/es/locale/zh_CN';
+import enUS from 'antd/es/locale/en_US';
 import type { Locale } from '@contest/shared';
 import { i18n } from '../i18n';
 import { usePreferences, type Preferences } from '../lib/preferences';

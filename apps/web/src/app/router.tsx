@@ -6,7 +6,6 @@ import { expertRoutes } from '../areas/expert/routes';
 import { PageLoading } from '../components/PageLoading';
 import type { RouteHandle } from '../lib/route-handle';
 import { RootLayout } from './layouts/RootLayout';
-import { NotFoundPage } from './pages/NotFoundPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 
 /**
@@ -35,8 +34,8 @@ export const routes: RouteObject[] = [
       {
         path: '*',
         handle: { title: 'common:notFound.title', noLogin: true } satisfies RouteHandle,
-        // Eager: the error boundary renders it too, so a separate chunk would gain nothing.
-        Component: NotFoundPage,
+        // Its own chunk: antd's Result brings three illustrations the home page has no use for.
+        lazy: async () => ({ Component: (await import('./pages/NotFoundPage')).NotFoundPage }),
       },
     ],
   },

@@ -1,54 +1,16 @@
-import { useCallback } from 'react';
 import { Button, Dropdown, Spin, type MenuProps } from 'antd';
 import { DownOutlined, LockOutlined, LogoutOutlined, UserOutlined, IdcardOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { logout, useToken, useUserInfo } from '../lib/session';
+import { useAccountActions, type AccountAction } from './account';
 
-export const PERSONAL_CENTRE_PATH = '/my-sign';
-export const CHANGE_PASSWORD_PATH = '/alert-password';
-
-export type ParticipantAccountState =
-  | { status: 'anonymous' }
-  | { status: 'loading' }
-  | { status: 'signedIn'; name: string };
-
-/** Signed in means both a token and the user info (spec section 2's personal-centre menu). */
-export function useParticipantAccount(): ParticipantAccountState {
-  const token = useToken('USER');
-  const info = useUserInfo();
-  if (!token) return { status: 'anonymous' };
-  if (info.data) return { status: 'signedIn', name: info.data.account.name };
-  // A failed fetch shows the login buttons again; the guard decides about the token.
-  if (info.isError) return { status: 'anonymous' };
-  return { status: 'loading' };
-}
-
-export type AccountAction = 'centre' | 'changePassword' | 'logout';
-
-/** The three entries of the personal-centre menu, for the dropdown and the mobile drawer alike. */
-export function useAccountActions(): (action: AccountAction) => void {
-  const navigate = useNavigate();
-  return useCallback(
-    (action: AccountAction) => {
-      switch (action) {
-        case 'centre':
-          void navigate(PERSONAL_CENTRE_PATH);
-          return;
-        case 'changePassword':
-          // A new tab, per spec; the token in localStorage signs that tab in too.
-          window.open(CHANGE_PASSWORD_PATH, '_blank', 'noopener');
-          return;
-        case 'logout':
-          // Local state goes at once; the server call finishes in the background.
-          void logout('USER');
-          void navigate('/');
-          return;
-      }
-    },
-    [navigate],
-  );
-}
+export {
+  CHANGE_PASSWORD_PATH,
+  PERSONAL_CENTRE_PATH,
+  useAccountActions,
+  useParticipantAccount,
+  type AccountAction,
+  type ParticipantAccountState,
+} from './account';
 
 /** Header account block when signed in: the account name opening the personal-centre menu. */
 export function AccountMenu({ name }: { name: string }) {

@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NAMESPACES } from '../i18n/resources';
+import { NAMESPACES } from '../i18n/namespaces';
 import type { TitleKey } from '../lib/route-handle';
 
 /** What a route adds to its handle to appear in the breadcrumb: its trail of labels, outermost first. */

@@ -1,4 +1,4 @@
-import { Segmented } from 'antd';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@contest/shared';
 import { changeLocale } from '../i18n';
@@ -9,20 +9,38 @@ export interface LanguageSwitchProps {
   className?: string;
 }
 
-/** Both options always visible, so a test (or a user) can click 'English' / '中文' directly. */
+/**
+ * Both options always visible, so a test (or a user) can click 'English' / '中文' directly.
+ * A pair of native radio buttons drawn like antd's Segmented (styles/global.css): antd's
+ * Segmented brings its Tooltip along, some 11 KB gzip in every page's first load.
+ */
 export function LanguageSwitch({ size = 'middle', className }: LanguageSwitchProps) {
   const { t } = useTranslation();
   const { locale } = usePreferences();
+  const name = useId();
   return (
-    <Segmented<Locale>
+    <div
       data-testid="lang-switch"
+      role="radiogroup"
       aria-label={t('language.label')}
-      className={className}
-      size={size}
-      value={locale}
-      // Labels are fixed endonyms: each language is named in itself whatever the UI language.
-      options={LOCALES.map((value) => ({ value, label: t(`language.${value}`) }))}
-      onChange={changeLocale}
-    />
+      className={['lang-switch', `lang-switch--${size}`, className].filter(Boolean).join(' ')}
+    >
+      {LOCALES.map((value: Locale) => (
+        <label key={value} className={value === locale ? 'lang-switch__item is-selected' : 'lang-switch__item'}>
+          <input
+            type="radio"
+            className="lang-switch__input"
+            name={name}
+            value={value}
+            checked={value === locale}
+            onChange={() => changeLocale(value)}
+          />
+          {/* Labels are fixed endonyms: each language is named in itself whatever the UI language. */}
+          <span className="lang-switch__label" lang={value}>
+            {t(`language.${value}`)}
+          </span>
+        </label>
+      ))}
+    </div>
   );
 }

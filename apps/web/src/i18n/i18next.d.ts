@@ -1,5 +1,6 @@
 import 'i18next';
-import type { AppResources, DEFAULT_NS } from './resources';
+import type { AppResources } from './resources';
+import type { DEFAULT_NS } from './namespaces';
 
 // Makes t('ns:key') checked at compile time against the Chinese source files.
 declare module 'i18next' {

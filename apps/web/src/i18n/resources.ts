@@ -43,5 +43,6 @@ export const resources: Record<Locale, AppResources> = {
   en: enResources,
 };
 
-export const NAMESPACES = Object.keys(zhCnResources) as (keyof AppResources)[];
-export const DEFAULT_NS = 'common' satisfies keyof AppResources;
+// Every namespace's texts in both languages: for tests and type-checking only. The app loads
+// them through ./index (the public site's with the first load, the others with their area).
+export { DEFAULT_NS, NAMESPACES } from './namespaces';

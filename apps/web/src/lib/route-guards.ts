@@ -1,27 +1,15 @@
 /**
  * Login guards (spec sections 4 and 6). Route loaders rather than components, so a guarded
- * page is neither rendered nor has its chunk awaited before the redirect.
+ * page is neither rendered nor has its chunk awaited before the redirect. The layouts' guard on
+ * the participant info is useParticipantInfoGuard (./participant-info-guard).
  */
-import { useEffect } from 'react';
-import {
-  redirect,
-  useLocation,
-  useNavigate,
-  type LoaderFunction,
-  type LoaderFunctionArgs,
-  type RouteObject,
-} from 'react-router';
-import { loginPathOf } from '../api';
+import { redirect, type LoaderFunction, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+// Light modules only: the route tables of every area (admin and expert included) import this
+// file, so it is part of the first load of every page. No HTTP client, no antd.
+import { loginPathOf } from '../api/realm';
 import { openAuthModal } from './auth-modal';
-import { useRouteHandle, type RouteHandle } from './route-handle';
-import {
-  clearAccountInfo,
-  getToken,
-  removeToken,
-  saveRedirectPath,
-  useUserInfo,
-  type StaffRealm,
-} from './session';
+import type { RouteHandle } from './route-handle';
+import { getToken, saveRedirectPath, type StaffRealm } from './session-store';
 
 function targetOf(request: Request): string {
   const url = new URL(request.url);
@@ -70,25 +58,4 @@ export function guardRoutes(routes: RouteObject[], guard: LoaderFunction): Route
     const children = route.children ? guardRoutes(route.children, guard) : undefined;
     return { ...route, loader, ...(children ? { children } : {}) } as RouteObject;
   });
-}
-
-/**
- * Spec section 8: when the participant info cannot be loaded on a page that needs login,
- * the token is treated as dead: removed, and the login dialog opened on /. (A 401 is
- * already handled this way by the HTTP client; this covers every other failure.)
- */
-export function useParticipantInfoGuard(): void {
-  const { noLogin = false } = useRouteHandle();
-  const { isError } = useUserInfo();
-  const navigate = useNavigate();
-  const { pathname, search } = useLocation();
-
-  useEffect(() => {
-    if (!isError || noLogin || !getToken('USER')) return;
-    removeToken('USER');
-    clearAccountInfo('USER');
-    saveRedirectPath(pathname + search);
-    void navigate('/');
-    openAuthModal('login');
-  }, [isError, noLogin, navigate, pathname, search]);
 }

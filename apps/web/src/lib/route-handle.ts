@@ -1,9 +1,7 @@
 import { useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
-import { NAMESPACES, type AppResources } from '../i18n/resources';
-
-type Namespace = keyof AppResources;
+import { NAMESPACES, type Namespace } from '../i18n/namespaces';
 
 /** A translation key written with its namespace, e.g. 'site:titles.home'. */
 export type TitleKey = { [N in Namespace]: `${N}:${ParseKeys<N> & string}` }[Namespace];

@@ -1,25 +1,29 @@
-import { useState } from 'react';
-import { Button, Drawer } from 'antd';
-import { MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { lazy, Suspense, useState } from 'react';
+import { Button } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import { SITE_PATHS } from '../../areas/site/routes';
-import {
-  AccountLoading,
-  AccountMenu,
-  useAccountActions,
-  useParticipantAccount,
-} from '../../components/AccountMenu';
-import { AuthModal } from '../../components/AuthModal';
+import { useAccountActions, useParticipantAccount } from '../../components/account';
+import { AuthModalHost, preloadAuthModal } from '../../components/AuthModalHost';
 import { Breadcrumb } from '../../components/Breadcrumb';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
 import { useOpenAuthModal } from '../../lib/auth-modal';
-import { useParticipantInfoGuard } from '../../lib/route-guards';
+import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useRouteHandle } from '../../lib/route-handle';
 import logoUrl from '../../assets/logo.svg';
 import './gateway-layout.css';
+
+// Fetched when needed, not with the home page: the account dropdown once signed in, the drawer
+// when the narrow-screen menu opens.
+const AccountMenu = lazy(async () => ({ default: (await import('../../components/AccountMenu')).AccountMenu }));
+const AccountLoading = lazy(async () => ({ default: (await import('../../components/AccountMenu')).AccountLoading }));
+const GatewayDrawer = lazy(async () => ({ default: (await import('./GatewayDrawer')).GatewayDrawer }));
+
+/** Holds the account block's place while its chunk downloads. */
+const ACCOUNT_FALLBACK = <span className="account-menu__loading" />;
 
 export interface GatewayNavItem {
   to: string;
@@ -49,6 +53,8 @@ export function GatewayLayout() {
   const { hideFooter = false, hideUserInfo = false } = useRouteHandle();
   const openAuthModal = useOpenAuthModal();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer mounts on the first press and stays, so it can animate closed.
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const account = useParticipantAccount();
   const runAccountAction = useAccountActions();
   useParticipantInfoGuard();
@@ -81,15 +87,30 @@ export function GatewayLayout() {
               {!hideUserInfo && (
                 <div className="gw-account" data-testid="gateway-account" data-status={account.status}>
                   {account.status === 'signedIn' ? (
-                    <AccountMenu name={account.name} />
+                    <Suspense fallback={ACCOUNT_FALLBACK}>
+                      <AccountMenu name={account.name} />
+                    </Suspense>
                   ) : account.status === 'loading' ? (
-                    <AccountLoading />
+                    <Suspense fallback={ACCOUNT_FALLBACK}>
+                      <AccountLoading />
+                    </Suspense>
                   ) : (
                     <>
-                      <Button type="primary" onClick={() => openAuth('login')}>
+                      <Button
+                        type="primary"
+                        onClick={() => openAuth('login')}
+                        onPointerEnter={preloadAuthModal}
+                        onFocus={preloadAuthModal}
+                      >
                         {t('actions.login')}
                       </Button>
-                      <Button onClick={() => openAuth('register')}>{t('actions.register')}</Button>
+                      <Button
+                        onClick={() => openAuth('register')}
+                        onPointerEnter={preloadAuthModal}
+                        onFocus={preloadAuthModal}
+                      >
+                        {t('actions.register')}
+                      </Button>
                     </>
                   )}
                 </div>
@@ -100,7 +121,10 @@ export function GatewayLayout() {
                 icon={<MenuOutlined />}
                 aria-label={t('nav.menu')}
                 aria-expanded={drawerOpen}
-                onClick={() => setDrawerOpen(true)}
+                onClick={() => {
+                  setDrawerUsed(true);
+                  setDrawerOpen(true);
+                }}
               />
             </div>
           </div>
@@ -129,56 +153,24 @@ export function GatewayLayout() {
         </footer>
       )}
 
-      <Drawer
-        className="gw-drawer"
-        title={t('nav.menu')}
-        placement="right"
-        size={280}
-        open={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-      >
-        <nav className="gw-drawer__nav" aria-label={t('nav.mainNavigation')}>
-          {links}
-        </nav>
-        {!hideUserInfo && account.status === 'signedIn' && (
-          <div className="gw-drawer__account" data-testid="drawer-account">
-            <p className="gw-drawer__account-name">
-              <UserOutlined /> {account.name}
-            </p>
-            {(
-              [
-                ['centre', 'auth.account.center'],
-                ['changePassword', 'auth.account.changePassword'],
-                ['logout', 'auth.account.logout'],
-              ] as const
-            ).map(([action, label]) => (
-              <Button
-                key={action}
-                block
-                danger={action === 'logout'}
-                onClick={() => {
-                  setDrawerOpen(false);
-                  runAccountAction(action);
-                }}
-              >
-                {t(label)}
-              </Button>
-            ))}
-          </div>
-        )}
-        {!hideUserInfo && account.status === 'anonymous' && (
-          <div className="gw-drawer__account">
-            <Button type="primary" block onClick={() => openAuth('login')}>
-              {t('actions.login')}
-            </Button>
-            <Button block onClick={() => openAuth('register')}>
-              {t('actions.register')}
-            </Button>
-          </div>
-        )}
-      </Drawer>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <GatewayDrawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            links={links}
+            hideUserInfo={hideUserInfo}
+            account={account}
+            onAccountAction={(action) => {
+              setDrawerOpen(false);
+              runAccountAction(action);
+            }}
+            onAuth={openAuth}
+          />
+        </Suspense>
+      )}
 
-      <AuthModal />
+      <AuthModalHost />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { redirect, type LazyRouteFunction, type RouteObject } from 'react-router';
 import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
 import type { TitleKey } from '../../lib/route-handle';
+import { withNamespaces } from '../../i18n';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 
 /**
@@ -166,10 +167,15 @@ export const adminRoutes: RouteObject[] = [
       {
         path: ADMIN_PATHS.login,
         handle: { title: 'admin:titles.login', noLogin: true } satisfies ConsoleRouteHandle,
-        lazy: async () => ({ Component: (await import('./pages/AdminLoginPage')).AdminLoginPage }),
+        lazy: withNamespaces(['admin'], async () => ({
+          Component: (await import('./pages/AdminLoginPage')).AdminLoginPage,
+        })),
       },
       {
-        lazy: async () => ({ Component: (await import('./AdminLayout')).AdminLayout }),
+        // The console's texts come with its layout (the page chunks wait for both).
+        lazy: withNamespaces(['admin', 'files'], async () => ({
+          Component: (await import('./AdminLayout')).AdminLayout,
+        })),
         children: guardRoutes(consoleRoutes, requireStaffLogin('ADMIN')),
       },
     ],

@@ -1,5 +1,6 @@
 import { redirect, type RouteObject } from 'react-router';
 import type { RouteHandle } from '../../lib/route-handle';
+import { withNamespaces } from '../../i18n';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 
 /** Expert area under /expert (spec section 2). Placeholders; review pages come later. Pages need the ExpertToken. */
@@ -18,12 +19,15 @@ export const expertRoutes: RouteObject[] = [
       {
         path: EXPERT_PATHS.login,
         handle: { title: 'expert:titles.login', noLogin: true } satisfies RouteHandle,
-        lazy: async () => ({
+        lazy: withNamespaces(['expert'], async () => ({
           Component: (await import('./pages/ExpertLoginPage')).ExpertLoginPage,
-        }),
+        })),
       },
       {
-        lazy: async () => ({ Component: (await import('./ExpertLayout')).ExpertLayout }),
+        // The expert console is the admin kit's: it reads the admin texts too.
+        lazy: withNamespaces(['expert', 'admin', 'files'], async () => ({
+          Component: (await import('./ExpertLayout')).ExpertLayout,
+        })),
         children: guardRoutes(
           [
             {

@@ -13,10 +13,10 @@ import { useTranslation } from 'react-i18next';
 import { AccountLoading, AccountMenu, useParticipantAccount } from '../../components/AccountMenu';
 import { Breadcrumb } from '../../components/Breadcrumb';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
-import { NAMESPACES } from '../../i18n/resources';
+import { NAMESPACES } from '../../i18n/namespaces';
 import { Logo } from '../../components/Logo';
 import { usePreference } from '../../lib/preferences';
-import { useParticipantInfoGuard } from '../../lib/route-guards';
+import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useUserInfo, type ParticipantInfo } from '../../lib/session';
 import { useMessageSummary } from './pages/message-api';
 import {

@@ -2,6 +2,7 @@ import type { RouteObject } from 'react-router';
 import { ROLE, type RoleCode } from '@contest/shared';
 import type { BreadcrumbHandle } from '../../components/Breadcrumb';
 import type { RouteHandle, TitleKey } from '../../lib/route-handle';
+import { withNamespaces } from '../../i18n';
 import { guardRoutes, requireParticipantLogin } from '../../lib/route-guards';
 
 /**
@@ -83,7 +84,10 @@ const materialDetailPage = async () => ({
 
 export const participantRoutes: RouteObject[] = [
   {
-    lazy: async () => ({ Component: (await import('./ParticipantLayout')).ParticipantLayout }),
+    // The area's texts come with its layout (the page chunks wait for both).
+    lazy: withNamespaces(['participant', 'signup', 'files'], async () => ({
+      Component: (await import('./ParticipantLayout')).ParticipantLayout,
+    })),
     children: guardRoutes(
       [
         {

@@ -18,6 +18,11 @@ export const SITE_PATHS = {
   alertPassword: '/alert-password',
 } as const;
 
+/** A news article's page. */
+export function detailPath(id: string): string {
+  return `${SITE_PATHS.dynamicDetail}?id=${encodeURIComponent(id)}`;
+}
+
 export const siteRoutes: RouteObject[] = [
   {
     index: true,

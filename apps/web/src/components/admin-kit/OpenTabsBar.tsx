@@ -2,7 +2,7 @@ import { Button, Space, Tabs, Tooltip } from 'antd';
 import { CloseCircleOutlined, CloseSquareOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NAMESPACES } from '../../i18n/resources';
+import { NAMESPACES } from '../../i18n/namespaces';
 import type { StaffRealm } from '../../lib/session';
 import { neighbourOf, removeTab, setOpenTabs, tabKey, useOpenTabs } from './open-tabs';
 

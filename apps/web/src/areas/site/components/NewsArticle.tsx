@@ -4,8 +4,7 @@ import { ArrowLeftOutlined, CalendarOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { NewsDetail } from '@contest/shared';
-import { SITE_PATHS } from '../routes';
-import { detailPath } from './NewsList';
+import { SITE_PATHS, detailPath } from '../routes';
 import { RichHtml } from './RichHtml';
 
 export interface NewsArticleProps {

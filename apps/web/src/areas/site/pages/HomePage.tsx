@@ -23,9 +23,8 @@ import {
   type SiteBlock,
 } from '@contest/shared';
 import logoUrl from '../../../assets/logo.svg';
-import { detailPath } from '../components/NewsList';
 import { RichHtml } from '../components/RichHtml';
-import { SITE_PATHS } from '../routes';
+import { SITE_PATHS, detailPath } from '../routes';
 import { PHASE_STATE_COLORS, windowText } from '../site-format';
 import { useContestPublic, useNewsPage, useSiteBlocks } from '../site-api';
 import '../site-pages.css';

@@ -1,0 +1,43 @@
+/**
+ * How the production build cuts the portal into chunks (Rolldown options, wired in vite.config.ts).
+ * The aim is the home page's first load (build/initial-js-report.ts): small, and made of chunks
+ * that stay the same from one release to the next.
+ */
+
+const APP = /[\\/]apps[\\/]web[\\/]src[\\/]/;
+/** The PDF viewer page (a second entry) and what it shares with the portal stay out of the shell. */
+const VIEWER = /[\\/]apps[\\/]web[\\/]src[\\/](pdf-viewer[\\/]|components[\\/]preview[\\/]|lib[\\/]preferences\.ts$|i18n[\\/]locales[\\/][^\\/]+[\\/]files\.json$)/;
+
+/**
+ * Groups for `output.codeSplitting`. Everything else (antd's components above all) is left to
+ * Rolldown's automatic splitting, which keeps each component with the pages that use it.
+ */
+export const codeSplitting = {
+  groups: [
+    // React and i18next: every page of both entries needs them.
+    { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|use-sync-external-store)[\\/]/, priority: 30 },
+    // The portal's plumbing: router, queries, HTTP.
+    { name: 'framework', test: /node_modules[\\/](react-router|@tanstack[\\/][^\\/]+|axios)[\\/]/, priority: 25 },
+    // The portal's own modules that the entry imports statically (router, providers, session,
+    // route tables, ...): one chunk instead of a dozen tiny ones, each with its own gzip overhead.
+    // Only these modules, not what they import ('$initial' already means "needed at start").
+    {
+      name: 'shell',
+      tags: ['$initial' as const],
+      test: (id: string) => APP.test(id) && !VIEWER.test(id),
+      priority: 15,
+      includeDependenciesRecursively: false,
+    },
+  ],
+};
+
+/**
+ * `treeshake.moduleSideEffects`: the @rc-component packages (antd's building blocks) declare no
+ * `sideEffects`, so Rolldown keeps every module an index re-exports; antd's ConfigProvider alone
+ * would then bring all of @rc-component/form (15 KB gzip) to every page. They are plain React
+ * components and hooks without import-time effects.
+ */
+export const moduleSideEffects = [
+  { test: /node_modules[\\/]@rc-component[\\/]/, sideEffects: false },
+  { test: /./, sideEffects: true },
+];
