@@ -18,6 +18,16 @@ export const codeSplitting = {
     { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|i18next|react-i18next|use-sync-external-store)[\\/]/, priority: 30 },
     // The portal's plumbing: router, queries, HTTP.
     { name: 'framework', test: /node_modules[\\/](react-router|@tanstack[\\/][^\\/]+|axios)[\\/]/, priority: 25 },
+    // antd's core that the entry needs (ConfigProvider, theme, CSS-in-JS), apart from the
+    // components: left to automatic splitting, ConfigProvider landed in one chunk with the
+    // message and modal code, which then came with every first load.
+    {
+      name: 'antd-core',
+      tags: ['$initial' as const],
+      test: /node_modules[\\/](antd|@ant-design|@rc-component|stylis|@emotion|clsx)[\\/]/,
+      priority: 20,
+      includeDependenciesRecursively: false,
+    },
     // The portal's own modules that the entry imports statically (router, providers, session,
     // route tables, ...): one chunk instead of a dozen tiny ones, each with its own gzip overhead.
     // Only these modules, not what they import ('$initial' already means "needed at start").

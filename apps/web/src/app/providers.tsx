@@ -2,7 +2,6 @@ import { useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import {
-  App as AntdApp,
   ConfigProvider,
   theme as antdTheme,
   type ConfigProviderProps,
@@ -14,6 +13,7 @@ import {
 import zhCN from 'antd/es/locale/zh_CN';
 import enUS from 'antd/es/locale/en_US';
 import type { Locale } from '@contest/shared';
+import { FeedbackProvider } from '../components/feedback';
 import { i18n } from '../i18n';
 import { usePreferences, type Preferences } from '../lib/preferences';
 import { createQueryClient } from './query-client';
@@ -86,7 +86,7 @@ function ThemedAntd({ children }: { children: ReactNode }) {
       button={{ autoInsertSpace: false }}
     >
       <ThemeVariables mode={prefs.theme} />
-      <AntdApp>{children}</AntdApp>
+      <FeedbackProvider>{children}</FeedbackProvider>
     </ConfigProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Form, Typography } from 'antd';
+import { Button, Card, Form, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../lib/api';
@@ -16,6 +16,7 @@ import { useCaptchaPrompt } from './auth/CaptchaDialog';
 import { LanguageSwitch } from './LanguageSwitch';
 import logoUrl from '../assets/logo.svg';
 import './auth/auth-forms.css';
+import { useFeedback } from './feedback';
 
 export interface StaffLoginProps {
   realm: StaffRealm;
@@ -43,7 +44,7 @@ const LOGIN_URL: Record<StaffRealm, string> = {
  */
 export function StaffLogin({ realm, areaName, title, subtitle, homePath }: StaffLoginProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const translate = useTranslateMessage();
   const captcha = useCaptchaPrompt();

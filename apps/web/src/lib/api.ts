@@ -2,24 +2,30 @@
  * The app's one HTTP client, wired to the real UI. The client lives outside React (TanStack
  * Query functions and event handlers call it), so the antd message/modal API and the router's
  * navigate are handed over by <ApiBridge/> once the tree mounts; until then antd's static
- * functions and a full page load stand in.
+ * functions (loaded on use) and a full page load stand in.
  */
 import { useEffect } from 'react';
-import { App, Modal, message as staticMessage } from 'antd';
 import { useNavigate } from 'react-router';
 import { MSG } from '@contest/shared';
 import { createHttpClient, type ClientUi } from '../api';
 import { openAuthModal } from './auth-modal';
+import { useFeedback } from '../components/feedback';
 
 type Navigate = (path: string) => void;
 
+// Fetched only if a call answers before the tree mounts: antd's message and modal code stays
+// out of the first load (components/feedback loads it when the browser is idle).
 const fallbackUi: ClientUi = {
-  error: (text, durationMs) => void staticMessage.error({ content: text, duration: durationMs / 1000 }),
-  closeAll: () => staticMessage.destroy(),
+  error: (text, durationMs) =>
+    void import('antd/es/message').then(({ default: message }) => message.error({ content: text, duration: durationMs / 1000 })),
+  closeAll: () => void import('antd/es/message').then(({ default: message }) => message.destroy()),
   confirm: (opts) =>
-    new Promise<boolean>((resolve) => {
-      Modal.confirm({ ...opts, onOk: () => resolve(true), onCancel: () => resolve(false) });
-    }),
+    import('antd/es/modal').then(
+      ({ default: Modal }) =>
+        new Promise<boolean>((resolve) => {
+          Modal.confirm({ ...opts, onOk: () => resolve(true), onCancel: () => resolve(false) });
+        }),
+    ),
 };
 
 let ui: ClientUi = fallbackUi;
@@ -44,9 +50,9 @@ export function onClearUserInfo(fn: () => void): void {
   clearUserInfo = fn;
 }
 
-/** Rendered once inside antd's <App> and the router. */
+/** Rendered once inside the feedback provider and the router. */
 export function ApiBridge(): null {
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const routerNavigate = useNavigate();
   useEffect(() => {
     ui = {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { App, Button, Grid, Layout, Menu, Result, type MenuProps } from 'antd';
+import { Button, Grid, Layout, Menu, Result, type MenuProps } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -26,6 +26,7 @@ import { OpenTabsBar } from './OpenTabsBar';
 import { addTab, clearOpenTabs, setOpenTabs } from './open-tabs';
 import { Watermark } from './Watermark';
 import './console-layout.css';
+import { useFeedback } from '../feedback';
 
 export interface ConsoleLayoutProps {
   realm: StaffRealm;
@@ -114,7 +115,7 @@ function ConsoleMenu({ menus, collapsed }: { menus: readonly StaffMenu[]; collap
 /** Runs the side effects of a verdict: the tab of an allowed page, the logout of an account without menus. */
 function useVerdictEffects(realm: StaffRealm, verdict: MenuVerdict | null): void {
   const { t } = useTranslation('admin');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const { title } = useConsoleHandle();

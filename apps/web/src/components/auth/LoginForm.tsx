@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { App, Button, Form, Tabs, type FormInstance } from 'antd';
+import { Button, Form, Tabs, type FormInstance } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
@@ -14,6 +14,7 @@ import {
 import { login, takeRedirectPath, type LoginResult } from '../../lib/session';
 import { useCaptchaPrompt } from './CaptchaDialog';
 import { PasswordLoginField, PhoneField, SmsCodeField, UsernameLoginField } from './AuthFields';
+import { useFeedback } from '../feedback';
 
 /** Where a participant lands after logging in when no page asked for the login. */
 export const DEFAULT_PARTICIPANT_HOME = '/my-sign';
@@ -48,7 +49,7 @@ function useLoginSubmit<T extends object>(
   toBody: (values: T) => Record<string, unknown>,
 ) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const translate = useTranslateMessage();
   const captcha = useCaptchaPrompt();

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { App, Button, Checkbox, Form, Input, Steps, type FormRule } from 'antd';
+import { Button, Checkbox, Form, Input, Steps, type FormRule } from 'antd';
 import {
   LockOutlined,
   MailOutlined,
@@ -17,6 +17,7 @@ import {
   useTranslateMessage,
 } from '../../lib/form-rules';
 import { PhoneField, SmsCodeField } from './AuthFields';
+import { useFeedback } from '../feedback';
 
 /** The user notice and privacy policy (spec section 5), served as a static file. */
 export const AGREEMENT_URL = '/files/xieyi.pdf';
@@ -48,7 +49,7 @@ export interface RegisterFormProps {
  */
 export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const translate = useTranslateMessage();
   const [form] = Form.useForm<RegisterValues>();
   const [step, setStep] = useState<0 | 1>(0);

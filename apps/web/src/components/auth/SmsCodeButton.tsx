@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { App, Button, type FormInstance } from 'antd';
+import { Button, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SMS, type SmsKey } from '@contest/shared';
 import { api } from '../../lib/api';
 import { fieldErrorOf, useTranslateMessage } from '../../lib/form-rules';
 import { useCountdown } from '../../lib/use-countdown';
+import { useFeedback } from '../feedback';
 
 export interface SmsCodeButtonProps {
   form: FormInstance;
@@ -29,7 +30,7 @@ export function SmsCodeButton({
   block = false,
 }: SmsCodeButtonProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const translate = useTranslateMessage();
   const { remaining, start } = useCountdown();
   const [sending, setSending] = useState(false);

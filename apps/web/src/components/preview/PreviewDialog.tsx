@@ -7,7 +7,7 @@
  * with the realm's token, and the frame needs no token of its own.
  */
 import { useEffect, useRef, useState } from 'react';
-import { App, Modal, Spin, Watermark } from 'antd';
+import { Modal, Spin, Watermark } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PREVIEW_WATERMARK, type PreviewKind } from '@contest/shared';
@@ -24,6 +24,7 @@ import {
 } from './preview-file';
 import { previewWatermarkText } from './preview-watermark';
 import './preview-dialog.css';
+import { useFeedback } from '../feedback';
 
 export interface PreviewDialogProps {
   open: boolean;
@@ -61,7 +62,7 @@ export function PreviewDialog({
   watermark,
 }: PreviewDialogProps) {
   const { t } = useTranslation('files');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const file = open ? files[index] : undefined;
   const [view, setView] = useState<View>({ phase: 'loading' });
   const [rendered, setRendered] = useState(false);

@@ -1,8 +1,9 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import { App } from 'antd';
+
 import { useTranslation } from 'react-i18next';
 import { PreviewDialog, type PreviewDialogProps } from './PreviewDialog';
 import { kindOfPreview, type PreviewFile } from './preview-file';
+import { useFeedback } from '../feedback';
 
 export interface PreviewRequest {
   fetchFile?: PreviewDialogProps['fetchFile'];
@@ -20,7 +21,7 @@ export function usePreviewDialog(): {
   holder: ReactNode;
 } {
   const { t } = useTranslation('files');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [state, setState] = useState<{ open: boolean; files: readonly PreviewFile[]; index: number; request: PreviewRequest }>(
     { open: false, files: [], index: 0, request: {} },
   );

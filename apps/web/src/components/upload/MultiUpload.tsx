@@ -5,7 +5,7 @@
  * The queue itself (concurrency, pieces, resume) is UploadQueue in lib/upload.
  */
 import { useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import { App, Button, Progress, Tooltip } from 'antd';
+import { Button, Progress, Tooltip } from 'antd';
 import {
   CloseCircleOutlined,
   CloseOutlined,
@@ -21,6 +21,7 @@ import { acceptAttribute, parseAccept, type UploadEntry, type UploadTransport, t
 import { usePreviewDialog, type PreviewFile } from '../preview';
 import { useUploadQueue } from './use-upload-queue';
 import './multi-upload.css';
+import { useFeedback } from '../feedback';
 
 export interface MultiUploadProps {
   /** Set by Form.Item: the label's htmlFor points at the file input. */
@@ -70,7 +71,7 @@ export function MultiUpload({
   transport,
 }: MultiUploadProps) {
   const { t } = useTranslation('files');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { preview, holder } = usePreviewDialog();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);

@@ -1,7 +1,8 @@
-import { App, Button, Typography } from 'antd';
+import { Button, Typography } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
+import { useFeedback } from '../../../components/feedback';
 
 /**
  * Shows a generated password once (account created or password reset): the server keeps
@@ -9,7 +10,7 @@ import { AppDialog } from '../../../components/admin-kit/AppDialog';
  */
 export function PasswordOnceDialog({ account, password, onClose }: { account: string; password: string | null; onClose(): void }) {
   const { t } = useTranslation('admin');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(password ?? '');

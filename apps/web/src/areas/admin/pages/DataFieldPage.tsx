@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Col, Form, Input, InputNumber, Row, Space, Switch } from 'antd';
+import { Button, Col, Form, Input, InputNumber, Row, Space, Switch } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import {
 } from '../admin-api';
 import { StatusTag } from '../components/StatusTag';
 import { showFieldError } from '../components/use-field-errors';
+import { useFeedback } from '../../../components/feedback';
 
 interface TypeValues {
   code?: string;
@@ -40,7 +41,7 @@ const sortRule = { type: 'integer' as const, min: 0, max: 9999, message: ADMIN_M
 /** 数据字典 (/admin/system/dataField): dictionary types on the left, the chosen type's items on the right. */
 export function DataFieldPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const types = useQuery({ queryKey: ADMIN_QUERY_KEYS.dictTypes, queryFn: fetchDictTypes });
   const [chosen, setChosen] = useState<string | null>(null);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Col, Form, Input, Row, Spin } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, AUTH_MSG, emailSchema, phoneSchema } from '@contest/shared';
@@ -16,6 +16,7 @@ import {
 import { STAFF_ACCOUNT_QUERY_KEY } from '../../../lib/session';
 import { ADMIN_QUERY_KEYS, changePassword, fetchProfile, formatDateTime, updateProfile } from '../admin-api';
 import { showFieldError } from '../components/use-field-errors';
+import { useFeedback } from '../../../components/feedback';
 
 interface ProfileValues {
   name: string;
@@ -42,7 +43,7 @@ function optionalRule(schema: Parameters<typeof schemaRule>[0], translate: (m: s
 /** 我的账号 (/admin/account/accountManage): the profile, and the password change. */
 export function MyAccountPage() {
   const { t } = useTranslation('admin');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const translate = useTranslateMessage();
   const queryClient = useQueryClient();
   const profile = useQuery({ queryKey: ADMIN_QUERY_KEYS.profile, queryFn: fetchProfile });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, DatePicker, Descriptions, Form, Input, Select, Space, Spin } from 'antd';
+import { Button, DatePicker, Descriptions, Form, Input, Select, Space, Spin } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
@@ -30,6 +30,7 @@ import {
 } from '../admin-api';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
 import { StatusTag } from '../components/StatusTag';
+import { useFeedback } from '../../../components/feedback';
 
 /** Form values → list query: the registration range becomes from/to dates. */
 export function userQueryOf(values: Record<string, unknown>): Record<string, unknown> {
@@ -90,7 +91,7 @@ function UserDetail({ id }: { id: string }) {
 /** 注册用户管理 (/admin/user/team): search, list, detail drawer, disable/enable, reset password, export. */
 export function RegisteredUsersPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const [detailId, setDetailId] = useState<string | null>(null);
   const [password, setPassword] = useState<{ account: string; password: string } | null>(null);

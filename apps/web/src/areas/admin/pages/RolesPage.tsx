@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Form, Input, Space, Spin, Tag, Tree } from 'antd';
+import { Button, Form, Input, Space, Spin, Tag, Tree } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import type { DataNode } from 'antd/es/tree';
@@ -22,6 +22,7 @@ import {
   updateRole,
 } from '../admin-api';
 import { showFieldError } from '../components/use-field-errors';
+import { useFeedback } from '../../../components/feedback';
 
 /** Button nodes share the tree with menu nodes; the prefix keeps their keys apart. */
 export const BUTTON_KEY_PREFIX = 'btn:';
@@ -56,7 +57,7 @@ interface RoleValues {
 
 function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
   const { t } = useTranslation('admin');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { locale } = usePreferences();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<RoleValues>();
@@ -143,7 +144,7 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
 /** 角色管理 (/admin/system/roleManage): list, create and edit with the menu + button tree, delete. */
 export function RolesPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });
   const [editing, setEditing] = useState<string | 'new' | null>(null);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Select, Space } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,6 +23,7 @@ import {
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
 import { StatusTag } from '../components/StatusTag';
 import { showFieldError } from '../components/use-field-errors';
+import { useFeedback } from '../../../components/feedback';
 
 interface AccountForm {
   username?: string;
@@ -48,7 +49,7 @@ const optional = (schema: Parameters<typeof schemaRule>[0], translate: (m: strin
 /** 系统账号 (/admin/system/systemManage): list, search, create, edit, disable, reset password, assign roles. */
 export function SystemAccountsPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const translate = useTranslateMessage();
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });

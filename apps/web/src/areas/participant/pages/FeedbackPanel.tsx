@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Empty, Form, Input, Select, Skeleton, Tag } from 'antd';
+import { Button, Empty, Form, Input, Select, Skeleton, Tag } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { MultiUpload } from '../../../components/upload';
 import type { UploadValueItem } from '../../../lib/upload';
 import { formatTime } from './InboxPanel';
 import { FEEDBACK_LIST_QUERY_KEY, sendFeedback, useFeedbackTypes, useMyFeedback } from './message-api';
+import { useFeedback } from '../../../components/feedback';
 
 const ACCEPT = UPLOAD_RULES.FEEDBACK.extensions.map((ext) => `.${ext}`).join(',');
 
@@ -67,7 +68,7 @@ function FeedbackCard({ item, onPreview }: { item: FeedbackItem; onPreview(index
 /** Feedback: send one (type, text, contact, up to three attachments) and follow the replies. */
 export function FeedbackPanel() {
   const { t } = useTranslation('participant');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const [form] = Form.useForm<FeedbackForm>();
   const [sending, setSending] = useState(false);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Modal, Radio, Skeleton, Spin, Tag } from 'antd';
+import { Badge, Button, Empty, Modal, Radio, Skeleton, Spin, Tag } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { DATE_FORMATS, SKELETON_ROWS, type InboxMessage, type MessageOrder } fro
 import { Pager } from '../../../components/admin-kit/Pager';
 import { useMinimumDuration } from '../../../components/admin-kit/DataTable';
 import { readAllMessages, readMessage, refreshUnread, useMessages } from './message-api';
+import { useFeedback } from '../../../components/feedback';
 
 export function formatTime(iso: string | null | undefined): string {
   return iso ? dayjs(iso).format(DATE_FORMATS.datetime) : '';
@@ -24,7 +25,7 @@ function MessageBody({ html }: { html: string }) {
 /** The inbox: paged, unread first or newest first; opening a message reads it (and the badge drops). */
 export function InboxPanel() {
   const { t } = useTranslation('participant');
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const [order, setOrder] = useState<MessageOrder>('unread');
   const [page, setPage] = useState(1);

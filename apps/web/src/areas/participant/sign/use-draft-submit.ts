@@ -1,11 +1,12 @@
 import { useRef, useState, type RefObject } from 'react';
-import { App, type FormInstance } from 'antd';
+import { type FormInstance } from 'antd';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CONTEST_MSG } from '@contest/shared';
 import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
 import { refusalOf, useContestMessage } from './contest-rules';
+import { useFeedback } from '../../../components/feedback';
 
 export type FormMode = 'draft' | 'submit';
 
@@ -44,7 +45,7 @@ export interface DraftSubmit {
 export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSubmit {
   const { form, payload, queryKey, briefKey, confirmText, detailPath } = options;
   const { t } = useTranslation('signup');
-  const { message, modal } = App.useApp();
+  const { message, modal } = useFeedback();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const translate = useContestMessage();

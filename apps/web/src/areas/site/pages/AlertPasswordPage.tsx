@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, App, Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AUTH_MSG } from '@contest/shared';
 import { api } from '../../../lib/api';
@@ -16,6 +16,7 @@ import {
 import { saveRedirectPath, useToken, useUserInfo } from '../../../lib/session';
 import '../../../components/auth/auth-forms.css';
 import './password-page.css';
+import { useFeedback } from '../../../components/feedback';
 
 interface AlertPasswordValues {
   oldPassword: string;
@@ -31,7 +32,7 @@ const FIELDS = new Set(['oldPassword', 'newPassword']);
  */
 export function AlertPasswordPage() {
   const { t } = useTranslation(['site', 'common']);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const translate = useTranslateMessage();
   const openAuthModal = useOpenAuthModal();
   const token = useToken('USER');

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { App, Button, Card, Form, Input } from 'antd';
+import { Button, Card, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AUTH_MSG } from '@contest/shared';
@@ -16,6 +16,7 @@ import {
 } from '../../../lib/form-rules';
 import '../../../components/auth/auth-forms.css';
 import './password-page.css';
+import { useFeedback } from '../../../components/feedback';
 
 interface ForgetPasswordValues {
   phone: string;
@@ -29,7 +30,7 @@ const FIELDS = new Set(['phone', 'smsCode', 'password']);
 /** /forget-password: phone, SMS code, new password; then back to the login dialog. */
 export function ForgetPasswordPage() {
   const { t } = useTranslation(['site', 'common']);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const translate = useTranslateMessage();
   const [form] = Form.useForm<ForgetPasswordValues>();
