@@ -47,6 +47,9 @@ export class S3Error extends Error {
  * through node:http with a known length, and uploads are signed with the content's SHA-256,
  * which makes the store itself reject bytes that changed on the way.
  */
+/** Deletions tried after a failed put before giving up on a store that keeps recreating the object. */
+const LEFTOVER_CHECKS = 4;
+
 export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>, now: () => Date = () => new Date()): Storage {
   const endpoint = new URL(config.endpoint);
   const secure = endpoint.protocol === 'https:';
@@ -117,16 +120,46 @@ export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>, now: ()
     const counted = exactLength(meta.size);
     body.on('error', (err) => counted.destroy(err));
     body.pipe(counted);
-    const res = await send('PUT', key, {
-      headers: { 'content-length': String(meta.size), 'content-type': meta.contentType },
-      payloadHash: meta.sha256,
-      body: counted,
-    });
+    let res: IncomingMessage;
+    try {
+      res = await send('PUT', key, {
+        headers: { 'content-length': String(meta.size), 'content-type': meta.contentType },
+        payloadHash: meta.sha256,
+        body: counted,
+      });
+    } catch (err) {
+      await removeLeftover(key);
+      throw err;
+    }
     if (res.statusCode !== 200) {
       body.destroy();
-      throw await failure(res, 'PUT');
+      const error = await failure(res, 'PUT');
+      await removeLeftover(key);
+      throw error;
     }
     res.resume();
+  }
+
+  /**
+   * S3 itself never keeps an aborted PUT, but some compatible stores write the object as the
+   * bytes arrive (s3rver does) and leave a truncated one behind. Keys are new for every stored
+   * file, so deleting one after a failed put cannot touch anything that was stored before.
+   */
+  async function removeLeftover(key: string): Promise<void> {
+    // Such a store may still be opening the object when the aborted request reaches it: look
+    // again after a moment, and delete what shows up.
+    for (let attempt = 0; attempt < LEFTOVER_CHECKS; attempt++) {
+      try {
+        (await send('DELETE', key)).resume();
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+        const res = await send('HEAD', key);
+        res.resume();
+        if (res.statusCode === 404) return;
+      } catch {
+        // Best effort: the put has failed either way, and that is what the caller hears.
+        return;
+      }
+    }
   }
 
   return {
