@@ -41,15 +41,15 @@ export class S3Error extends Error {
   }
 }
 
+/** Deletions tried after a failed put before giving up on a store that keeps recreating the object. */
+const LEFTOVER_CHECKS = 4;
+
 /**
  * Any S3-compatible store (AWS S3, MinIO, Ceph, OSS/COS in S3 mode) over plain HTTP(S) with
  * Signature V4. Five object calls are all the portal needs, so it carries no SDK: bodies stream
  * through node:http with a known length, and uploads are signed with the content's SHA-256,
  * which makes the store itself reject bytes that changed on the way.
  */
-/** Deletions tried after a failed put before giving up on a store that keeps recreating the object. */
-const LEFTOVER_CHECKS = 4;
-
 export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>, now: () => Date = () => new Date()): Storage {
   const endpoint = new URL(config.endpoint);
   const secure = endpoint.protocol === 'https:';
