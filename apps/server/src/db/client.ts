@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -35,7 +36,8 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   const releaseLock = dataPath ? lockDataDir(dataPath) : () => {};
   let client: PGlite;
   try {
-    client = dataPath ? new PGlite(dataPath) : new PGlite();
+    // pg_trgm backs the trigram indexes of the admin lists' "contains" searches (migration 0004).
+    client = new PGlite({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { pg_trgm } });
     await client.waitReady;
   } catch (err) {
     releaseLock();

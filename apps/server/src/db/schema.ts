@@ -46,6 +46,9 @@ export const accounts = pgTable(
     uniqueIndex('accounts_realm_email_uq').on(t.realm, t.email).where(sql`${t.email} is not null`),
     uniqueIndex('accounts_code_uq').on(t.code).where(sql`${t.code} is not null`),
     index('accounts_created_at_idx').on(t.createdAt),
+    // "Contains" searches of the admin lists (ILIKE '%…%') use trigram indexes (pg_trgm).
+    index('accounts_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+    index('accounts_phone_trgm_idx').using('gin', sql`${t.phone} gin_trgm_ops`),
   ],
 );
 
@@ -215,6 +218,7 @@ export const teams = pgTable(
     uniqueIndex('teams_owner_uq').on(t.ownerId),
     index('teams_status_idx').on(t.status),
     index('teams_track_idx').on(t.track),
+    index('teams_org_name_trgm_idx').using('gin', sql`${t.orgName} gin_trgm_ops`),
   ],
 );
 
@@ -421,6 +425,7 @@ export const loginRecords = pgTable(
   (t) => [
     index('login_records_account_idx').on(t.accountId, t.createdAt),
     index('login_records_realm_idx').on(t.realm, t.createdAt),
+    index('login_records_identifier_trgm_idx').using('gin', sql`${t.identifier} gin_trgm_ops`),
   ],
 );
 
@@ -481,5 +486,6 @@ export const operationRecords = pgTable(
   (t) => [
     index('operation_records_realm_idx').on(t.realm, t.createdAt),
     index('operation_records_account_idx').on(t.accountId, t.createdAt),
+    index('operation_records_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
   ],
 );
