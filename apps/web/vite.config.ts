@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { codeSplitting, moduleSideEffects } from './build/chunking';
+import { codeSplitting } from './build/chunking';
 import { initialJsReport } from './build/initial-js-report';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:3000';
@@ -24,7 +24,6 @@ export default defineConfig({
         pdfViewer: fileURLToPath(new URL('./pdf/web/viewer.html', import.meta.url)),
       },
       // The home page's first load: see build/chunking.ts.
-      treeshake: { moduleSideEffects },
       output: { codeSplitting },
     },
   },
