@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
+import { pdfWithText } from './support/pdf.js';
 
 /**
  * The uploader and the preview dialog in Chromium against the built portal, on the feedback
@@ -26,29 +27,6 @@ const PDF_TEXT = 'Smart medical insurance fund supervision';
 const PDF_CHARS = PDF_TEXT.replace(/[^A-Za-z]/g, '').length;
 const PIECE_DELAY_MS = 2500;
 const ARTIFACTS = fileURLToPath(new URL('./artifacts', import.meta.url));
-
-/** A one-page PDF with a text line and a page-number footer, with a correct xref table. */
-function pdfWithText(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET\nBT /F1 10 Tf 280 40 Td (Page 1 of 1) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -105,8 +83,8 @@ beforeAll(async () => {
   portal = await startPortal();
   files = mkdtempSync(join(tmpdir(), 'contest-files-e2e-'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  writeFileSync(join(files, '申报书.pdf'), pdfWithText(PDF_TEXT));
-  writeFileSync(join(files, '演示文稿.pdf'), pdfWithText('Presentation slides'));
+  writeFileSync(join(files, '申报书.pdf'), pdfWithText(PDF_TEXT, 'Page 1 of 1'));
+  writeFileSync(join(files, '演示文稿.pdf'), pdfWithText('Presentation slides', 'Page 1 of 1'));
   writeFileSync(join(files, '现场照片.png'), landscapePng());
   writeFileSync(join(files, '说明.txt'), 'plain text');
   // Over the feedback form's 10 MB: refused in the browser before a byte is sent.

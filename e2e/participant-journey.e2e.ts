@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
+import { pdfWithText } from './support/pdf.js';
 
 /**
  * The participant's journey in Chromium against the built portal: the sign-up filled over two
@@ -21,29 +22,6 @@ const VALID_CREDIT_CODE = '91350100M000100Y43';
 // The server counts Latin letters and CJK characters: these words hold 40 letters.
 const PDF_TEXT = 'Smart medical insurance fund supervision';
 const PDF_CHARS = PDF_TEXT.replace(/[^A-Za-z]/g, '').length;
-
-/** A one-page PDF whose text pdf.js (and the server) can read, with a correct xref table. */
-function pdfWithText(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out);
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 // A 1x1 PNG.
 const PNG = Buffer.from(
