@@ -74,10 +74,16 @@ const item = (scope: Locator | Page, label: string) => {
 };
 
 async function choose(page: Page, scope: Locator | Page, label: string, option: string, search = false): Promise<void> {
-  await item(scope, label).locator('.ant-select').click();
+  const select = item(scope, label).locator('.ant-select');
+  await select.click();
+  // The dropdown of THIS select (its listbox is `<input id>_list`): another one may still be
+  // fading out with the same options, and a click on that one never lands.
+  const id = await select.locator('input').first().getAttribute('id');
+  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
+  await dropdown.waitFor();
   // Long lists are virtual: only the options near the top exist until the search narrows them.
   if (search) await page.keyboard.type(option);
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).first().click();
+  await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
 }
 
 async function upload(scope: Locator, label: string, file: string): Promise<void> {

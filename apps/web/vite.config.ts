@@ -24,10 +24,6 @@ export default defineConfig({
         pdfViewer: fileURLToPath(new URL('./pdf/web/viewer.html', import.meta.url)),
       },
       // The home page's first load: see build/chunking.ts.
-      // Every module counts as having import-time effects, whatever its package.json says: with
-      // the packages' own sideEffects flags honoured, a select inside a sign-up form item in error
-      // never settled (its dropdown could not be clicked). About 1 KB on the home page.
-      treeshake: { moduleSideEffects: [{ test: /./, sideEffects: true }] },
       output: { codeSplitting },
     },
   },

