@@ -166,8 +166,13 @@ function CallToAction({ contest }: { contest: ContestPublic | undefined }) {
  * edited in the console replace the built-in texts; without them (or offline) those stay.
  */
 export function HomePage() {
-  const { t } = useTranslation(['site', 'common']);
+  const { t, i18n } = useTranslation(['site', 'common']);
   const contest = validContest(useContestPublic().data);
+  // Blocks are written in Chinese in the console: their titles head the sections in Chinese
+  // only; other languages keep the built-in headings (the bodies show as written).
+  const chinese = (i18n.resolvedLanguage ?? i18n.language).startsWith('zh');
+  const heading = (fromBlock: string | undefined, key: 'home.intro.title' | 'home.tracks' | 'home.organisers.title') =>
+    (chinese && fromBlock) || t(key);
   const blocks = useSiteBlocks(HOME_BLOCKS).data;
   const block = (key: (typeof HOME_BLOCKS)[number]) => nonEmpty(blocks?.[key]);
   const intro = block('home-intro');
@@ -204,9 +209,9 @@ export function HomePage() {
       <section className="home-section" aria-labelledby="home-intro">
         <div className="home-section__inner">
           <h2 id="home-intro" className="home-section__title">
-            {intro?.title || t('home.intro.title')}
+            {heading(intro?.title, 'home.intro.title')}
           </h2>
-          {intro ? (
+          {intro && chinese ? (
             <RichHtml html={intro.body} className="home-intro__body home-intro__body--rich" testId="home-intro-body" />
           ) : (
             <p className="home-intro__body">{t('home.intro.body')}</p>
@@ -227,7 +232,7 @@ export function HomePage() {
         <section className="home-section home-section--tinted" aria-labelledby="home-tracks">
           <div className="home-section__inner">
             <h2 id="home-tracks" className="home-section__title">
-              {tracks.title || t('home.tracks')}
+              {heading(tracks.title, 'home.tracks')}
             </h2>
             <RichHtml html={tracks.body} className="home-block" />
           </div>
@@ -265,7 +270,7 @@ export function HomePage() {
       <section className="home-section" aria-labelledby="home-organisers">
         <div className="home-section__inner">
           <h2 id="home-organisers" className="home-section__title">
-            {organisers?.title || t('home.organisers.title')}
+            {heading(organisers?.title, 'home.organisers.title')}
           </h2>
           {organisers ? (
             <RichHtml html={organisers.body} className="home-block" testId="home-organisers-body" />
