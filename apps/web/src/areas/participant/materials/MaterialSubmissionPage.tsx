@@ -4,7 +4,7 @@
  * at once (counted here) and, once saved, as the server counted them.
  */
 import { useMemo } from 'react';
-import { Alert, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLoaderData, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -39,6 +39,7 @@ import {
   toUploadValues,
 } from '../sign/contest-api';
 import { schemaRule, useContestMessage } from '../sign/contest-rules';
+import { FormAlerts } from '../sign/FormAlerts';
 import { useDraftSubmit } from '../sign/use-draft-submit';
 import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './materials-loader';
 import { usePdfChars } from './pdf-chars';
@@ -173,27 +174,13 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
         <Typography.Text type="secondary">{doc.teamName}</Typography.Text>
       </div>
 
-      {doc.status === 'REVISING' && (
-        <Alert
-          className="contest-page__alert"
-          type="warning"
-          showIcon
-          title={t('common.revisingTitle')}
-          description={doc.auditReason ? `${t('common.reason')}：${doc.auditReason}` : undefined}
-          data-testid="revising-reason"
-        />
-      )}
-      {!submissionOpen && <Alert className="contest-page__alert" type="info" showIcon title={t('materials.submissionClosed')} />}
-      {refusal && (
-        <Alert
-          className="contest-page__alert"
-          type="error"
-          showIcon
-          closable={{ onClose: clearRefusal }}
-          title={t('common.refused', { message: refusal })}
-          data-testid="form-refusal"
-        />
-      )}
+      <FormAlerts
+        revising={doc.status === 'REVISING'}
+        auditReason={doc.auditReason}
+        closedText={submissionOpen ? null : t('materials.submissionClosed')}
+        refusal={refusal}
+        onCloseRefusal={clearRefusal}
+      />
 
       <Form<PrelimValues> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid="materials-form">
         <Card title={t('materials.sections.project')} size="small" className="contest-card">

@@ -4,7 +4,7 @@
  * form and the server refuse with the same message.
  */
 import { useMemo } from 'react';
-import { Alert, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLoaderData } from 'react-router';
@@ -42,6 +42,7 @@ import {
   toUploadValue,
 } from './contest-api';
 import { schemaRule, useContestMessage } from './contest-rules';
+import { FormAlerts } from './FormAlerts';
 import { useDraftSubmit } from './use-draft-submit';
 import { MY_SIGN_DETAIL_PATH } from './sign-loader';
 import './sign.css';
@@ -187,27 +188,13 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
         {team && <Typography.Text type="secondary">{t('sign.draftKept')}</Typography.Text>}
       </div>
 
-      {team?.status === 'REVISING' && (
-        <Alert
-          className="contest-page__alert"
-          type="warning"
-          showIcon
-          title={t('common.revisingTitle')}
-          description={team.auditReason ? `${t('common.reason')}：${team.auditReason}` : undefined}
-          data-testid="revising-reason"
-        />
-      )}
-      {!signUpOpen && <Alert className="contest-page__alert" type="info" showIcon title={t('sign.signUpClosed')} />}
-      {refusal && (
-        <Alert
-          className="contest-page__alert"
-          type="error"
-          showIcon
-          closable={{ onClose: clearRefusal }}
-          title={t('common.refused', { message: refusal })}
-          data-testid="form-refusal"
-        />
-      )}
+      <FormAlerts
+        revising={team?.status === 'REVISING'}
+        auditReason={team?.auditReason}
+        closedText={signUpOpen ? null : t('sign.signUpClosed')}
+        refusal={refusal}
+        onCloseRefusal={clearRefusal}
+      />
 
       <Form<SignValues> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid="sign-form">
         <Card title={t('sign.sections.org')} size="small" className="contest-card">
