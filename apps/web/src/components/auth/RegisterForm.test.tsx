@@ -51,9 +51,11 @@ describe('RegisterForm', () => {
     const form = await openRegister();
     expect(form.dataset.step).toBe('0');
     fireEvent.click(screen.getByTestId('register-next'));
-    await waitFor(() => expect(explainOf(USERNAME)).toBe(VALIDATION_MSG.usernameRequired));
-    expect(explainOf(PASSWORD)).toBe(VALIDATION_MSG.loginPasswordRequired);
-    expect(explainOf(CONFIRM)).toBe(VALIDATION_MSG.confirmPasswordRequired);
+    await waitFor(() => {
+      expect(explainOf(USERNAME)).toBe(VALIDATION_MSG.usernameRequired);
+      expect(explainOf(PASSWORD)).toBe(VALIDATION_MSG.loginPasswordRequired);
+      expect(explainOf(CONFIRM)).toBe(VALIDATION_MSG.confirmPasswordRequired);
+    });
     expect(form.dataset.step).toBe('0');
 
     type(USERNAME, 'NewUser');
@@ -80,9 +82,12 @@ describe('RegisterForm', () => {
     const form = await openRegister();
     await fillAccountStep(form);
     fireEvent.click(screen.getByTestId('register-submit'));
-    await waitFor(() => expect(explainOf('请输入邮箱地址')).toBe(VALIDATION_MSG.emailRequired));
-    expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneRequired);
-    expect(explainOf('请输入验证码')).toBe(VALIDATION_MSG.codeRequired);
+    // antd shows each field's error after its own validation settles: wait for every one.
+    await waitFor(() => {
+      expect(explainOf('请输入邮箱地址')).toBe(VALIDATION_MSG.emailRequired);
+      expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneRequired);
+      expect(explainOf('请输入验证码')).toBe(VALIDATION_MSG.codeRequired);
+    });
     expect(await screen.findByText(VALIDATION_MSG.agreementRequired)).toBeTruthy();
 
     type('请输入邮箱地址', 'not-an-email');

@@ -82,11 +82,13 @@ describe('/material-submission form', { timeout: 30_000 }, () => {
     renderRoute('/material-submission');
     await screen.findByTestId('materials-form');
     fireEvent.click(screen.getByTestId('submit'));
-    await waitFor(() => expect(explainOf('项目名称')).toBe(CONTEST_MSG.projectNameRequired));
-    expect(explainOf('项目简介')).toBe(CONTEST_MSG.summaryRequired);
-    expect(explainOf('关键词')).toBe(CONTEST_MSG.keywordsRequired);
-    expect(explainOf('申报书（PDF）')).toBe(CONTEST_MSG.applicationRequired);
-    expect(explainOf('演示文稿（PDF/PPT/PPTX）')).toBe(CONTEST_MSG.presentationRequired);
+    await waitFor(() => {
+      expect(explainOf('项目名称')).toBe(CONTEST_MSG.projectNameRequired);
+      expect(explainOf('项目简介')).toBe(CONTEST_MSG.summaryRequired);
+      expect(explainOf('关键词')).toBe(CONTEST_MSG.keywordsRequired);
+      expect(explainOf('申报书（PDF）')).toBe(CONTEST_MSG.applicationRequired);
+      expect(explainOf('演示文稿（PDF/PPT/PPTX）')).toBe(CONTEST_MSG.presentationRequired);
+    });
     expect(post).not.toHaveBeenCalled();
 
     fireEvent.change(screen.getByPlaceholderText('请简要介绍项目，不超过 500 字'), { target: { value: '长'.repeat(501) } });

@@ -31,9 +31,11 @@ describe('password pages', () => {
     await screen.findByRole('heading', { level: 1, name: '忘记密码' });
 
     fireEvent.click(screen.getByTestId('forget-password-submit'));
-    await waitFor(() => expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneRequired));
-    expect(explainOf(NEW_PASSWORD)).toBe(VALIDATION_MSG.loginPasswordRequired);
-    expect(explainOf(CONFIRM)).toBe(VALIDATION_MSG.confirmPasswordRequired);
+    await waitFor(() => {
+      expect(explainOf('请输入手机号')).toBe(VALIDATION_MSG.phoneRequired);
+      expect(explainOf(NEW_PASSWORD)).toBe(VALIDATION_MSG.loginPasswordRequired);
+      expect(explainOf(CONFIRM)).toBe(VALIDATION_MSG.confirmPasswordRequired);
+    });
 
     type('请输入手机号', '13800000001');
     type('请输入验证码', '123456');
