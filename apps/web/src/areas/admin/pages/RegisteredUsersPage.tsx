@@ -6,7 +6,6 @@ import type { Dayjs } from 'dayjs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  ADMIN_MSG,
   DATE_FORMATS,
   TEAM_STATUS_LABELS,
   USER_TEAM_STATUS_FILTERS,
@@ -30,7 +29,7 @@ import {
 } from '../admin-api';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
 import { StatusTag } from '../components/StatusTag';
-import { useFeedback } from '../../../components/feedback';
+import { useAccountActions } from '../components/use-account-actions';
 
 /** Form values → list query: the registration range becomes from/to dates. */
 export function userQueryOf(values: Record<string, unknown>): Record<string, unknown> {
@@ -91,7 +90,6 @@ function UserDetail({ id }: { id: string }) {
 /** 注册用户管理 (/admin/user/team): search, list, detail drawer, disable/enable, reset password, export. */
 export function RegisteredUsersPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const [detailId, setDetailId] = useState<string | null>(null);
   const [password, setPassword] = useState<{ account: string; password: string } | null>(null);
@@ -99,33 +97,12 @@ export function RegisteredUsersPage() {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.users });
 
-  const toggle = (user: RegisteredUser) => {
-    const enable = !user.enabled;
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t(enable ? 'pages.accounts.confirmEnable' : 'pages.accounts.confirmDisable', { name: user.username }),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: async () => {
-        await setUserEnabled(user.id, enable);
-        void message.success(enable ? ADMIN_MSG.enabled : ADMIN_MSG.disabled);
-        void refresh();
-      },
-    });
-  };
-
-  const reset = (user: RegisteredUser) => {
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t('pages.common.confirmReset', { name: user.username }),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: async () => {
-        const result = await resetUserPassword(user.id);
-        setPassword({ account: user.username, password: result.password });
-      },
-    });
-  };
+  const { toggle, reset } = useAccountActions<RegisteredUser>({
+    setEnabled: setUserEnabled,
+    resetPassword: resetUserPassword,
+    refresh: () => void refresh(),
+    onPassword: setPassword,
+  });
 
   const download = async (filters: Record<string, unknown>) => {
     setExporting(true);

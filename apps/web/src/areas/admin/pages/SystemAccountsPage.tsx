@@ -24,6 +24,7 @@ import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
 import { StatusTag } from '../components/StatusTag';
 import { showFieldError } from '../components/use-field-errors';
 import { useFeedback } from '../../../components/feedback';
+import { useAccountActions } from '../components/use-account-actions';
 
 interface AccountForm {
   username?: string;
@@ -49,7 +50,7 @@ const optional = (schema: Parameters<typeof schemaRule>[0], translate: (m: strin
 /** 系统账号 (/admin/system/systemManage): list, search, create, edit, disable, reset password, assign roles. */
 export function SystemAccountsPage() {
   const { t } = useTranslation('admin');
-  const { message, modal } = useFeedback();
+  const { message } = useFeedback();
   const translate = useTranslateMessage();
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });
@@ -116,33 +117,12 @@ export function SystemAccountsPage() {
     }
   };
 
-  const toggle = (account: SystemAccount) => {
-    const enable = !account.enabled;
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t(enable ? 'pages.accounts.confirmEnable' : 'pages.accounts.confirmDisable', { name: account.username }),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: async () => {
-        await setAccountEnabled(account.id, enable);
-        void message.success(enable ? ADMIN_MSG.enabled : ADMIN_MSG.disabled);
-        void refresh();
-      },
-    });
-  };
-
-  const reset = (account: SystemAccount) => {
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t('pages.common.confirmReset', { name: account.username }),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: async () => {
-        const result = await resetAccountPassword(account.id);
-        setPassword({ account: account.username, password: result.password });
-      },
-    });
-  };
+  const { toggle, reset } = useAccountActions<SystemAccount>({
+    setEnabled: setAccountEnabled,
+    resetPassword: resetAccountPassword,
+    refresh: () => void refresh(),
+    onPassword: setPassword,
+  });
 
   const columns: ColumnsType<SystemAccount> = [
     { title: t('pages.fields.username'), dataIndex: 'username' },
