@@ -32,7 +32,7 @@ export async function ensureMenusAndButtons(t: TestApp): Promise<void> {
  */
 export async function signIn(
   t: TestApp,
-  who: { realm: Realm; roleCode?: 'SUPER_ADMIN' | 'SYSTEM' | 'USER' | 'EXPERT'; buttons?: string[]; username?: string; name?: string },
+  who: { realm: Realm; roleCode?: 'SUPER_ADMIN' | 'SYSTEM' | 'USER' | 'EXPERT'; buttons?: string[]; menus?: string[]; username?: string; name?: string },
 ): Promise<SignedIn> {
   const db = t.database.db;
   passwordHash ??= await hashPassword(TEST_PASSWORD);
@@ -59,11 +59,9 @@ export async function signIn(
     const [role] = await db.insert(roles).values({ code: `R_${suffix}`, name: `Role ${suffix}` }).returning({ id: roles.id });
     await db.insert(accountRoles).values({ accountId: account!.id, roleId: role!.id });
     const codes = who.buttons ?? [];
-    if (codes.length) {
-      await db.insert(roleButtons).values(codes.map((buttonCode) => ({ roleId: role!.id, buttonCode })));
-      const menuCodes = [...new Set(ADMIN_BUTTONS.filter((b) => codes.includes(b.code)).map((b) => b.menuCode))];
-      await db.insert(roleMenus).values(menuCodes.map((menuCode) => ({ roleId: role!.id, menuCode })));
-    }
+    if (codes.length) await db.insert(roleButtons).values(codes.map((buttonCode) => ({ roleId: role!.id, buttonCode })));
+    const menuCodes = [...new Set([...ADMIN_BUTTONS.filter((b) => codes.includes(b.code)).map((b) => b.menuCode), ...(who.menus ?? [])])];
+    if (menuCodes.length) await db.insert(roleMenus).values(menuCodes.map((menuCode) => ({ roleId: role!.id, menuCode })));
   } else if (roleCode === 'SUPER_ADMIN') {
     await ensureMenusAndButtons(t);
   }

@@ -76,6 +76,7 @@ export const ADMIN_MENUS: MenuSeed[] = [
       { code: 'systemManage', name: '系统账号', nameEn: 'System accounts', path: '/admin/system/systemManage' },
       { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: '/admin/system/roleManage' },
       { code: 'dataField', name: '数据字典', nameEn: 'Data dictionary', path: '/admin/system/dataField' },
+      { code: 'systemSettings', name: '大赛设置', nameEn: 'Contest settings', path: '/admin/system/settings' },
     ],
   },
   {
@@ -95,9 +96,11 @@ export const ADMIN_BUTTONS: ButtonSeed[] = [
   { code: 'user:disable', name: '禁用/启用注册用户', menuCode: 'userTeam' },
   { code: 'user:reset-password', name: '重置注册用户密码', menuCode: 'userTeam' },
   { code: 'user:export', name: '导出注册用户', menuCode: 'userTeam' },
+  { code: 'qualification-draft:remind', name: '提醒提交报名', menuCode: 'qualificationDraft' },
   { code: 'qualification:view', name: '查看报名', menuCode: 'qualification' },
   { code: 'qualification:audit', name: '报名审核', menuCode: 'qualification' },
   { code: 'qualification:export', name: '导出报名', menuCode: 'qualification' },
+  { code: 'preliminary-draft:remind', name: '提醒提交初赛材料', menuCode: 'preliminaryBox' },
   { code: 'preliminary:view', name: '查看初赛材料', menuCode: 'preliminarySearch' },
   { code: 'preliminary:audit', name: '初赛材料审核', menuCode: 'preliminarySearch' },
   { code: 'preliminary:export', name: '导出初赛材料', menuCode: 'preliminarySearch' },
@@ -109,6 +112,7 @@ export const ADMIN_BUTTONS: ButtonSeed[] = [
   { code: 'score:export', name: '导出成绩', menuCode: 'gradeManageGrade' },
   { code: 'monitor:remind', name: '提醒专家', menuCode: 'scoringMonitoringExpert' },
   { code: 'final:promote', name: '晋级决赛', menuCode: 'preliminaryAdminSearch' },
+  { code: 'final:export', name: '导出决赛项目', menuCode: 'preliminaryAdminSearch' },
   { code: 'final-group:edit', name: '编辑决赛分组', menuCode: 'reviewAdminGroup' },
   { code: 'final-score:return', name: '退回决赛评分', menuCode: 'gradeManageAdminGrade' },
   { code: 'final-score:export', name: '导出决赛成绩', menuCode: 'gradeManageAdminGrade' },
@@ -127,7 +131,7 @@ export const ADMIN_BUTTONS: ButtonSeed[] = [
   { code: 'role:edit', name: '新增/编辑角色', menuCode: 'roleManage' },
   { code: 'role:delete', name: '删除角色', menuCode: 'roleManage' },
   { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
-  { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'system' },
+  { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'systemSettings' },
   { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
 ];
 

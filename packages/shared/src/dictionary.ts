@@ -80,4 +80,16 @@ export const DICTIONARY_SEED: DictTypeSeed[] = [
       { code: 'DATA', name: '数据文档' },
     ],
   },
+  {
+    // Preset reasons of the console's audit dialog (退回修改 / 不通过); the text stays editable.
+    code: 'AUDIT_REASON',
+    name: '审核意见',
+    items: [
+      { code: 'INCOMPLETE', name: '材料不完整' },
+      { code: 'UNCLEAR_PROOF', name: '证明材料不清晰' },
+      { code: 'COMMITMENT_UNSIGNED', name: '承诺书未签字盖章' },
+      { code: 'INFO_ERROR', name: '信息填写有误' },
+      { code: 'NOT_ELIGIBLE', name: '不符合参赛条件' },
+    ],
+  },
 ];

@@ -11,3 +11,4 @@ export * from './files/index.js';
 export * from './admin/index.js';
 export * from './contest/index.js';
 export * from './content/index.js';
+export * from './workflow/index.js';

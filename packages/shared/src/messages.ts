@@ -1,6 +1,7 @@
 import { ADMIN_MSG } from './admin/messages.js';
 import { CONTEST_MSG } from './contest/messages.js';
 import { CONTENT_MSG } from './content/messages.js';
+import { SETTINGS_MSG } from './admin/settings-messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -87,6 +88,7 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(ADMIN_MSG),
     ...Object.values(CONTENT_MSG),
     ...Object.values(CONTEST_MSG),
+    ...Object.values(SETTINGS_MSG),
   ]);
   return userMessages.has(message);
 }

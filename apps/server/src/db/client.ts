@@ -25,7 +25,15 @@ export interface Database {
 // Arbitrary constant shared by every instance of this portal: the advisory lock id.
 const STARTUP_LOCK_ID = 724_2025;
 
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /**
+   * Tests only: start the in-memory database from a `dumpDataDir()` tarball (an already migrated
+   * cluster) instead of running initdb. Ignored for PostgreSQL and for a data folder on disk.
+   */
+  loadDataDir?: Blob;
+}): Promise<Database> {
   if (opts.databaseUrl && opts.databaseUrl.startsWith('postgres')) return openPostgres(opts.databaseUrl);
   const inMemory = opts.databaseUrl === 'memory://';
   let dataPath: string | undefined;
@@ -37,7 +45,11 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   let client: PGlite;
   try {
     // pg_trgm backs the trigram indexes of the admin lists' "contains" searches (migration 0004).
-    client = new PGlite({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { pg_trgm } });
+    client = new PGlite({
+      ...(dataPath ? { dataDir: dataPath } : {}),
+      ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      extensions: { pg_trgm },
+    });
     await client.waitReady;
   } catch (err) {
     releaseLock();

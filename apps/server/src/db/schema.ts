@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
+  date,
   index,
   integer,
   jsonb,
@@ -211,11 +213,15 @@ export const teams = pgTable(
     auditReason: text('audit_reason'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     auditedAt: timestamp('audited_at', { withTimezone: true }),
+    /** Raised by every write: a decision names the version it saw (optimistic concurrency). */
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('teams_status_ck', sql`${t.status} in ('DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED')`),
     uniqueIndex('teams_owner_uq').on(t.ownerId),
+    index('teams_submitted_idx').on(t.status, t.submittedAt),
     index('teams_status_idx').on(t.status),
     index('teams_track_idx').on(t.track),
     index('teams_org_name_trgm_idx').using('gin', sql`${t.orgName} gin_trgm_ops`),
@@ -247,22 +253,30 @@ export const prelimDocs = pgTable(
     auditReason: text('audit_reason'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     auditedAt: timestamp('audited_at', { withTimezone: true }),
+    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    check('prelim_docs_status_ck', sql`${t.status} in ('DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED')`),
     uniqueIndex('prelim_docs_team_uq').on(t.teamId),
+    index('prelim_docs_submitted_idx').on(t.status, t.submittedAt),
+    index('prelim_docs_project_trgm_idx').using('gin', sql`${t.projectName} gin_trgm_ops`),
     uniqueIndex('prelim_docs_owner_uq').on(t.ownerId),
     index('prelim_docs_status_idx').on(t.status),
   ],
 );
 
-/** Every status change of a sign-up or of preliminary materials: who, when, from, to, why. */
+/**
+ * Every status change of a workflow subject (sign-up, materials, final-round entry, and later
+ * score sheets, appeals): who, when, from, to, why. The subject type is open: each workflow of
+ * packages/shared/src/workflow names its own.
+ */
 export const statusHistory = pgTable(
   'status_history',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    subjectType: text('subject_type', { enum: ['TEAM', 'PRELIM'] }).notNull(),
+    subjectType: text('subject_type').notNull(),
     subjectId: uuid('subject_id').notNull(),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
@@ -487,5 +501,66 @@ export const operationRecords = pgTable(
     index('operation_records_realm_idx').on(t.realm, t.createdAt),
     index('operation_records_account_idx').on(t.accountId, t.createdAt),
     index('operation_records_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+  ],
+);
+
+/** A project's place in the final round (FINAL workflow): added by promotion or by hand, removed with a reason. */
+export const finalEntries = pgTable(
+  'final_entries',
+  {
+    prelimId: uuid('prelim_id')
+      .primaryKey()
+      .references(() => prelimDocs.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: ['IN', 'OUT'] }).notNull(),
+    reason: text('reason'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('final_entries_status_ck', sql`${t.status} in ('IN', 'OUT')`), index('final_entries_status_idx').on(t.status, t.updatedAt)],
+);
+
+/** Reminders sent to a team about its draft: at most one per subject per Beijing day (unique). */
+export const reminders = pgTable(
+  'reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    /** Beijing calendar day of the reminder. */
+    day: date('day', { mode: 'string' }).notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    sms: boolean('sms').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('reminders_subject_day_uq').on(t.subjectType, t.subjectId, t.day)],
+);
+
+/**
+ * Notices for channels outside the database (SMS now, email later), written in the same
+ * transaction as the change they report and sent after commit by the outbox dispatcher, which
+ * claims rows with SKIP LOCKED: a notice exists exactly when its change does, and is sent once.
+ */
+export const noticeOutbox = pgTable(
+  'notice_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channel: text('channel', { enum: ['SMS', 'EMAIL'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    templateKey: text('template_key').notNull(),
+    params: jsonb('params').$type<string[]>().notNull().default([]),
+    text: text('text').notNull(),
+    status: text('status', { enum: ['QUEUED', 'SENDING', 'SENT', 'FAILED'] }).notNull().default('QUEUED'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('notice_outbox_status_ck', sql`${t.status} in ('QUEUED', 'SENDING', 'SENT', 'FAILED')`),
+    index('notice_outbox_due_idx').on(t.status, t.nextAttemptAt),
   ],
 );

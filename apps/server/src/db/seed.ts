@@ -84,6 +84,15 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       .insert(buttons)
       .values(ADMIN_BUTTONS)
       .onConflictDoUpdate({ target: buttons.code, set: { name: sql`excluded.name`, menuCode: sql`excluded.menu_code` } });
+    // A button may move to another menu (settings:edit went from system to systemSettings): a role
+    // holding the button keeps seeing its page, so it gets the button's menu and that menu's parent.
+    await tx.execute(sql`
+      insert into role_menus (role_id, menu_code)
+      select rb.role_id, m.code from role_buttons rb
+        join buttons b on b.code = rb.button_code
+        join menus bm on bm.code = b.menu_code
+        join menus m on m.code = bm.code or m.code = bm.parent_code
+      on conflict do nothing`);
 
     await tx.insert(dictTypes).values(DICTIONARY_SEED.map((type, sort) => ({ code: type.code, name: type.name, sort }))).onConflictDoNothing();
     await tx

@@ -8,3 +8,4 @@ export * from './form-fields.js';
 export * from './team.js';
 export * from './prelim.js';
 export * from './audit.js';
+export * from './admin.js';

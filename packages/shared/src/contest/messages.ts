@@ -77,9 +77,26 @@ export const CONTEST_MSG = {
   teamNotFound: '报名信息不存在',
   prelimNotFound: '初赛材料不存在',
   auditOnlySubmitted: '只能审核已提交的记录',
+  /** The record changed after the operator opened it (another operator, or the team). */
+  stale: '已被他人处理',
+  versionInvalid: '记录版本不正确',
+  batchEmpty: '请选择要处理的记录',
+  batchTooLarge: '一次最多处理 200 条记录',
+  remindEmpty: '请选择要提醒的团队',
+  remindTooMany: '一次最多提醒 5000 个团队',
+  finalAlreadyIn: '该项目已在决赛名单中',
+  finalNotIn: '该项目不在决赛名单中',
+  finalNeedsApproved: '只有通过形式审查的项目才能进入决赛',
+  finalReasonRequired: '请填写原因',
+  sortInvalid: '排序字段不正确',
+  statusFilterInvalid: '状态不正确',
 
   // Success toasts
   draftSaved: '暂存成功',
   submitted: '提交成功',
   audited: '审核完成',
+  batchDone: '批量处理完成',
+  reminded: '提醒已发送',
+  finalAdded: '已加入决赛名单',
+  finalRemoved: '已移出决赛名单',
 } as const;

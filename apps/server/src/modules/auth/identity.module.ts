@@ -4,7 +4,7 @@ import type { AppDeps } from '../../app.js';
 import { badRequest } from '../../lib/errors.js';
 import { createCaptchaService } from '../captcha/captcha.service.js';
 import { captchaRoutes } from '../captcha/captcha.routes.js';
-import { createSmsProvider } from '../sms/sms.provider.js';
+import { createSmsProvider, type SmsProvider } from '../sms/sms.provider.js';
 import { smsRoutes } from '../sms/sms.routes.js';
 import { createSmsService } from '../sms/sms.service.js';
 import { createAuthRepository } from './auth.repository.js';
@@ -17,6 +17,8 @@ import { createSessionService, type SessionService } from './session.service.js'
 export interface IdentityServices {
   sessions: SessionService;
   permissions: PermissionService;
+  /** The SMS gateway, shared with the notice outbox. */
+  smsProvider?: SmsProvider;
 }
 
 /** Builds the identity services once and registers their calls under the caller's prefix. */
@@ -48,5 +50,5 @@ export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Pro
     },
   });
   await api.register(authRoutes, { auth, sessions });
-  return { sessions, permissions: createPermissionService(repo) };
+  return { sessions, permissions: createPermissionService(repo), smsProvider: provider };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../app.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
@@ -10,10 +11,17 @@ import { createPrelimService, type PrelimService } from '../prelim/prelim.servic
 import { createTeamRepository } from '../team/team.repository.js';
 import { teamRoutes } from '../team/team.routes.js';
 import { createTeamService, type TeamService } from '../team/team.service.js';
+import { createLogSmsProvider } from '../sms/sms.provider.js';
+import { createNoticeOutbox, enqueueSmsNotice, type NoticeOutbox } from '../notices/notice-outbox.js';
+import { createReminders } from '../workflow/reminders.js';
+import { createWorkflowService } from '../workflow/workflow.service.js';
 import { participantGuard } from './contest.guard.js';
 import { createContestRepository } from './contest.repository.js';
 import { contestRoutes } from './contest.routes.js';
 import { createContestService, type ContestService } from './contest.service.js';
+
+/** Settings key of the SMS-notifications switch (大赛设置). */
+export const NOTIFY_SMS_KEY = 'notify.sms';
 
 export interface ContestOptions {
   /** Tests move the clock to check phase windows. */
@@ -31,7 +39,7 @@ export async function registerContest(
   deps: AppDeps,
   identity: IdentityServices,
   options: ContestOptions = {},
-): Promise<{ contest: ContestService; team: TeamService; prelim: PrelimService }> {
+): Promise<{ contest: ContestService; team: TeamService; prelim: PrelimService; outbox: NoticeOutbox }> {
   const db = deps.database.db;
   const contest = createContestService({
     db,
@@ -39,8 +47,19 @@ export async function registerContest(
     storage: options.storage ?? createStorage(deps.config.files.storage),
     now: options.now,
   });
-  const team = createTeamService({ db, repo: createTeamRepository(db), contest });
-  const prelim = createPrelimService({ db, repo: createPrelimRepository(db), contest });
+  const contestRepo = createContestRepository(db);
+  // product.md 1: SMS notices only when the setting is on (read per decision: takes effect at once).
+  const smsEnabled = async (tx: Db) => (await contestRepo.setting(NOTIFY_SMS_KEY, tx)) === true;
+  const workflow = createWorkflowService({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
+  const reminders = createReminders({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
+  const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), log: api.log, now: contest.now });
+  const afterCommit = () => outbox.kick();
+  const team = createTeamService({ db, repo: createTeamRepository(db), contest, workflow, reminders, afterCommit });
+  const prelim = createPrelimService({ db, repo: createPrelimRepository(db), contest, workflow, reminders, afterCommit });
+  // Notices that failed (gateway down) are retried with backoff; a restart picks up what is left.
+  const timer = setInterval(() => outbox.kick(), 60_000);
+  timer.unref();
+  api.addHook('onClose', async () => clearInterval(timer));
   const guards = createAdminGuards(identity.sessions, identity.permissions, createMenuAccess(db));
   const participant = participantGuard(identity.sessions);
 
@@ -50,5 +69,5 @@ export async function registerContest(
     await scope.register(teamRoutes, { service: team, participant, guards });
     await scope.register(prelimRoutes, { service: prelim, participant, guards });
   });
-  return { contest, team, prelim };
+  return { contest, team, prelim, outbox };
 }

@@ -9,8 +9,8 @@ export type NewHistoryRow = typeof statusHistory.$inferInsert;
 /** Reads shared by sign-up and materials: settings, dictionary codes, attachments, status history. */
 export function createContestRepository(db: Db) {
   return {
-    async setting(key: string): Promise<unknown> {
-      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
+    async setting(key: string, tx: Db = db): Promise<unknown> {
+      const [row] = await tx.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
       return row?.value;
     },
 
@@ -23,6 +23,18 @@ export function createContestRepository(db: Db) {
       return new Set(rows.map((r) => r.code));
     },
 
+    /** code -> name of every item (disabled included) of the given types, for exports. */
+    async labels(typeCodes: readonly string[]): Promise<Map<string, Map<string, string>>> {
+      const out = new Map<string, Map<string, string>>();
+      if (typeCodes.length === 0) return out;
+      const rows = await db.select({ type: dictItems.typeCode, code: dictItems.code, name: dictItems.name }).from(dictItems).where(inArray(dictItems.typeCode, [...typeCodes]));
+      for (const r of rows) {
+        if (!out.has(r.type)) out.set(r.type, new Map());
+        out.get(r.type)!.set(r.code, r.name);
+      }
+      return out;
+    },
+
     async attachmentsByUniqueNo(uniqueNos: readonly string[]): Promise<AttachmentRow[]> {
       if (uniqueNos.length === 0) return [];
       return db.select().from(attachments).where(inArray(attachments.uniqueNo, [...new Set(uniqueNos)]));
@@ -33,7 +45,7 @@ export function createContestRepository(db: Db) {
       return db.select().from(attachments).where(inArray(attachments.id, [...new Set(ids)]));
     },
 
-    async history(subjectType: 'TEAM' | 'PRELIM', subjectId: string): Promise<HistoryRow[]> {
+    async history(subjectType: string, subjectId: string): Promise<HistoryRow[]> {
       return db
         .select()
         .from(statusHistory)

@@ -16,8 +16,6 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage/storage.js';
-import type { AuthContext } from '../auth/session.service.js';
-import { deliverMessage } from '../messages/deliver.js';
 import type { AttachmentRow, ContestRepository, HistoryRow } from './contest.repository.js';
 import { countPdfCharacters, UnreadablePdfError } from './pdf-chars.js';
 
@@ -36,17 +34,6 @@ export const toContestAttachment = (row: AttachmentRow): ContestAttachment => ({
 /** Escapes text going into a message body, which the inbox may render as (sanitised) HTML. */
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-export interface StatusChange {
-  subjectType: 'TEAM' | 'PRELIM';
-  subjectId: string;
-  from: PrelimDocStatus | null;
-  to: PrelimDocStatus;
-  reason?: string | null;
-  actor: Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
-  /** Set when the change is worth telling the participant about (submit, audit outcome). */
-  notify?: { ownerId: string; title: string; body: string };
-}
 
 /**
  * What the sign-up and materials services share: phase windows and caps from the settings,
@@ -142,7 +129,9 @@ export function createContestService({ db, repo, storage, now = () => new Date()
       return row && { id: row.id, username: row.username, phone: row.phone };
     },
 
-    async history(subjectType: 'TEAM' | 'PRELIM', subjectId: string, view: 'participant' | 'admin'): Promise<StatusHistoryEntry[]> {
+    labels: (typeCodes: readonly string[]) => repo.labels(typeCodes),
+
+    async history(subjectType: string, subjectId: string, view: 'participant' | 'admin'): Promise<StatusHistoryEntry[]> {
       const rows = await repo.history(subjectType, subjectId);
       return rows.map((r: HistoryRow) => ({
         id: r.id,
@@ -155,30 +144,6 @@ export function createContestService({ db, repo, storage, now = () => new Date()
       }));
     },
 
-    /** One history row, and the participant's notice when asked, in the caller's transaction. */
-    async recordChange(tx: Db, change: StatusChange): Promise<void> {
-      const account = await repo.account(change.actor.accountId, tx);
-      await repo.insertHistory(tx, {
-        subjectType: change.subjectType,
-        subjectId: change.subjectId,
-        fromStatus: change.from,
-        toStatus: change.to,
-        reason: change.reason ?? null,
-        actorId: change.actor.accountId,
-        actorRealm: change.actor.realm,
-        actorName: account?.name || change.actor.username,
-        createdAt: now(),
-      });
-      if (change.notify) {
-        await deliverMessage(tx, {
-          title: change.notify.title,
-          body: change.notify.body,
-          kind: 'SYSTEM',
-          senderId: change.actor.realm === 'USER' ? null : change.actor.accountId,
-          accountIds: [change.notify.ownerId],
-        });
-      }
-    },
   };
 }
 export type ContestService = ReturnType<typeof createContestService>;

@@ -1,11 +1,86 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { PrelimAdminFilter, PrelimSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { prelimDocs, teams } from '../../db/schema.js';
+import { accounts, finalEntries, prelimDocs, reminders, teams } from '../../db/schema.js';
+import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
 
 export type PrelimRow = typeof prelimDocs.$inferSelect;
 export type NewPrelimRow = typeof prelimDocs.$inferInsert;
+export type FinalEntryRow = typeof finalEntries.$inferSelect;
+
+const lastReminded = sql<string | null>`(select max(${reminders.day})::text from ${reminders} where ${reminders.subjectType} = 'PRELIM' and ${reminders.subjectId} = ${prelimDocs.id})`;
+
+const listColumns = {
+  doc: prelimDocs,
+  teamName: teams.teamName,
+  orgName: teams.orgName,
+  ownerUsername: accounts.username,
+  lastRemindedOn: lastReminded,
+  finalStatus: finalEntries.status,
+  finalVersion: finalEntries.version,
+  finalReason: finalEntries.reason,
+  finalAt: finalEntries.updatedAt,
+};
+export interface PrelimListRow {
+  doc: PrelimRow;
+  teamName: string;
+  orgName: string;
+  ownerUsername: string;
+  lastRemindedOn: string | null;
+  finalStatus: 'IN' | 'OUT' | null;
+  finalVersion: number | null;
+  finalReason: string | null;
+  finalAt: Date | null;
+}
+
+const SORT: Record<PrelimSortKey, SQL> = {
+  submittedAt: sql`${prelimDocs.submittedAt}`,
+  updatedAt: sql`${prelimDocs.updatedAt}`,
+  createdAt: sql`${prelimDocs.createdAt}`,
+  projectName: sql`${prelimDocs.projectName}`,
+  applicationChars: sql`${prelimDocs.applicationChars}`,
+};
+
+function whereOf(f: PrelimAdminFilter, finalOnly: boolean): SQL | undefined {
+  const where: SQL[] = [];
+  if (f.projectName) where.push(ilike(prelimDocs.projectName, containsPattern(f.projectName)));
+  if (f.teamName) where.push(ilike(teams.teamName, containsPattern(f.teamName)));
+  if (f.orgName) where.push(ilike(teams.orgName, containsPattern(f.orgName)));
+  if (f.track) where.push(eq(prelimDocs.track, f.track));
+  if (f.status) where.push(eq(prelimDocs.status, f.status));
+  const from = rangeStart(f.submittedFrom);
+  const to = rangeEndExclusive(f.submittedTo);
+  if (from) where.push(gte(prelimDocs.submittedAt, from));
+  if (to) where.push(lt(prelimDocs.submittedAt, to));
+  if (finalOnly) where.push(eq(finalEntries.status, 'IN'));
+  return where.length ? and(...where) : undefined;
+}
+
+function orderOf(f: PrelimAdminFilter, fallback: PrelimSortKey): SQL[] {
+  const key = f.sort ?? fallback;
+  const dir = (f.order ?? (f.sort ? 'asc' : 'desc')) === 'asc' ? sql`asc` : sql`desc`;
+  return [sql`${SORT[key]} ${dir} nulls last`, asc(prelimDocs.id)];
+}
 
 export function createPrelimRepository(db: Db) {
+  const totals = createCountCache();
+  const from = (tx: Db = db) =>
+    tx
+      .select(listColumns)
+      .from(prelimDocs)
+      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+      .innerJoin(accounts, eq(accounts.id, prelimDocs.ownerId))
+      .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id));
+  const countOf = async (where: SQL | undefined) =>
+    (
+      await db
+        .select({ n: count() })
+        .from(prelimDocs)
+        .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+        .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id))
+        .where(where)
+    )[0]?.n ?? 0;
+
   return {
     teamOf: async (ownerId: string, tx: Db = db) => (await tx.select().from(teams).where(eq(teams.ownerId, ownerId)).limit(1))[0],
     teamById: async (id: string) => (await db.select().from(teams).where(eq(teams.id, id)).limit(1))[0],
@@ -16,7 +91,48 @@ export function createPrelimRepository(db: Db) {
     /** null when a concurrent first save created the row first. */
     insert: async (tx: Db, values: NewPrelimRow) =>
       (await tx.insert(prelimDocs).values(values).onConflictDoNothing({ target: prelimDocs.teamId }).returning())[0] ?? null,
-    update: async (tx: Db, id: string, values: Partial<NewPrelimRow>) => (await tx.update(prelimDocs).set(values).where(eq(prelimDocs.id, id)).returning())[0]!,
+    /** Every write raises the version. */
+    update: async (tx: Db, id: string, values: Partial<NewPrelimRow>) =>
+      (await tx.update(prelimDocs).set({ ...values, version: sql`${prelimDocs.version} + 1` }).where(eq(prelimDocs.id, id)).returning())[0]!,
+
+    async page(f: PrelimAdminFilter, page: number, size: number, opts: { fallbackSort?: PrelimSortKey; finalOnly?: boolean } = {}) {
+      const where = whereOf(f, opts.finalOnly ?? false);
+      const [rows, total] = await Promise.all([
+        from().where(where).orderBy(...orderOf(f, opts.fallbackSort ?? 'submittedAt')).limit(size).offset((page - 1) * size),
+        totals(JSON.stringify({ ...f, sort: undefined, order: undefined, final: opts.finalOnly }), () => countOf(where)),
+      ]);
+      return { rows: rows as PrelimListRow[], total };
+    },
+    count: (f: PrelimAdminFilter, finalOnly = false) => countOf(whereOf(f, finalOnly)),
+    batch: async (f: PrelimAdminFilter, offset: number, limit: number, finalOnly = false) =>
+      (await from().where(whereOf(f, finalOnly)).orderBy(...orderOf(f, 'submittedAt')).limit(limit).offset(offset)) as PrelimListRow[],
+
+    lastRemindedOn: async (id: string) =>
+      (await db.select({ day: sql<string | null>`max(${reminders.day})::text` }).from(reminders).where(and(eq(reminders.subjectType, 'PRELIM'), eq(reminders.subjectId, id))))[0]?.day ?? null,
+
+    async nextSubmitted(exclude: readonly string[]) {
+      const where = and(eq(prelimDocs.status, 'SUBMITTED'), exclude.length ? notInArray(prelimDocs.id, [...exclude]) : undefined);
+      const [next] = await db.select({ id: prelimDocs.id }).from(prelimDocs).where(where).orderBy(asc(prelimDocs.submittedAt), asc(prelimDocs.id)).limit(1);
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(prelimDocs).where(eq(prelimDocs.status, 'SUBMITTED'));
+      return { id: next?.id ?? null, remaining: n };
+    },
+
+    async draftOwners(ids: readonly string[] | 'all') {
+      const where = and(eq(prelimDocs.status, 'DRAFT'), ids === 'all' ? undefined : inArray(prelimDocs.id, [...ids]));
+      return db.select({ id: prelimDocs.id, ownerId: prelimDocs.ownerId }).from(prelimDocs).where(where).orderBy(asc(prelimDocs.id));
+    },
+
+    finalEntry: async (prelimId: string) => (await db.select().from(finalEntries).where(eq(finalEntries.prelimId, prelimId)).limit(1))[0],
+    lockFinalEntry: async (prelimId: string, tx: Db) => (await tx.select().from(finalEntries).where(eq(finalEntries.prelimId, prelimId)).for('update').limit(1))[0],
+    /** Creates the entry (first addition) or moves it; raises its version. */
+    async upsertFinal(tx: Db, prelimId: string, status: 'IN' | 'OUT', reason: string, at: Date): Promise<FinalEntryRow> {
+      const [row] = await tx
+        .insert(finalEntries)
+        .values({ prelimId, status, reason, createdAt: at, updatedAt: at })
+        .onConflictDoUpdate({ target: finalEntries.prelimId, set: { status, reason, updatedAt: at, version: sql`${finalEntries.version} + 1` } })
+        .returning();
+      return row!;
+    },
   };
 }
 export type PrelimRepository = ReturnType<typeof createPrelimRepository>;

@@ -1,9 +1,28 @@
+import type { Readable } from 'node:stream';
 import {
+  ADMIN_MSG,
+  AUDIT_ACTION,
   CONTEST_MSG as M,
+  FINAL_WORKFLOW,
+  PRELIM_WORKFLOW,
+  TEAM_EXPORT_MAX_ROWS,
+  type AdminAuditInput,
+  type BatchAuditInput,
+  type BatchResult,
+  type BatchRowResult,
+  type FinalAdminRow,
+  type FinalChangeInput,
+  type Page,
+  type PrelimAdminDetail,
+  type PrelimAdminFilter,
+  type PrelimAdminListQuery,
+  type PrelimAdminRow,
+  type QueueNext,
+  type RemindInput,
+  type RemindResult,
   PRELIM_DOC_STATUS_LABELS,
   PRELIM_FILE_EXTENSIONS,
   prelimEditable,
-  type AuditInput,
   type PrelimBrief,
   type PrelimDetail,
   type PrelimDocStatus,
@@ -12,12 +31,16 @@ import {
   type TeamStatus,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
+import type { Reminders } from '../workflow/reminders.js';
+import type { WorkflowService } from '../workflow/workflow.service.js';
+import { describeFilter } from '../team/team.service.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { AttachmentRow } from '../contest/contest.repository.js';
 import { escapeHtml, type ContestService } from '../contest/contest.service.js';
-import type { PrelimRepository, PrelimRow } from './prelim.repository.js';
+import type { PrelimListRow, PrelimRepository, PrelimRow } from './prelim.repository.js';
 
 type Participant = Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
 type TeamRow = NonNullable<Awaited<ReturnType<PrelimRepository['teamOf']>>>;
@@ -29,7 +52,7 @@ const FILE_TYPE_MESSAGE: Record<PrelimFileKind, string> = {
   other: M.otherType,
 };
 
-const OUTCOME_NOTICE: Record<AuditInput['outcome'], string> = {
+const OUTCOME_NOTICE: Record<AdminAuditInput['outcome'], string> = {
   APPROVED: '初赛材料形式审查通过',
   REVISING: '初赛材料需修改',
   REJECTED: '初赛材料形式审查未通过',
@@ -44,7 +67,21 @@ interface Resolved {
 }
 
 /** Preliminary materials (product.md 5): open to approved teams only; the application PDF is counted here. */
-export function createPrelimService({ db, repo, contest }: { db: Db; repo: PrelimRepository; contest: ContestService }) {
+export function createPrelimService({
+  db,
+  repo,
+  contest,
+  workflow,
+  reminders,
+  afterCommit = () => {},
+}: {
+  db: Db;
+  repo: PrelimRepository;
+  contest: ContestService;
+  workflow: WorkflowService;
+  reminders: Reminders;
+  afterCommit?: () => void;
+}) {
   /** The caller's team when it is approved; writes by anyone else are refused. */
   async function approvedTeam(ownerId: string): Promise<TeamRow> {
     const team = await repo.teamOf(ownerId);
@@ -116,6 +153,87 @@ export function createPrelimService({ db, repo, contest }: { db: Db; repo: Preli
     return detail;
   }
 
+  async function adminDetailOf(row: PrelimRow): Promise<PrelimAdminDetail> {
+    const team = (await repo.teamById(row.teamId))!;
+    const entry = await repo.finalEntry(row.id);
+    return {
+      ...(await toDetail(team, row, 'admin')),
+      version: row.version,
+      orgName: team.orgName,
+      lastRemindedOn: await repo.lastRemindedOn(row.id),
+      final: entry ? { status: entry.status, version: entry.version, reason: entry.reason, at: entry.updatedAt.toISOString() } : null,
+      finalHistory: entry ? await contest.history('FINAL', row.id, 'admin') : [],
+    };
+  }
+
+  const toRow = (r: PrelimListRow): PrelimAdminRow => ({
+    id: r.doc.id,
+    version: r.doc.version,
+    status: r.doc.status,
+    projectName: r.doc.projectName,
+    track: r.doc.track,
+    teamId: r.doc.teamId,
+    teamName: r.teamName,
+    orgName: r.orgName,
+    ownerUsername: r.ownerUsername,
+    applicationChars: r.doc.applicationChars,
+    auditReason: r.doc.auditReason,
+    submittedAt: r.doc.submittedAt?.toISOString() ?? null,
+    auditedAt: r.doc.auditedAt?.toISOString() ?? null,
+    createdAt: r.doc.createdAt.toISOString(),
+    updatedAt: r.doc.updatedAt.toISOString(),
+    lastRemindedOn: r.lastRemindedOn,
+    inFinal: r.finalStatus === 'IN',
+  });
+
+  async function list(q: PrelimAdminListQuery, opts: { fallbackSort?: 'submittedAt' | 'updatedAt' } = {}): Promise<Page<PrelimAdminRow>> {
+    const { page, size, ...filter } = q;
+    const { rows, total } = await repo.page(filter, page, size, opts);
+    return { list: rows.map(toRow), page, size, total };
+  }
+
+  async function decide(actor: OperationActor, id: string, input: { outcome: AdminAuditInput['outcome']; reason: string; version?: number }) {
+    const reason = input.reason ? input.reason : null;
+    const result = await db.transaction((tx) =>
+      workflow.transition(tx, {
+        workflow: PRELIM_WORKFLOW,
+        action: AUDIT_ACTION[input.outcome],
+        actor,
+        reason,
+        expectedVersion: input.version,
+        notFoundMessage: M.prelimNotFound,
+        lock: (t) => repo.lockById(id, t),
+        apply: (t, doc, to, at) => repo.update(t, doc.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
+        subjectId: (doc) => doc.id,
+        notice: (doc, to) => {
+          const name = escapeHtml(doc.projectName);
+          const label = PRELIM_DOC_STATUS_LABELS[to];
+          return {
+            ownerId: doc.ownerId,
+            title: OUTCOME_NOTICE[input.outcome],
+            body:
+              to === 'APPROVED'
+                ? `您的项目「${name}」初赛材料已通过形式审查，将进入初赛评审。`
+                : `您的项目「${name}」初赛材料审查结果：${label}。审核意见：${escapeHtml(reason ?? '')}`,
+            sms: {
+              templateKey: 'PRELIM_AUDIT',
+              params: [doc.projectName, label],
+              text: `【智慧医保大赛】您的项目「${doc.projectName}」初赛材料审查结果：${label}${to === 'APPROVED' ? '' : '，请登录大赛官网查看审核意见'}。`,
+            },
+          };
+        },
+        operation: (doc, to) => ({
+          action: 'preliminary:audit',
+          targetType: 'prelim_doc',
+          targetId: doc.id,
+          summary: `审核初赛材料「${doc.projectName}」：${PRELIM_DOC_STATUS_LABELS[to]}${reason ? `；意见：${reason}` : ''}`,
+        }),
+      }),
+    );
+    afterCommit();
+    return result;
+  }
+
   async function save(actor: Participant, form: PrelimForm, submit: boolean): Promise<PrelimDetail> {
     await contest.assertOpen('prelimSubmission', M.prelimClosed);
     const team = await approvedTeam(actor.accountId);
@@ -148,8 +266,9 @@ export function createPrelimService({ db, repo, contest }: { db: Db; repo: Preli
         otherFileIds: files.otherFileIds,
         updatedAt: at,
       };
-      const from: PrelimDocStatus = current?.status ?? 'NOT_FILLED';
-      const to: TeamStatus = submit ? 'SUBMITTED' : (current?.status ?? 'DRAFT');
+      const op = { auth: actor };
+      const from: TeamStatus | null = current?.status ?? null;
+      const to = workflow.check(PRELIM_WORKFLOW, submit ? 'SUBMIT' : 'SAVE', from, op);
       const submitted = submit ? { submittedAt: at, auditReason: null } : {};
       let saved: PrelimRow;
       if (current) {
@@ -159,18 +278,17 @@ export function createPrelimService({ db, repo, contest }: { db: Db; repo: Preli
         if (!inserted) throw badRequest(refusal);
         saved = inserted;
       }
-      if (from !== to) {
-        await contest.recordChange(tx, {
-          subjectType: 'PRELIM',
-          subjectId: saved.id,
-          from,
-          to,
-          actor,
-          notify: submit
-            ? { ownerId: actor.accountId, title: '初赛材料已提交', body: `您的项目「${escapeHtml(saved.projectName)}」的初赛材料已提交，请等待形式审查。` }
-            : undefined,
-        });
-      }
+      await workflow.record(tx, {
+        workflow: PRELIM_WORKFLOW,
+        subjectId: saved.id,
+        from,
+        historyFrom: 'NOT_FILLED',
+        to,
+        actor: op,
+        notice: submit
+          ? { ownerId: actor.accountId, title: '初赛材料已提交', body: `您的项目「${escapeHtml(saved.projectName)}」的初赛材料已提交，请等待形式审查。` }
+          : undefined,
+      });
       return saved;
     });
     return toDetail(team, row, 'participant');
@@ -207,52 +325,190 @@ export function createPrelimService({ db, repo, contest }: { db: Db; repo: Preli
     saveDraft: (actor: Participant, form: PrelimForm) => save(actor, form, false),
     submit: (actor: Participant, form: PrelimForm) => save(actor, form, true),
 
-    async adminDetail(id: string): Promise<PrelimDetail> {
+    async adminDetail(id: string): Promise<PrelimAdminDetail> {
       const row = await repo.byId(id);
-      const team = row && (await repo.teamById(row.teamId));
-      if (!row || !team) throw notFound(M.prelimNotFound);
-      return toDetail(team, row, 'admin');
+      if (!row) throw notFound(M.prelimNotFound);
+      return adminDetailOf(row);
+    },
+
+    /** 初赛草稿 detail: only a DRAFT. */
+    async draftDetail(id: string): Promise<PrelimAdminDetail> {
+      const row = await repo.byId(id);
+      if (!row || row.status !== 'DRAFT') throw notFound(M.prelimNotFound);
+      return adminDetailOf(row);
+    },
+
+    /** 决赛项目 detail: materials that are or were in the final round. */
+    async finalDetail(id: string): Promise<PrelimAdminDetail> {
+      const row = await repo.byId(id);
+      if (!row || !(await repo.finalEntry(id))) throw notFound(M.prelimNotFound);
+      return adminDetailOf(row);
+    },
+
+    list: (q: PrelimAdminListQuery) => list(q),
+    draftList: (q: PrelimAdminListQuery) => list({ ...q, status: 'DRAFT' }, { fallbackSort: 'updatedAt' }),
+    async finalList(q: PrelimAdminListQuery): Promise<Page<FinalAdminRow>> {
+      const { page, size, ...filter } = q;
+      const { rows, total } = await repo.page(filter, page, size, { finalOnly: true, fallbackSort: 'projectName' });
+      return {
+        list: rows.map((r) => ({ ...toRow(r), finalVersion: r.finalVersion ?? 1, finalReason: r.finalReason, finalAt: (r.finalAt ?? r.doc.updatedAt).toISOString() })),
+        page,
+        size,
+        total,
+      };
+    },
+
+    async queueNext(exclude: readonly string[]): Promise<QueueNext<PrelimAdminDetail>> {
+      const { id, remaining } = await repo.nextSubmitted(exclude);
+      const row = id ? await repo.byId(id) : undefined;
+      return { detail: row ? await adminDetailOf(row) : null, remaining };
     },
 
     /** POST /admin/prelim-doc/{id}/audit: only SUBMITTED materials. */
-    async audit(actor: OperationActor, id: string, input: AuditInput): Promise<PrelimDetail> {
-      const row = await db.transaction(async (tx) => {
+    async audit(actor: OperationActor, id: string, input: AdminAuditInput): Promise<PrelimAdminDetail> {
+      const { row } = await decide(actor, id, input);
+      return adminDetailOf(row);
+    },
+
+    /** Per row, each in its own transaction (as the sign-up batch). */
+    async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
+      const results: BatchRowResult[] = [];
+      const seen = new Set<string>();
+      for (const item of input.items) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        try {
+          const { row } = await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version });
+          results.push({ id: item.id, ok: true, status: row.status, name: row.projectName });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          const data = (err.data ?? {}) as { reason?: BatchRowResult['reason']; status?: string };
+          results.push({ id: item.id, ok: false, reason: err.code === 'NOT_FOUND' ? 'NOT_FOUND' : (data.reason ?? 'NOT_ALLOWED'), message: err.message, status: data.status });
+        }
+      }
+      const succeeded = results.filter((r) => r.ok).length;
+      return { results, succeeded, failed: results.length - succeeded };
+    },
+
+    async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {
+      const targets = await repo.draftOwners(input.all ? 'all' : (input.ids ?? []));
+      const result = await reminders.remind(db, {
+        subjectType: 'PRELIM',
+        targets,
+        actor,
+        notice: {
+          title: '请尽快提交初赛材料',
+          body: '您的初赛材料尚未提交。请在初赛材料提交截止前完善并提交，逾期将无法参加初赛评审。',
+          sms: { templateKey: 'PRELIM_DRAFT_REMIND', params: [], text: '【智慧医保大赛】您的初赛材料尚未提交，请在截止前登录大赛官网完成提交。' },
+        },
+        operation: { action: 'preliminary-draft:remind', targetType: 'prelim_doc', what: '未提交初赛材料的团队' },
+      });
+      afterCommit();
+      return result;
+    },
+
+    /**
+     * POST /admin/final/{id}/add and /remove (FINAL workflow): only APPROVED materials enter; the
+     * materials row is locked first, so an add and a remove of one project never interleave.
+     */
+    async changeFinal(actor: OperationActor, id: string, action: 'ADD' | 'REMOVE', input: FinalChangeInput): Promise<PrelimAdminDetail> {
+      const doc = await db.transaction(async (tx) => {
         const doc = await repo.lockById(id, tx);
         if (!doc) throw notFound(M.prelimNotFound);
-        if (doc.status !== 'SUBMITTED') throw badRequest(M.auditOnlySubmitted);
-        const reason = input.reason || null;
-        const at = contest.now();
-        const updated = await repo.update(tx, id, {
-          status: input.outcome,
-          auditReason: input.outcome === 'APPROVED' ? null : reason,
-          auditedAt: at,
-          updatedAt: at,
-        });
-        const name = escapeHtml(doc.projectName);
-        const body =
-          input.outcome === 'APPROVED'
-            ? `您的项目「${name}」初赛材料已通过形式审查，将进入初赛评审。`
-            : `您的项目「${name}」初赛材料审查结果：${PRELIM_DOC_STATUS_LABELS[input.outcome]}。审核意见：${escapeHtml(reason ?? '')}`;
-        await contest.recordChange(tx, {
-          subjectType: 'PRELIM',
+        const entry = await repo.lockFinalEntry(id, tx);
+        if (input.version !== undefined && entry && entry.version !== input.version) {
+          throw badRequest(M.stale, { reason: 'STALE', status: entry.status, version: entry.version });
+        }
+        const from = entry?.status ?? null;
+        const to = workflow.check(FINAL_WORKFLOW, action, from, actor, input.reason);
+        if (action === 'ADD' && doc.status !== 'APPROVED') throw badRequest(M.finalNeedsApproved, { reason: 'NOT_ALLOWED' });
+        await repo.upsertFinal(tx, id, to, input.reason, contest.now());
+        await workflow.record(tx, {
+          workflow: FINAL_WORKFLOW,
           subjectId: id,
-          from: 'SUBMITTED',
-          to: input.outcome,
-          reason,
-          actor: actor.auth,
-          notify: { ownerId: doc.ownerId, title: OUTCOME_NOTICE[input.outcome], body },
+          from,
+          to,
+          reason: input.reason,
+          actor,
+          operation: {
+            action: 'final:promote',
+            targetType: 'prelim_doc',
+            targetId: id,
+            summary: `${action === 'ADD' ? '加入' : '移出'}决赛名单「${doc.projectName}」；原因：${input.reason}`,
+          },
         });
-        await recordOperation(tx, actor, {
-          action: 'preliminary:audit',
-          targetType: 'prelim_doc',
-          targetId: id,
-          summary: `审核初赛材料「${doc.projectName}」：${PRELIM_DOC_STATUS_LABELS[input.outcome]}${reason ? `；意见：${reason}` : ''}`,
-        });
-        return updated;
+        return doc;
       });
-      const team = (await repo.teamById(row.teamId))!;
-      return toDetail(team, row, 'admin');
+      return adminDetailOf(doc);
+    },
+
+    async export(actor: OperationActor, filter: PrelimAdminFilter, finalOnly = false): Promise<{ stream: Readable; fileName: string }> {
+      const total = await repo.count(filter, finalOnly);
+      if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
+      const what = finalOnly ? '决赛项目' : '初赛材料';
+      await db.transaction((tx) =>
+        recordOperation(tx, actor, {
+          action: finalOnly ? 'final:export' : 'preliminary:export',
+          targetType: 'prelim_doc',
+          summary: `导出${what} ${total} 条，筛选条件：${describeFilter(filter)}`,
+        }),
+      );
+      const L = await contest.labels(['TRACK']);
+      const cap = await contest.maxApplicationChars();
+      const stream = writeXlsx([
+        {
+          name: what,
+          columns: PRELIM_EXPORT_COLUMNS,
+          rows: (async function* () {
+            for await (const batch of batches((offset, limit) => repo.batch(filter, offset, limit, finalOnly), total)) {
+              for (const r of batch) {
+                const d = r.doc;
+                yield {
+                  projectName: d.projectName,
+                  teamName: r.teamName,
+                  orgName: r.orgName,
+                  track: d.track ? (L.get('TRACK')?.get(d.track) ?? d.track) : '',
+                  summary: d.summary,
+                  keywords: d.keywords.join('、'),
+                  applicationChars: d.applicationChars ?? '',
+                  cap: cap ?? '',
+                  otherCount: d.otherFileIds.length,
+                  hasVideo: d.videoFileId ? '有' : '无',
+                  status: PRELIM_DOC_STATUS_LABELS[d.status],
+                  auditReason: d.auditReason ?? '',
+                  inFinal: r.finalStatus === 'IN' ? '是' : '否',
+                  username: r.ownerUsername,
+                  submittedAt: beijingTime(d.submittedAt),
+                  auditedAt: beijingTime(d.auditedAt),
+                  updatedAt: beijingTime(d.updatedAt),
+                };
+              }
+            }
+          })(),
+        },
+      ]);
+      return { stream, fileName: `${what}_${beijingTime(contest.now()).slice(0, 10)}.xlsx` };
     },
   };
 }
 export type PrelimService = ReturnType<typeof createPrelimService>;
+
+const PRELIM_EXPORT_COLUMNS = [
+  { header: '项目名称', key: 'projectName', width: 30 },
+  { header: '团队名称', key: 'teamName', width: 24 },
+  { header: '单位名称', key: 'orgName', width: 32 },
+  { header: '参赛方向', key: 'track', width: 20 },
+  { header: '项目简介', key: 'summary', width: 60 },
+  { header: '关键词', key: 'keywords', width: 30 },
+  { header: '申报书字数', key: 'applicationChars', width: 12 },
+  { header: '字数上限', key: 'cap', width: 10 },
+  { header: '其他附件数', key: 'otherCount', width: 10 },
+  { header: '演示视频', key: 'hasVideo', width: 10 },
+  { header: '状态', key: 'status', width: 14 },
+  { header: '审核意见', key: 'auditReason', width: 30 },
+  { header: '进入决赛', key: 'inFinal', width: 10 },
+  { header: '注册账号', key: 'username', width: 16 },
+  { header: '提交时间', key: 'submittedAt', width: 20 },
+  { header: '审核时间', key: 'auditedAt', width: 20 },
+  { header: '更新时间', key: 'updatedAt', width: 20 },
+];

@@ -1,11 +1,60 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { TeamAdminFilter, TeamSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { prelimDocs, teams } from '../../db/schema.js';
+import { accounts, prelimDocs, reminders, teams } from '../../db/schema.js';
+import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type NewTeamRow = typeof teams.$inferInsert;
 
+const lastReminded = sql<string | null>`(select max(${reminders.day})::text from ${reminders} where ${reminders.subjectType} = 'TEAM' and ${reminders.subjectId} = ${teams.id})`;
+
+const listColumns = {
+  team: teams,
+  ownerUsername: accounts.username,
+  ownerPhone: accounts.phone,
+  lastRemindedOn: lastReminded,
+};
+export interface TeamListRow {
+  team: TeamRow;
+  ownerUsername: string;
+  ownerPhone: string | null;
+  lastRemindedOn: string | null;
+}
+
+const SORT: Record<TeamSortKey, SQL | typeof teams.submittedAt> = {
+  submittedAt: sql`${teams.submittedAt}`,
+  updatedAt: sql`${teams.updatedAt}`,
+  createdAt: sql`${teams.createdAt}`,
+  orgName: sql`${teams.orgName}`,
+  teamName: sql`${teams.teamName}`,
+};
+
+function whereOf(f: TeamAdminFilter): SQL | undefined {
+  const where: SQL[] = [];
+  if (f.orgName) where.push(ilike(teams.orgName, containsPattern(f.orgName)));
+  if (f.teamName) where.push(ilike(teams.teamName, containsPattern(f.teamName)));
+  if (f.orgType) where.push(eq(teams.orgType, f.orgType));
+  if (f.track) where.push(eq(teams.track, f.track));
+  if (f.region) where.push(eq(teams.region, f.region));
+  if (f.status) where.push(eq(teams.status, f.status));
+  const from = rangeStart(f.submittedFrom);
+  const to = rangeEndExclusive(f.submittedTo);
+  if (from) where.push(gte(teams.submittedAt, from));
+  if (to) where.push(lt(teams.submittedAt, to));
+  return where.length ? and(...where) : undefined;
+}
+
+function orderOf(f: TeamAdminFilter, fallback: TeamSortKey): SQL[] {
+  const key = f.sort ?? fallback;
+  const dir = (f.order ?? (f.sort ? 'asc' : 'desc')) === 'asc' ? sql`asc` : sql`desc`;
+  // Nulls (never submitted) last either way; the id makes the order total, so pages never overlap.
+  return [sql`${SORT[key]} ${dir} nulls last`, asc(teams.id)];
+}
+
 export function createTeamRepository(db: Db) {
+  const totals = createCountCache();
+  const base = (tx: Db = db) => tx.select(listColumns).from(teams).innerJoin(accounts, eq(accounts.id, teams.ownerId));
   return {
     byOwner: async (ownerId: string, tx: Db = db) => (await tx.select().from(teams).where(eq(teams.ownerId, ownerId)).limit(1))[0],
 
@@ -16,10 +65,44 @@ export function createTeamRepository(db: Db) {
 
     /** null when another request created the owner's team first (unique owner). */
     insert: async (tx: Db, values: NewTeamRow) => (await tx.insert(teams).values(values).onConflictDoNothing({ target: teams.ownerId }).returning())[0] ?? null,
-    update: async (tx: Db, id: string, values: Partial<NewTeamRow>) => (await tx.update(teams).set(values).where(eq(teams.id, id)).returning())[0]!,
+    /** Every write raises the version (optimistic concurrency of the console's decisions). */
+    update: async (tx: Db, id: string, values: Partial<NewTeamRow>) =>
+      (await tx.update(teams).set({ ...values, version: sql`${teams.version} + 1` }).where(eq(teams.id, id)).returning())[0]!,
 
     prelimStatusOfTeam: async (teamId: string) =>
       (await db.select({ status: prelimDocs.status }).from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).limit(1))[0]?.status ?? null,
+
+    async page(f: TeamAdminFilter, page: number, size: number, fallbackSort: TeamSortKey = 'submittedAt') {
+      const where = whereOf(f);
+      const [rows, total] = await Promise.all([
+        base().where(where).orderBy(...orderOf(f, fallbackSort)).limit(size).offset((page - 1) * size),
+        totals(JSON.stringify({ ...f, sort: undefined, order: undefined }), async () => (await db.select({ n: count() }).from(teams).where(where))[0]?.n ?? 0),
+      ]);
+      return { rows: rows as TeamListRow[], total };
+    },
+
+    count: async (f: TeamAdminFilter) => (await db.select({ n: count() }).from(teams).where(whereOf(f)))[0]?.n ?? 0,
+
+    /** One batch of an export, in list order. */
+    batch: async (f: TeamAdminFilter, offset: number, limit: number) =>
+      (await base().where(whereOf(f)).orderBy(...orderOf(f, 'submittedAt')).limit(limit).offset(offset)) as TeamListRow[],
+
+    lastRemindedOn: async (id: string) =>
+      (await db.select({ day: sql<string | null>`max(${reminders.day})::text` }).from(reminders).where(and(eq(reminders.subjectType, 'TEAM'), eq(reminders.subjectId, id))))[0]?.day ?? null,
+
+    /** The audit queue: the oldest SUBMITTED sign-up not skipped, and how many wait in all. */
+    async nextSubmitted(exclude: readonly string[]) {
+      const where = and(eq(teams.status, 'SUBMITTED'), exclude.length ? notInArray(teams.id, [...exclude]) : undefined);
+      const [next] = await db.select({ id: teams.id }).from(teams).where(where).orderBy(asc(teams.submittedAt), asc(teams.id)).limit(1);
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(teams).where(eq(teams.status, 'SUBMITTED'));
+      return { id: next?.id ?? null, remaining: n };
+    },
+
+    /** Drafts to remind: the given ids (that are drafts) or all, with their owners. */
+    async draftOwners(ids: readonly string[] | 'all') {
+      const where = and(eq(teams.status, 'DRAFT'), ids === 'all' ? undefined : inArray(teams.id, [...ids]));
+      return db.select({ id: teams.id, ownerId: teams.ownerId, teamName: teams.teamName }).from(teams).where(where).orderBy(asc(teams.id));
+    },
   };
 }
 export type TeamRepository = ReturnType<typeof createTeamRepository>;

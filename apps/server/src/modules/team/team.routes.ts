@@ -1,5 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTEST_MSG as M, auditSchema, idParamsSchema, teamDraftSchema, teamSubmitSchema, type TeamForm } from '@contest/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import {
+  CONTEST_MSG as M,
+  adminAuditSchema,
+  batchAuditSchema,
+  excludeQuerySchema,
+  idParamsSchema,
+  remindSchema,
+  teamAdminFilterSchema,
+  teamAdminListQuerySchema,
+  teamDraftSchema,
+  teamSubmitSchema,
+  type TeamForm,
+} from '@contest/shared';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import type { AdminGuards } from '../admin/admin.guard.js';
@@ -13,7 +26,17 @@ interface Options {
   guards: AdminGuards;
 }
 
-/** /team/my* for the signed-in participant (no ids: one's own team only) and the admin audit. */
+// An export reads every matching row: a few per minute per admin is plenty.
+export const EXPORT_LIMIT = { rateLimit: { max: 10, timeWindow: 60_000 } };
+
+export function sendXlsx(reply: FastifyReply, { stream, fileName }: { stream: Readable; fileName: string }) {
+  return reply
+    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .send(stream);
+}
+
+/** /team/my* for the signed-in participant (no ids: one's own team only) and the console's 报名管理 calls. */
 export async function teamRoutes(base: FastifyInstance, { service, participant, guards }: Options): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
@@ -26,7 +49,34 @@ export async function teamRoutes(base: FastifyInstance, { service, participant, 
     ok(await service.submit(authOf(request), request.body as TeamForm), M.submitted),
   );
 
-  app.post('/admin/team/:id/audit', { onRequest: guards.button('qualification:audit'), schema: { params: idParamsSchema, body: auditSchema } }, async (request) =>
+  // 报名草稿 (drafts, read-only, reminders)
+  app.get('/admin/team/draft/list', { onRequest: guards.menu('qualificationDraft'), schema: { querystring: teamAdminListQuerySchema } }, async (request) =>
+    ok(await service.draftList(request.query)),
+  );
+  app.get('/admin/team/draft/:id', { onRequest: guards.menu('qualificationDraft'), schema: { params: idParamsSchema } }, async (request) =>
+    ok(await service.draftDetail(request.params.id)),
+  );
+  app.post('/admin/team/draft/remind', { onRequest: guards.button('qualification-draft:remind'), schema: { body: remindSchema } }, async (request) =>
+    ok(await service.remind(actorOf(request), request.body), M.reminded),
+  );
+
+  // 资格管理
+  app.get('/admin/team/list', { onRequest: guards.button('qualification:view'), schema: { querystring: teamAdminListQuerySchema } }, async (request) =>
+    ok(await service.list(request.query)),
+  );
+  app.get('/admin/team/export', { onRequest: guards.button('qualification:export'), schema: { querystring: teamAdminFilterSchema }, config: EXPORT_LIMIT }, async (request, reply) =>
+    sendXlsx(reply, await service.export(actorOf(request), request.query)),
+  );
+  app.get('/admin/team/queue/next', { onRequest: guards.button('qualification:audit'), schema: { querystring: excludeQuerySchema } }, async (request) =>
+    ok(await service.queueNext(request.query.exclude ?? [])),
+  );
+  app.post('/admin/team/audit/batch', { onRequest: guards.button('qualification:audit'), schema: { body: batchAuditSchema } }, async (request) =>
+    ok(await service.batchAudit(actorOf(request), request.body), M.batchDone),
+  );
+  app.get('/admin/team/:id', { onRequest: guards.button('qualification:view'), schema: { params: idParamsSchema } }, async (request) =>
+    ok(await service.adminDetail(request.params.id)),
+  );
+  app.post('/admin/team/:id/audit', { onRequest: guards.button('qualification:audit'), schema: { params: idParamsSchema, body: adminAuditSchema } }, async (request) =>
     ok(await service.audit(actorOf(request), request.params.id, request.body), M.audited),
   );
 }

@@ -1,11 +1,27 @@
+import type { Readable } from 'node:stream';
 import {
+  AUDIT_ACTION,
   CONTEST_MSG as M,
+  TEAM_EXPORT_MAX_ROWS,
+  TEAM_WORKFLOW,
+  type AdminAuditInput,
+  type BatchAuditInput,
+  type BatchResult,
+  type BatchRowResult,
+  type Page,
+  type QueueNext,
+  type RemindInput,
+  type RemindResult,
+  type TeamAdminDetail,
+  type TeamAdminFilter,
+  type TeamAdminListQuery,
+  type TeamAdminRow,
   TEAM_DICT_TYPES,
   TEAM_FILE_EXTENSIONS,
   TEAM_STATUS_LABELS,
+  ADMIN_MSG,
   prelimDocStatusOf,
   teamEditable,
-  type AuditInput,
   type TeamBrief,
   type TeamDetail,
   type TeamFileKind,
@@ -14,11 +30,14 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import type { Reminders } from '../workflow/reminders.js';
+import type { WorkflowService } from '../workflow/workflow.service.js';
 import type { AuthContext } from '../auth/session.service.js';
 import { escapeHtml, type ContestService } from '../contest/contest.service.js';
-import type { TeamRepository, TeamRow } from './team.repository.js';
+import type { TeamListRow, TeamRepository, TeamRow } from './team.repository.js';
 
 const FILE_TYPE_MESSAGE: Record<TeamFileKind, string> = {
   certificate: M.certificateType,
@@ -26,7 +45,7 @@ const FILE_TYPE_MESSAGE: Record<TeamFileKind, string> = {
   recommendation: M.recommendationType,
 };
 
-const OUTCOME_NOTICE: Record<AuditInput['outcome'], string> = {
+const OUTCOME_NOTICE: Record<AdminAuditInput['outcome'], string> = {
   APPROVED: '报名审核通过',
   REVISING: '报名信息需修改',
   REJECTED: '报名审核未通过',
@@ -38,7 +57,22 @@ const blankToNull = (s: string) => (s === '' ? null : s);
 const person = (p: Record<string, string>): TeamPerson => ({ ...p, name: p.name ?? '' });
 
 /** Team sign-up (product.md 4): the participant's draft and submission, the admin's audit. */
-export function createTeamService({ db, repo, contest }: { db: Db; repo: TeamRepository; contest: ContestService }) {
+export function createTeamService({
+  db,
+  repo,
+  contest,
+  workflow,
+  reminders,
+  afterCommit = () => {},
+}: {
+  db: Db;
+  repo: TeamRepository;
+  contest: ContestService;
+  workflow: WorkflowService;
+  reminders: Reminders;
+  /** Runs after a transaction that may have queued SMS notices (the outbox's kick). */
+  afterCommit?: () => void;
+}) {
   /** Dictionary codes of the form; in a draft only those filled in are checked. */
   async function checkCodes(form: TeamForm): Promise<void> {
     await contest.checkCodes([
@@ -87,14 +121,15 @@ export function createTeamService({ db, repo, contest }: { db: Db; repo: TeamRep
     };
   }
 
-  async function toDetail(row: TeamRow, view: 'participant' | 'admin'): Promise<TeamDetail> {
+  async function toDetail(row: TeamRow, view: 'participant' | 'admin'): Promise<TeamDetail & { version: number }> {
     const files = await contest.filesById([row.certificateFileId, row.commitmentFileId, row.recommendationFileId]);
     const file = (id: string | null) => (id ? (files.get(id) ?? null) : null);
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
     const p = (x: TeamPerson | null | undefined) => x ?? ({ name: '' } as TeamPerson);
     const leader = p(row.leader);
-    const detail: TeamDetail = {
+    const detail: TeamDetail & { version: number } = {
       id: row.id,
+      version: row.version,
       status: row.status,
       orgName: row.orgName,
       orgType: row.orgType ?? '',
@@ -133,13 +168,18 @@ export function createTeamService({ db, repo, contest }: { db: Db; repo: TeamRep
     return detail;
   }
 
-  /** Creates or updates the caller's team in `status`; the row stays locked until commit. */
+  async function adminDetailOf(row: TeamRow): Promise<TeamAdminDetail> {
+    return { ...(await toDetail(row, 'admin')), lastRemindedOn: await repo.lastRemindedOn(row.id) };
+  }
+
+  /** Creates or updates the caller's team; the row stays locked until commit. */
   async function write(tx: Db, actor: Participant, form: TeamForm, files: Record<TeamFileKind, string | null>, submit: boolean): Promise<TeamRow> {
     const at = contest.now();
     const existing = await repo.lockByOwner(actor.accountId, tx);
-    if (existing && !teamEditable(existing.status)) throw badRequest(submit ? M.teamNotSubmittable : M.teamNotEditable);
+    const from = existing?.status ?? null;
+    const op = { auth: actor };
+    const to = workflow.check(TEAM_WORKFLOW, submit ? 'SUBMIT' : 'SAVE', from, op);
     const values = { ...columns(form, files), updatedAt: at };
-    const to: TeamStatus = submit ? 'SUBMITTED' : (existing?.status ?? 'DRAFT');
     const submitted = submit ? { submittedAt: at, auditReason: null } : {};
     let row: TeamRow;
     if (existing) {
@@ -150,20 +190,89 @@ export function createTeamService({ db, repo, contest }: { db: Db; repo: TeamRep
       if (!inserted) throw badRequest(M.teamNotEditable);
       row = inserted;
     }
-    const from = existing?.status ?? null;
-    if (from !== to) {
-      await contest.recordChange(tx, {
-        subjectType: 'TEAM',
-        subjectId: row.id,
-        from,
-        to,
-        actor,
-        notify: submit
-          ? { ownerId: actor.accountId, title: '报名信息已提交', body: `您的团队「${escapeHtml(row.teamName)}」的报名信息已提交，请等待审核。` }
-          : undefined,
-      });
-    }
+    await workflow.record(tx, {
+      workflow: TEAM_WORKFLOW,
+      subjectId: row.id,
+      from,
+      to,
+      actor: op,
+      notice: submit
+        ? { ownerId: actor.accountId, title: '报名信息已提交', body: `您的团队「${escapeHtml(row.teamName)}」的报名信息已提交，请等待审核。` }
+        : undefined,
+    });
     return row;
+  }
+
+  /** One audit decision through the workflow core (history, notice, operation record in one transaction). */
+  async function decide(actor: OperationActor, id: string, input: { outcome: AdminAuditInput['outcome']; reason: string; version?: number }) {
+    const reason = input.reason ? input.reason : null;
+    const result = await db.transaction((tx) =>
+      workflow.transition(tx, {
+        workflow: TEAM_WORKFLOW,
+        action: AUDIT_ACTION[input.outcome],
+        actor,
+        reason,
+        expectedVersion: input.version,
+        notFoundMessage: M.teamNotFound,
+        lock: (t) => repo.lockById(id, t),
+        apply: (t, team, to, at) =>
+          repo.update(t, team.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
+        subjectId: (team) => team.id,
+        notice: (team, to) => {
+          const name = escapeHtml(team.teamName);
+          const label = TEAM_STATUS_LABELS[to];
+          return {
+            ownerId: team.ownerId,
+            title: OUTCOME_NOTICE[input.outcome],
+            body:
+              to === 'APPROVED'
+                ? `您的团队「${name}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。`
+                : `您的团队「${name}」报名审核结果：${label}。审核意见：${escapeHtml(reason ?? '')}`,
+            sms: {
+              templateKey: 'TEAM_AUDIT',
+              params: [team.teamName, label],
+              text: `【${'智慧医保大赛'}】您的团队「${team.teamName}」报名审核结果：${label}${to === 'APPROVED' ? '' : '，请登录大赛官网查看审核意见'}。`,
+            },
+          };
+        },
+        operation: (team, to) => ({
+          action: 'qualification:audit',
+          targetType: 'team',
+          targetId: team.id,
+          summary: `审核报名「${team.teamName}」：${TEAM_STATUS_LABELS[to]}${reason ? `；意见：${reason}` : ''}`,
+        }),
+      }),
+    );
+    afterCommit();
+    return result;
+  }
+
+  const toRow = (r: TeamListRow): TeamAdminRow => ({
+    id: r.team.id,
+    version: r.team.version,
+    status: r.team.status,
+    teamName: r.team.teamName,
+    orgName: r.team.orgName,
+    orgType: r.team.orgType,
+    region: r.team.region,
+    city: r.team.city,
+    track: r.team.track,
+    leaderName: r.team.leader?.name || null,
+    leaderPhone: r.team.leader?.phone || null,
+    memberCount: r.team.members.length,
+    ownerUsername: r.ownerUsername,
+    auditReason: r.team.auditReason,
+    submittedAt: r.team.submittedAt?.toISOString() ?? null,
+    auditedAt: r.team.auditedAt?.toISOString() ?? null,
+    createdAt: r.team.createdAt.toISOString(),
+    updatedAt: r.team.updatedAt.toISOString(),
+    lastRemindedOn: r.lastRemindedOn,
+  });
+
+  async function list(q: TeamAdminListQuery, fallbackSort: 'submittedAt' | 'updatedAt' = 'submittedAt'): Promise<Page<TeamAdminRow>> {
+    const { page, size, ...filter } = q;
+    const { rows, total } = await repo.page(filter, page, size, fallbackSort);
+    return { list: rows.map(toRow), page, size, total };
   }
 
   return {
@@ -212,49 +321,196 @@ export function createTeamService({ db, repo, contest }: { db: Db; repo: TeamRep
       return toDetail(row, 'participant');
     },
 
-    async adminDetail(id: string): Promise<TeamDetail> {
+    async adminDetail(id: string): Promise<TeamAdminDetail> {
       const row = await repo.byId(id);
       if (!row) throw notFound(M.teamNotFound);
-      return toDetail(row, 'admin');
+      return adminDetailOf(row);
     },
 
-    /** POST /admin/team/{id}/audit: only a SUBMITTED sign-up; history, notice and operation record in one transaction. */
-    async audit(actor: OperationActor, id: string, input: AuditInput): Promise<TeamDetail> {
-      const row = await db.transaction(async (tx) => {
-        const team = await repo.lockById(id, tx);
-        if (!team) throw notFound(M.teamNotFound);
-        if (team.status !== 'SUBMITTED') throw badRequest(M.auditOnlySubmitted);
-        const reason = input.outcome === 'APPROVED' ? (input.reason || null) : input.reason;
-        const at = contest.now();
-        const updated = await repo.update(tx, id, {
-          status: input.outcome,
-          auditReason: input.outcome === 'APPROVED' ? null : reason,
-          auditedAt: at,
-          updatedAt: at,
-        });
-        const body =
-          input.outcome === 'APPROVED'
-            ? `您的团队「${escapeHtml(team.teamName)}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。`
-            : `您的团队「${escapeHtml(team.teamName)}」报名审核结果：${TEAM_STATUS_LABELS[input.outcome]}。审核意见：${escapeHtml(reason ?? '')}`;
-        await contest.recordChange(tx, {
-          subjectType: 'TEAM',
-          subjectId: id,
-          from: 'SUBMITTED',
-          to: input.outcome,
-          reason,
-          actor: actor.auth,
-          notify: { ownerId: team.ownerId, title: OUTCOME_NOTICE[input.outcome], body },
-        });
-        await recordOperation(tx, actor, {
-          action: 'qualification:audit',
-          targetType: 'team',
-          targetId: id,
-          summary: `审核报名「${team.teamName}」：${TEAM_STATUS_LABELS[input.outcome]}${reason ? `；意见：${reason}` : ''}`,
-        });
-        return updated;
+    /** 报名草稿 detail: only a DRAFT (the drafts page shows nothing else). */
+    async draftDetail(id: string): Promise<TeamAdminDetail> {
+      const row = await repo.byId(id);
+      if (!row || row.status !== 'DRAFT') throw notFound(M.teamNotFound);
+      return adminDetailOf(row);
+    },
+
+    list: (q: TeamAdminListQuery) => list(q),
+    draftList: (q: TeamAdminListQuery) => list({ ...q, status: 'DRAFT' }, 'updatedAt'),
+
+    async queueNext(exclude: readonly string[]): Promise<QueueNext<TeamAdminDetail>> {
+      const { id, remaining } = await repo.nextSubmitted(exclude);
+      const row = id ? await repo.byId(id) : undefined;
+      return { detail: row ? await adminDetailOf(row) : null, remaining };
+    },
+
+    /** POST /admin/team/{id}/audit. */
+    async audit(actor: OperationActor, id: string, input: AdminAuditInput): Promise<TeamAdminDetail> {
+      const { row } = await decide(actor, id, input);
+      return adminDetailOf(row);
+    },
+
+    /**
+     * POST /admin/team/audit/batch: per row, each in its own transaction (docs/decisions.md): one
+     * record changed underneath fails alone, with its reason, and the others are decided.
+     */
+    async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
+      const results: BatchRowResult[] = [];
+      const seen = new Set<string>();
+      for (const item of input.items) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        try {
+          const { row } = await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version });
+          results.push({ id: item.id, ok: true, status: row.status, name: row.teamName });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          const data = (err.data ?? {}) as { reason?: BatchRowResult['reason']; status?: string };
+          results.push({
+            id: item.id,
+            ok: false,
+            reason: err.code === 'NOT_FOUND' ? 'NOT_FOUND' : (data.reason ?? 'NOT_ALLOWED'),
+            message: err.message,
+            status: data.status,
+          });
+        }
+      }
+      const succeeded = results.filter((r) => r.ok).length;
+      return { results, succeeded, failed: results.length - succeeded };
+    },
+
+    /** POST /admin/team/draft/remind: once per team per Beijing day. */
+    async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {
+      const targets = await repo.draftOwners(input.all ? 'all' : (input.ids ?? []));
+      const result = await reminders.remind(db, {
+        subjectType: 'TEAM',
+        targets,
+        actor,
+        notice: {
+          title: '请尽快提交报名信息',
+          body: '您的参赛报名信息尚未提交。请在报名截止前完善并提交报名信息，逾期将无法参赛。',
+          sms: { templateKey: 'TEAM_DRAFT_REMIND', params: [], text: '【智慧医保大赛】您的参赛报名信息尚未提交，请在报名截止前登录大赛官网完成提交。' },
+        },
+        operation: { action: 'qualification-draft:remind', targetType: 'team', what: '未提交报名的团队' },
       });
-      return toDetail(row, 'admin');
+      afterCommit();
+      return result;
+    },
+
+    /**
+     * GET /admin/team/export: every field, dictionary names, members on a sheet of their own.
+     * Streamed in batches with backpressure; recorded as an operation with its filters.
+     */
+    async export(actor: OperationActor, filter: TeamAdminFilter): Promise<{ stream: Readable; fileName: string }> {
+      const total = await repo.count(filter);
+      if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
+      await db.transaction((tx) =>
+        recordOperation(tx, actor, { action: 'qualification:export', targetType: 'team', summary: `导出报名信息 ${total} 条，筛选条件：${describeFilter(filter)}` }),
+      );
+      const L = await contest.labels(Object.values(TEAM_DICT_TYPES));
+      const name = (type: string, code: string | null | undefined) => (code ? (L.get(type)?.get(code) ?? code) : '');
+      const read = () => batches((offset, limit) => repo.batch(filter, offset, limit), total);
+      const stream = writeXlsx([
+        {
+          name: '报名信息',
+          columns: TEAM_EXPORT_COLUMNS,
+          rows: (async function* () {
+            for await (const batch of read()) {
+              for (const { team: t, ownerUsername } of batch) {
+                yield {
+                  teamName: t.teamName,
+                  orgName: t.orgName,
+                  orgType: name(TEAM_DICT_TYPES.orgType, t.orgType),
+                  creditCode: t.creditCode ?? '',
+                  region: name(TEAM_DICT_TYPES.region, t.region),
+                  city: t.city ?? '',
+                  track: name(TEAM_DICT_TYPES.track, t.track),
+                  leaderName: t.leader?.name ?? '',
+                  leaderTitle: name(TEAM_DICT_TYPES.title, t.leader?.title),
+                  leaderPhone: t.leader?.phone ?? '',
+                  leaderEmail: t.leader?.email ?? '',
+                  memberCount: t.members.length,
+                  advisor: t.advisor ? [t.advisor.name, t.advisor.organization, name(TEAM_DICT_TYPES.title, t.advisor.title), t.advisor.phone, t.advisor.email].filter(Boolean).join(' / ') : '',
+                  status: TEAM_STATUS_LABELS[t.status],
+                  auditReason: t.auditReason ?? '',
+                  submittedAt: beijingTime(t.submittedAt),
+                  auditedAt: beijingTime(t.auditedAt),
+                  username: ownerUsername,
+                  createdAt: beijingTime(t.createdAt),
+                  updatedAt: beijingTime(t.updatedAt),
+                };
+              }
+            }
+          })(),
+        },
+        {
+          name: '团队成员',
+          columns: MEMBER_EXPORT_COLUMNS,
+          rows: (async function* () {
+            for await (const batch of read()) {
+              for (const { team: t } of batch) {
+                let n = 0;
+                for (const m of t.members) {
+                  yield {
+                    teamName: t.teamName,
+                    orgName: t.orgName,
+                    index: ++n,
+                    name: m.name ?? '',
+                    organization: m.organization ?? '',
+                    title: name(TEAM_DICT_TYPES.title, m.title),
+                    phone: m.phone ?? '',
+                    email: m.email ?? '',
+                    role: name(TEAM_DICT_TYPES.role, m.role),
+                  };
+                }
+              }
+            }
+          })(),
+        },
+      ]);
+      return { stream, fileName: `报名信息_${beijingTime(contest.now()).slice(0, 10)}.xlsx` };
     },
   };
 }
 export type TeamService = ReturnType<typeof createTeamService>;
+
+const TEAM_EXPORT_COLUMNS = [
+  { header: '团队名称', key: 'teamName', width: 24 },
+  { header: '单位名称', key: 'orgName', width: 32 },
+  { header: '单位类型', key: 'orgType', width: 16 },
+  { header: '统一社会信用代码', key: 'creditCode', width: 22 },
+  { header: '所在地区', key: 'region', width: 12 },
+  { header: '所在城市', key: 'city', width: 12 },
+  { header: '参赛方向', key: 'track', width: 20 },
+  { header: '负责人', key: 'leaderName', width: 12 },
+  { header: '负责人职称', key: 'leaderTitle', width: 12 },
+  { header: '负责人手机', key: 'leaderPhone', width: 14 },
+  { header: '负责人邮箱', key: 'leaderEmail', width: 26 },
+  { header: '成员人数', key: 'memberCount', width: 10 },
+  { header: '指导老师', key: 'advisor', width: 36 },
+  { header: '状态', key: 'status', width: 10 },
+  { header: '审核意见', key: 'auditReason', width: 30 },
+  { header: '提交时间', key: 'submittedAt', width: 20 },
+  { header: '审核时间', key: 'auditedAt', width: 20 },
+  { header: '注册账号', key: 'username', width: 16 },
+  { header: '创建时间', key: 'createdAt', width: 20 },
+  { header: '更新时间', key: 'updatedAt', width: 20 },
+];
+
+const MEMBER_EXPORT_COLUMNS = [
+  { header: '团队名称', key: 'teamName', width: 24 },
+  { header: '单位名称', key: 'orgName', width: 32 },
+  { header: '序号', key: 'index', width: 6 },
+  { header: '姓名', key: 'name', width: 12 },
+  { header: '所在单位', key: 'organization', width: 32 },
+  { header: '职称', key: 'title', width: 12 },
+  { header: '手机', key: 'phone', width: 14 },
+  { header: '邮箱', key: 'email', width: 26 },
+  { header: '团队角色', key: 'role', width: 12 },
+];
+
+/** The filters an export used, for the operation record. */
+export const describeFilter = (f: object) =>
+  Object.entries(f)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ') || '无';

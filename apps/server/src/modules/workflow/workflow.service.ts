@@ -1,0 +1,134 @@
+import { CONTEST_MSG, stepOf, transitionOf, type WorkflowDef } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { accounts, statusHistory } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { recordOperation, type OperationActor, type OperationEntry } from '../audit/operation-log.js';
+import { deliverMessage } from '../messages/deliver.js';
+
+/** A participant's notice of a change: in-site always; SMS too when the setting is on (queued in the outbox). */
+export interface Notice {
+  ownerId: string;
+  title: string;
+  /** Plain text or escaped HTML for the inbox. */
+  body: string;
+  /** Short SMS text; sent only when SMS notifications are on and the owner has a phone. */
+  sms?: { templateKey: string; params: string[]; text: string };
+}
+
+/** Hands SMS notices to the outbox inside the transaction (see notices/notice-outbox.ts). */
+export type SmsEnqueue = (tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }) => Promise<void>;
+
+export interface RecordInput<S extends string> {
+  workflow: WorkflowDef<S, string>;
+  subjectId: string;
+  from: S | null;
+  to: S;
+  /** What the history shows as the starting state when it differs (materials: NOT_FILLED for no row). */
+  historyFrom?: string | null;
+  reason?: string | null;
+  actor: OperationActor;
+  notice?: Notice;
+  operation?: OperationEntry;
+}
+
+export interface TransitionInput<S extends string, A extends string, R extends { status: S; version: number }> {
+  workflow: WorkflowDef<S, A>;
+  action: A;
+  actor: OperationActor;
+  reason?: string | null;
+  /** The version the caller saw; a different current version is refused as STALE. */
+  expectedVersion?: number;
+  notFoundMessage: string;
+  /** Reads the record FOR UPDATE inside the transaction. */
+  lock(tx: Db): Promise<R | undefined>;
+  /** Extra checks on the locked record (400 with its message to refuse). */
+  guard?(row: R): void;
+  /** Writes the new state; must raise `version`. */
+  apply(tx: Db, row: R, to: S, at: Date): Promise<R>;
+  subjectId(row: R): string;
+  notice?(row: R, to: S): Notice | undefined;
+  operation?(row: R, to: S): OperationEntry | undefined;
+}
+
+/**
+ * The one place where contest records change state (docs/architecture.md, "Workflow core").
+ * `transition` locks the record, refuses what the workflow does not allow (400 with the state's
+ * message, data.reason NOT_ALLOWED) or a record changed since the caller read it (400 已被他人处理,
+ * data.reason STALE), writes the new state, and in the same transaction the history row, the
+ * operation record and the participant's notice (in-site, and SMS through the outbox).
+ */
+export function createWorkflowService({ now = () => new Date(), enqueueSms, smsEnabled }: { now?: () => Date; enqueueSms?: SmsEnqueue; smsEnabled?: (tx: Db) => Promise<boolean> }) {
+  async function record<S extends string>(tx: Db, input: RecordInput<S>): Promise<void> {
+    const at = now();
+    if (input.from !== input.to) {
+      const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, input.actor.auth.accountId)).limit(1);
+      await tx.insert(statusHistory).values({
+        subjectType: input.workflow.subject,
+        subjectId: input.subjectId,
+        fromStatus: input.historyFrom !== undefined && input.from === null ? input.historyFrom : input.from,
+        toStatus: input.to,
+        reason: input.reason ?? null,
+        actorId: input.actor.auth.accountId,
+        actorRealm: input.actor.auth.realm,
+        actorName: account?.name || input.actor.auth.username,
+        createdAt: at,
+      });
+    }
+    if (input.notice) {
+      await deliverMessage(tx, {
+        title: input.notice.title,
+        body: input.notice.body,
+        kind: 'SYSTEM',
+        senderId: input.actor.auth.realm === 'USER' ? null : input.actor.auth.accountId,
+        accountIds: [input.notice.ownerId],
+      });
+      if (input.notice.sms && enqueueSms && (await smsEnabled?.(tx))) {
+        await enqueueSms(tx, { accountId: input.notice.ownerId, ...input.notice.sms });
+      }
+    }
+    if (input.operation && input.actor.auth.realm !== 'USER') await recordOperation(tx, input.actor, input.operation);
+  }
+
+  return {
+    now,
+    record,
+
+    /** The step a caller may take now, or the 400/403 refusing it. */
+    check<S extends string, A extends string>(workflow: WorkflowDef<S, A>, action: A, from: S | null, actor: OperationActor, reason?: string | null): S {
+      const step = stepOf(workflow, action, from, actor.auth.realm);
+      if (!step.ok) {
+        if (step.reason === 'FORBIDDEN') throw forbidden();
+        throw badRequest(step.message, { reason: 'NOT_ALLOWED', status: from });
+      }
+      if (transitionOf(workflow, action, from)?.reasonRequired && !reason?.trim()) throw badRequest(CONTEST_MSG.reasonRequired, { field: 'reason' });
+      return step.to;
+    },
+
+    async transition<S extends string, A extends string, R extends { status: S; version: number }>(
+      tx: Db,
+      input: TransitionInput<S, A, R>,
+    ): Promise<{ row: R; from: S; to: S }> {
+      const row = await input.lock(tx);
+      if (!row) throw notFound(input.notFoundMessage);
+      if (input.expectedVersion !== undefined && row.version !== input.expectedVersion) {
+        throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: row.status, version: row.version });
+      }
+      const to = this.check(input.workflow, input.action, row.status, input.actor, input.reason);
+      input.guard?.(row);
+      const updated = await input.apply(tx, row, to, now());
+      await record(tx, {
+        workflow: input.workflow,
+        subjectId: input.subjectId(row),
+        from: row.status,
+        to,
+        reason: input.reason ?? null,
+        actor: input.actor,
+        notice: input.notice?.(row, to),
+        operation: input.operation?.(row, to),
+      });
+      return { row: updated, from: row.status, to };
+    },
+  };
+}
+export type WorkflowService = ReturnType<typeof createWorkflowService>;

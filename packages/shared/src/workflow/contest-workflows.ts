@@ -1,0 +1,72 @@
+import { CONTEST_MSG as M } from '../contest/messages.js';
+import { TEAM_STATUSES } from '../enums.js';
+import { defineWorkflow } from './workflow.js';
+
+/** The audit outcomes of the console, as workflow actions. */
+export const AUDIT_ACTION = { APPROVED: 'APPROVE', REVISING: 'RETURN', REJECTED: 'REJECT' } as const;
+
+/** product.md 4: null -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
+export const TEAM_WORKFLOW = defineWorkflow({
+  subject: 'TEAM',
+  states: TEAM_STATUSES,
+  transitions: [
+    { action: 'SAVE', from: [null], to: 'DRAFT', by: ['USER'] },
+    { action: 'SAVE', from: ['DRAFT', 'REVISING'], to: 'SAME', by: ['USER'] },
+    { action: 'SUBMIT', from: [null, 'DRAFT', 'REVISING'], to: 'SUBMITTED', by: ['USER'] },
+    { action: 'APPROVE', from: ['SUBMITTED'], to: 'APPROVED', by: ['ADMIN'], permission: 'qualification:audit' },
+    { action: 'RETURN', from: ['SUBMITTED'], to: 'REVISING', by: ['ADMIN'], permission: 'qualification:audit', reasonRequired: true },
+    { action: 'REJECT', from: ['SUBMITTED'], to: 'REJECTED', by: ['ADMIN'], permission: 'qualification:audit', reasonRequired: true },
+  ],
+  refusals: {
+    SAVE: M.teamNotEditable,
+    SUBMIT: M.teamNotSubmittable,
+    APPROVE: M.auditOnlySubmitted,
+    RETURN: M.auditOnlySubmitted,
+    REJECT: M.auditOnlySubmitted,
+  },
+  refused: M.auditOnlySubmitted,
+});
+
+/** product.md 5: NOT_FILLED (no row) -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
+export const PRELIM_WORKFLOW = defineWorkflow({
+  subject: 'PRELIM',
+  states: TEAM_STATUSES,
+  transitions: [
+    { action: 'SAVE', from: [null], to: 'DRAFT', by: ['USER'] },
+    { action: 'SAVE', from: ['DRAFT', 'REVISING'], to: 'SAME', by: ['USER'] },
+    { action: 'SUBMIT', from: [null, 'DRAFT', 'REVISING'], to: 'SUBMITTED', by: ['USER'] },
+    { action: 'APPROVE', from: ['SUBMITTED'], to: 'APPROVED', by: ['ADMIN'], permission: 'preliminary:audit' },
+    { action: 'RETURN', from: ['SUBMITTED'], to: 'REVISING', by: ['ADMIN'], permission: 'preliminary:audit', reasonRequired: true },
+    { action: 'REJECT', from: ['SUBMITTED'], to: 'REJECTED', by: ['ADMIN'], permission: 'preliminary:audit', reasonRequired: true },
+  ],
+  refusals: {
+    SAVE: M.prelimNotEditable,
+    SUBMIT: M.prelimNotSubmittable,
+    APPROVE: M.auditOnlySubmitted,
+    RETURN: M.auditOnlySubmitted,
+    REJECT: M.auditOnlySubmitted,
+  },
+  refused: M.auditOnlySubmitted,
+});
+
+/**
+ * A project's place in the final round (the final-projects page). Promotion by ranking comes
+ * with the review work; an admin may add or remove a project by hand now, with a reason.
+ */
+export const FINAL_ENTRY_STATUSES = ['IN', 'OUT'] as const;
+export type FinalEntryStatus = (typeof FINAL_ENTRY_STATUSES)[number];
+
+export const FINAL_WORKFLOW = defineWorkflow({
+  subject: 'FINAL',
+  states: FINAL_ENTRY_STATUSES,
+  transitions: [
+    { action: 'ADD', from: [null, 'OUT'], to: 'IN', by: ['ADMIN'], permission: 'final:promote', reasonRequired: true },
+    { action: 'REMOVE', from: ['IN'], to: 'OUT', by: ['ADMIN'], permission: 'final:promote', reasonRequired: true },
+  ],
+  refusals: { ADD: M.finalAlreadyIn, REMOVE: M.finalNotIn },
+  refused: M.finalNotIn,
+});
+
+/** Every workflow by the subject type written to the history. */
+export const WORKFLOWS = { TEAM: TEAM_WORKFLOW, PRELIM: PRELIM_WORKFLOW, FINAL: FINAL_WORKFLOW } as const;
+export type WorkflowSubject = keyof typeof WORKFLOWS;

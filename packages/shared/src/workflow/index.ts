@@ -1,0 +1,2 @@
+export * from './workflow.js';
+export * from './contest-workflows.js';
