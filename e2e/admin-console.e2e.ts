@@ -108,9 +108,13 @@ describe('the admin console', () => {
     await b.screenshot('admin-audit');
   });
 
-  it('sends an unknown admin page to the 404 page', async () => {
+  it('shows an unknown admin page as a 404 inside the console, and a menu group its first entry', async () => {
     await b.page.goto(`${portal.url}/admin/no-such-page`);
-    await b.page.getByTestId('not-found').waitFor();
+    await b.page.getByTestId('admin-console').getByTestId('console-not-found').waitFor();
+    await b.page.getByRole('button', { name: '返回控制台首页' }).click();
+    await b.page.waitForURL('**/admin/home');
+    await b.page.goto(`${portal.url}/admin/behaviorAuditing`);
+    await b.page.waitForURL('**/admin/behaviorAuditing/UserManage');
   });
 
   it('logs out: token and tabs removed, back to the login page', async () => {

@@ -1,37 +1,55 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadTestConfig } from '../src/config/test-config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import type { AppConfig } from '../src/config/config.js';
+import {
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  readPgliteTemplate,
+  withDatabaseName,
+  type TestDatabaseTemplate,
+} from './test-database.js';
+
+/** The run's migrated template (test/global-setup.ts); none outside vitest or without that setup. */
+function template(): TestDatabaseTemplate {
+  try {
+    return inject('testDatabaseTemplate') ?? {};
+  } catch {
+    return {};
+  }
+}
 
 /**
- * A database of its own for one test file. On PGlite that is a fresh in-memory instance;
- * on PostgreSQL a new database created from DATABASE_URL and dropped at the end.
+ * A database of its own for one test file. On PGlite that is a fresh in-memory instance, loaded
+ * from the run's tarball of a fresh cluster (test/global-setup.ts); on PostgreSQL a new database
+ * created from DATABASE_URL, dropped at the end. It is empty unless `migrated`: then it starts
+ * as the run's migrated template (PGlite: the migrated cluster; PostgreSQL: a copy of the template
+ * database), and the app's own migration run at build finds nothing to do. Without a template
+ * (outside vitest, or another DATABASE_URL than the run's) it starts empty and the app migrates it.
  */
-export async function createTestDatabase(config: AppConfig): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  config: AppConfig,
+  options: { migrated?: boolean } = {},
+): Promise<{ database: Database; drop(): Promise<void> }> {
+  const { pglite, postgres } = template();
   if (!config.databaseUrl?.startsWith('postgres')) {
-    const database = await openDatabase(config);
+    const tarball = config.databaseUrl === 'memory://' ? (options.migrated ? pglite?.migrated : pglite?.empty) : undefined;
+    const loadDataDir = tarball ? readPgliteTemplate(tarball) : undefined;
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, loadDataDir });
     return { database, drop: () => database.close() };
   }
-  const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: config.databaseUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(config.databaseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: config.dataDir });
+  const adminUrl = config.databaseUrl;
+  const name = await createPostgresDatabase(adminUrl, options.migrated && postgres?.url === adminUrl ? postgres.template : undefined);
+  const database = await openDatabase({ databaseUrl: withDatabaseName(adminUrl, name), dataDir: config.dataDir });
   return {
     database,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: config.databaseUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await dropPostgresDatabase(adminUrl, name);
     },
   };
 }
@@ -50,7 +68,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
   const config = loadTestConfig({ REDIS_PREFIX: prefix, ...overrides });
-  const { database, drop } = await createTestDatabase(config);
+  const { database, drop } = await createTestDatabase(config, { migrated: true });
   const app = await buildApp(config, { database, bare: options.bare });
   return {
     app,

@@ -7,7 +7,7 @@ import { loadTestConfig } from '../config/test-config.js';
 import { verifyPassword } from '../lib/password.js';
 import type { Database } from './client.js';
 import { runMigrations } from './migrate.js';
-import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, teams } from './schema.js';
+import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, statusHistory, teams } from './schema.js';
 import { seed } from './seed.js';
 
 let database: Database;
@@ -97,6 +97,14 @@ describe('seed', () => {
     const result = await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: true });
     expect(result.demo?.participants).toContain('demo1');
     expect(result.demo?.experts).toEqual(['e0001', 'e0002', 'e0003']);
+    // Demo teams walk the real workflow: a returned team has its reason and its whole history.
+    const [demo3] = await database.db.select().from(teams).innerJoin(accounts, eq(accounts.id, teams.ownerId)).where(eq(accounts.username, 'demo3'));
+    expect(demo3!.teams).toMatchObject({ status: 'REVISING', version: 3 });
+    expect(demo3!.teams.auditReason).toBeTruthy();
+    const trail = await database.db.select().from(statusHistory).where(eq(statusHistory.subjectId, demo3!.teams.id)).orderBy(statusHistory.createdAt);
+    expect(trail.map((h) => `${h.fromStatus}->${h.toStatus}`)).toEqual(['null->DRAFT', 'DRAFT->SUBMITTED', 'SUBMITTED->REVISING']);
+    expect(trail[2]!.reason).toBe(demo3!.teams.auditReason);
+    expect(trail[2]!.actorRealm).toBe('ADMIN');
     const published = await database.db.select().from(news).where(eq(news.status, 'PUBLISHED'));
     expect(new Set(published.map((n) => n.category))).toEqual(new Set(['MEDICAL_INSURANCE', 'CONTEST_DYNAMIC']));
     expect(published.filter((n) => n.pinned).length).toBe(2);

@@ -4,10 +4,13 @@ import {
   ADMIN_MENUS,
   CONTEST_NAME_DEFAULT,
   DICTIONARY_SEED,
+  TEAM_STATUS_LABELS,
+  TEAM_WORKFLOW,
   flattenMenus,
 } from '@contest/shared';
 import { generatePassword, hashPassword } from '../lib/password.js';
 import type { Db } from './client.js';
+import { createWorkflowService } from '../modules/workflow/workflow.service.js';
 import {
   accountRoles,
   accounts,
@@ -154,8 +157,72 @@ async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Prom
   return { username: opts.adminUsername, password, generated: opts.adminPassword === undefined };
 }
 
+/**
+ * A demo team walks the real workflow (product.md 4): saved as a draft, submitted, then decided
+ * by the demo reviewer with a reason, so its history, reasons and notices are those a real team
+ * would have.
+ */
+async function demoTeamThroughWorkflow(
+  tx: Db,
+  owner: { accountId: string; username: string },
+  t: (typeof DEMO_TEAMS)[number],
+  reviewer: { accountId: string; username: string } | undefined,
+): Promise<void> {
+  const team = t.team!;
+  const workflow = createWorkflowService({});
+  const participant = { auth: { accountId: owner.accountId, realm: 'USER' as const, username: owner.username } };
+  const { status, ...fields } = team;
+  // Days apart, as a real team's steps would be (and so the history has a stable order).
+  const day = (n: number) => new Date(Date.now() - n * 86_400_000);
+  const [row] = await tx.insert(teams).values({ ownerId: owner.accountId, ...fields, leader: t.leader, status: 'DRAFT' }).returning();
+  await workflow.record(tx, { workflow: TEAM_WORKFLOW, subjectId: row!.id, from: null, to: 'DRAFT', actor: participant, at: day(5) });
+  if (status === 'DRAFT') return;
+  await tx.update(teams).set({ status: 'SUBMITTED', submittedAt: day(4), version: sql`${teams.version} + 1` }).where(eq(teams.id, row!.id));
+  await workflow.record(tx, {
+    workflow: TEAM_WORKFLOW,
+    subjectId: row!.id,
+    from: 'DRAFT',
+    to: 'SUBMITTED',
+    actor: participant,
+    at: day(4),
+    notice: { ownerId: owner.accountId, title: '报名信息已提交', body: `您的团队「${team.teamName}」的报名信息已提交，请等待审核。` },
+  });
+  if (status === 'SUBMITTED' || !reviewer) return;
+  const reason = DEMO_AUDIT_REASONS[status] ?? null;
+  await tx
+    .update(teams)
+    .set({ status, auditReason: reason, auditedAt: day(2), version: sql`${teams.version} + 1` })
+    .where(eq(teams.id, row!.id));
+  await workflow.record(tx, {
+    workflow: TEAM_WORKFLOW,
+    subjectId: row!.id,
+    from: 'SUBMITTED',
+    to: status,
+    reason,
+    at: day(2),
+    actor: { auth: { accountId: reviewer.accountId, realm: 'ADMIN', username: reviewer.username } },
+    notice: {
+      ownerId: owner.accountId,
+      title: status === 'APPROVED' ? '报名审核通过' : status === 'REVISING' ? '报名信息需修改' : '报名审核未通过',
+      body: status === 'APPROVED' ? `您的团队「${team.teamName}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。` : `您的团队「${team.teamName}」报名审核结果：${TEAM_STATUS_LABELS[status]}。审核意见：${reason ?? ''}`,
+    },
+    operation: { action: 'qualification:audit', targetType: 'team', targetId: row!.id, summary: `审核报名「${team.teamName}」：${TEAM_STATUS_LABELS[status]}（演示数据）` },
+  });
+}
+
+const DEMO_AUDIT_REASONS: Partial<Record<string, string>> = {
+  REVISING: '单位证明材料不清晰，请重新上传加盖公章的扫描件。',
+  REJECTED: '参赛单位不符合本届大赛参赛条件。',
+};
+
 async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  // The super admin stands in as the reviewer of the demo decisions.
+  const [reviewer] = await tx
+    .select({ accountId: accounts.id, username: accounts.username })
+    .from(accounts)
+    .where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN')))
+    .limit(1);
   const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(news)) as [{ count: number }];
   if (count === 0) {
     const now = Date.now();
@@ -177,7 +244,7 @@ async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
       .returning({ id: accounts.id });
     participants.push(t.username);
     if (!account || !t.team) continue;
-    await tx.insert(teams).values({ ownerId: account.id, ...t.team, leader: t.leader, submittedAt: t.team.status === 'DRAFT' ? null : new Date() });
+    await demoTeamThroughWorkflow(tx, { accountId: account.id, username: t.username }, t, reviewer);
   }
 
   const experts: string[] = [];

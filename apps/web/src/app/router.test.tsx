@@ -12,7 +12,7 @@ describe('router', () => {
   });
 
   it('renders the 404 page in English', async () => {
-    renderRoute('/admin/nope', { search: '?lang=en' });
+    renderRoute('/nope/page', { search: '?lang=en' });
     const page = await screen.findByTestId('not-found');
     expect(page.textContent).toContain('Sorry, the page you visited does not exist.');
     expect(screen.getByRole('button', { name: 'Back to home' })).toBeTruthy();

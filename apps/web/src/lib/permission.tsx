@@ -50,7 +50,8 @@ export function hasPermission(
 /** The signed-in user of the page's realm (decided by the URL, like the token). */
 export function usePermissionSubject(): PermissionSubject | null {
   const realm = realmOfPath(useLocation().pathname);
-  // Hooks run unconditionally; the one of another realm stays idle without its token.
+  // Hooks run unconditionally; those of other realms stay idle here (see useUserInfo and
+  // useStaffInfo: info is loaded only on pages of its own realm, whose token the client sends).
   const admin = useStaffInfo('ADMIN');
   const expert = useStaffInfo('EXPERT');
   const user = useUserInfo();

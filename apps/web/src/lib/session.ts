@@ -5,6 +5,7 @@
  * login or logout at once.
  */
 import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   API_BASE,
@@ -13,6 +14,7 @@ import {
   type RoleCode,
   type TeamStatus,
 } from '@contest/shared';
+import { realmOfPath } from '../api';
 import { api, onClearUserInfo } from './api';
 import { emitTokens, getToken, removeToken, saveRedirectPath, setToken, useToken, type StaffRealm } from './session-store';
 
@@ -170,25 +172,39 @@ export async function fetchStaffInfo(): Promise<StaffInfo> {
   return (await api.get<StaffInfo>('/admin/user/account')).data;
 }
 
-/** The signed-in participant; idle (no request) without an AccessToken. */
+/**
+ * The realm of the page being shown. The HTTP client picks the token (and what a 401 does) by
+ * the page URL, so an account's info may only be loaded on a page of its own realm: on an admin
+ * page /user/account would go out with the AdminToken, answer 401, and end the admin session.
+ */
+function usePageRealm(): Realm {
+  return realmOfPath(useLocation().pathname);
+}
+
+/** The signed-in participant; idle (no request) without an AccessToken or outside participant pages. */
 export function useUserInfo() {
   const token = useToken('USER');
+  const pageRealm = usePageRealm();
   return useQuery({
     queryKey: USER_ACCOUNT_QUERY_KEY,
     queryFn: fetchUserInfo,
-    enabled: token !== null,
+    enabled: token !== null && pageRealm === 'USER',
     // The client has already told the user; a retry would only repeat the toast.
     retry: false,
   });
 }
 
-/** The signed-in admin or expert (key ['staff-account', realm]); idle without the realm's token. */
+/**
+ * The signed-in admin or expert (key ['staff-account', realm]); idle without the realm's token
+ * or on a page of another realm (the call would carry that page's token, see usePageRealm).
+ */
 export function useStaffInfo(realm: StaffRealm) {
   const token = useToken(realm);
+  const pageRealm = usePageRealm();
   return useQuery({
     queryKey: staffKey(realm),
     queryFn: fetchStaffInfo,
-    enabled: token !== null,
+    enabled: token !== null && pageRealm === realm,
     retry: false,
     // Menus and buttons change only with a new login (which clears this cache): permission-guarded
     // buttons remounting after "refresh tab" must not refetch the account each time.

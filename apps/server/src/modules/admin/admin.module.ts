@@ -18,6 +18,9 @@ import { createSystemAccountRepository } from './system-accounts/system-accounts
 import { systemAccountRoutes } from './system-accounts/system-accounts.routes.js';
 import { createSystemAccountService } from './system-accounts/system-accounts.service.js';
 import { trackRoutes } from './track.routes.js';
+import { createSettingsRepository } from '../settings/settings.repository.js';
+import { settingsRoutes } from '../settings/settings.routes.js';
+import { createSettingsService } from '../settings/settings.service.js';
 import { createUserRepository } from './users/users.repository.js';
 import { userRoutes } from './users/users.routes.js';
 import { createUserService } from './users/users.service.js';
@@ -44,5 +47,6 @@ export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identit
     await scope.register(auditRoutes, { guards, service: createAuditService(createAuditRepository(db)) });
     await scope.register(trackRoutes, { guards });
     await scope.register(dashboardRoutes, { guards, service: createDashboardService(createDashboardRepository(db)) });
+    await scope.register(settingsRoutes, { guards, service: createSettingsService({ db, repo: createSettingsRepository(db) }) });
   });
 }

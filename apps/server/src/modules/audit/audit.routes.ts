@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AUDIT_MENU_OF_REALM, loginRecordQuerySchema, operationRecordQuerySchema, type Realm } from '@contest/shared';
+import { AUDIT_MENU_OF_REALM, type Realm } from '@contest/shared';
 import { forbidden } from '../../lib/errors.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import type { AdminGuards } from '../admin/admin.guard.js';
+import { loginRecordSortedQuerySchema, operationRecordSortedQuerySchema } from './audit.query.js';
 import type { AuditService } from './audit.service.js';
 
 /**
@@ -16,11 +17,11 @@ export async function auditRoutes(base: FastifyInstance, { guards, service }: { 
     if (!(await guards.menus.holdsAny(request.auth!, [AUDIT_MENU_OF_REALM[realm]]))) throw forbidden();
   };
 
-  app.get('/admin/audit/login-records', { onRequest: guards.any, schema: { querystring: loginRecordQuerySchema } }, async (request) => {
+  app.get('/admin/audit/login-records', { onRequest: guards.any, schema: { querystring: loginRecordSortedQuerySchema } }, async (request) => {
     await checkRealm(request, request.query.realm);
     return ok(await service.loginRecords(request.query));
   });
-  app.get('/admin/audit/operation-records', { onRequest: guards.any, schema: { querystring: operationRecordQuerySchema } }, async (request) => {
+  app.get('/admin/audit/operation-records', { onRequest: guards.any, schema: { querystring: operationRecordSortedQuerySchema } }, async (request) => {
     await checkRealm(request, request.query.realm);
     return ok(await service.operationRecords(request.query));
   });

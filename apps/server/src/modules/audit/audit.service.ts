@@ -1,10 +1,11 @@
-import type { LoginRecordQuery, LoginRecordView, OperationRecordQuery, OperationRecordView, Page } from '@contest/shared';
+import type { LoginRecordView, OperationRecordView, Page } from '@contest/shared';
+import type { LoginRecordSortedQuery, OperationRecordSortedQuery } from './audit.query.js';
 import type { AuditRepository } from './audit.repository.js';
 
-/** Behaviour auditing (product.md 7): login and operation records per realm, newest first. */
+/** Behaviour auditing (product.md 7): login and operation records per realm, newest first (or oldest, `order=asc`). */
 export function createAuditService(repo: AuditRepository) {
   return {
-    async loginRecords(q: LoginRecordQuery): Promise<Page<LoginRecordView>> {
+    async loginRecords(q: LoginRecordSortedQuery): Promise<Page<LoginRecordView>> {
       const { rows, total } = await repo.loginRecords(q);
       return {
         list: rows.map(({ record: r, username, name }) => ({
@@ -26,7 +27,7 @@ export function createAuditService(repo: AuditRepository) {
       };
     },
 
-    async operationRecords(q: OperationRecordQuery): Promise<Page<OperationRecordView>> {
+    async operationRecords(q: OperationRecordSortedQuery): Promise<Page<OperationRecordView>> {
       const { rows, total } = await repo.operationRecords(q);
       return {
         list: rows.map((r) => ({

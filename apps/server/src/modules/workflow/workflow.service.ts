@@ -30,6 +30,8 @@ export interface RecordInput<S extends string> {
   actor: OperationActor;
   notice?: Notice;
   operation?: OperationEntry;
+  /** When it happened (demo data replays a past); now by default. */
+  at?: Date;
 }
 
 export interface TransitionInput<S extends string, A extends string, R extends { status: S; version: number }> {
@@ -60,7 +62,7 @@ export interface TransitionInput<S extends string, A extends string, R extends {
  */
 export function createWorkflowService({ now = () => new Date(), enqueueSms, smsEnabled }: { now?: () => Date; enqueueSms?: SmsEnqueue; smsEnabled?: (tx: Db) => Promise<boolean> }) {
   async function record<S extends string>(tx: Db, input: RecordInput<S>): Promise<void> {
-    const at = now();
+    const at = input.at ?? now();
     if (input.from !== input.to) {
       const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, input.actor.auth.accountId)).limit(1);
       await tx.insert(statusHistory).values({

@@ -4,7 +4,8 @@ import { api } from '../../lib/api';
 import { ok } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
 import type { StaffInfo } from '../../lib/session';
-import { operator, superAdmin } from '../../components/admin-kit/staff-fixtures';
+import { ADMIN_MENUS } from '@contest/shared';
+import { menuTree, operator, superAdmin } from '../../components/admin-kit/staff-fixtures';
 
 function signIn(info: StaffInfo, answers: Record<string, unknown> = {}) {
   localStorage.setItem('AdminToken', 'admin-token');
@@ -102,6 +103,47 @@ describe('admin layout', { timeout: 20_000 }, () => {
     signIn(superAdmin());
     const { router } = renderRoute(from);
     await waitFor(() => expect(router.state.location.pathname).toBe(to));
+  });
+
+  // Menu groups the spec gives no redirect open their first permitted entry, read from the menu
+  // data (a group or entry added later needs no route of its own).
+  const SPEC_REDIRECTS = ['/admin/competition', '/admin/preliminary', '/admin/grade', '/admin/information', '/admin/account'];
+  it.each(
+    ADMIN_MENUS.filter((m) => m.children?.length && !SPEC_REDIRECTS.includes(m.path)).map((m) => [m.path, m.children![0]!.path]),
+  )('opens the first entry of the menu group %s (%s)', async (from, to) => {
+    signIn(superAdmin());
+    const { router } = renderRoute(from);
+    await waitFor(() => expect(router.state.location.pathname).toBe(to));
+    expect(screen.queryByTestId('not-found')).toBeNull();
+  });
+
+  it('opens the first entry of a group the account may use, not the first of the group', async () => {
+    const menus = menuTree(ADMIN_MENUS).map((m) =>
+      m.code === 'behaviorAuditing' ? { ...m, children: m.children.filter((c) => c.code === 'ExpertManage') } : m,
+    );
+    signIn(superAdmin({ menus }));
+    const { router } = renderRoute('/admin/behaviorAuditing/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/behaviorAuditing/ExpertManage'));
+  });
+
+  it('shows an unknown admin path as a 404 inside the console, with a way back to its home', async () => {
+    signIn(superAdmin());
+    const { router } = renderRoute('/admin/no-such-page');
+    const notFound = await screen.findByTestId('console-not-found', {}, { timeout: 15_000 });
+    // Inside the console: its header and menu stay, the public site's 404 is not shown.
+    expect(screen.getByTestId('console-page').contains(notFound)).toBe(true);
+    expect(screen.getByTestId('console-menu')).toBeTruthy();
+    expect(screen.queryByTestId('not-found')).toBeNull();
+    expect(router.state.location.pathname).toBe('/admin/no-such-page');
+    fireEvent.click(within(notFound).getByRole('button', { name: '返回控制台首页' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));
+  });
+
+  it('sends a group the account has no entry of to the console 404', async () => {
+    signIn(operator(['home']));
+    const { router } = renderRoute('/admin/system');
+    expect(await screen.findByTestId('console-not-found', {}, { timeout: 15_000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/system');
   });
 
   it('sends a page outside the account menus to /404', async () => {

@@ -6,6 +6,8 @@ import dayjs from 'dayjs';
 import type {
   AdminDashboard,
   AdminProfile,
+  ContestSettings,
+  ContestSettingsInput,
   DictItem,
   DictType,
   GeneratedPassword,
@@ -104,3 +106,8 @@ export const fetchOperationRecords = (params: object) =>
 
 // Console home
 export const fetchDashboard = () => data(api.get<AdminDashboard>('/admin/dashboard'));
+
+// Contest settings (大赛设置)
+export const SETTINGS_QUERY_KEY = ['admin', 'settings'] as const;
+export const fetchSettings = () => data(api.get<ContestSettings>('/admin/settings'));
+export const saveSettings = (body: ContestSettingsInput) => api.put<ContestSettings>('/admin/settings', body);

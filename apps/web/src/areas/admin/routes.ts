@@ -42,6 +42,7 @@ export const ADMIN_PATHS = {
   systemManage: '/admin/system/systemManage',
   roleManage: '/admin/system/roleManage',
   dataField: '/admin/system/dataField',
+  systemSettings: '/admin/system/settings',
   account: '/admin/account',
   accountManage: '/admin/account/accountManage',
 } as const;
@@ -68,6 +69,11 @@ function redirectTo(path: string, to: string): RouteObject {
   return { path, loader: () => redirect(to), element: null };
 }
 
+/** The console's catch-all page (components/admin-kit, shared with the expert console). */
+const consoleNotFound: Lazy = async () => ({
+  Component: (await import('../../components/admin-kit/ConsoleNotFound')).ConsoleNotFound,
+});
+
 const P = ADMIN_PATHS;
 
 const consoleRoutes: RouteObject[] = [
@@ -81,12 +87,20 @@ const consoleRoutes: RouteObject[] = [
   })),
 
   redirectTo(P.competition, P.qualification),
-  page(P.qualificationDraft, 'qualificationDraft', 'admin:titles.qualificationDraft'),
-  page(P.qualification, 'qualification', 'admin:titles.qualification'),
+  page(P.qualificationDraft, 'qualificationDraft', 'admin:titles.qualificationDraft', async () => ({
+    Component: (await import('./qualification/QualificationDraftPage')).QualificationDraftPage,
+  })),
+  page(P.qualification, 'qualification', 'admin:titles.qualification', async () => ({
+    Component: (await import('./qualification/QualificationPage')).QualificationPage,
+  })),
 
   redirectTo(P.preliminary, P.preliminaryBox),
-  page(P.preliminaryBox, 'preliminaryBox', 'admin:titles.preliminaryBox'),
-  page(P.preliminarySearch, 'preliminarySearch', 'admin:titles.preliminarySearch'),
+  page(P.preliminaryBox, 'preliminaryBox', 'admin:titles.preliminaryBox', async () => ({
+    Component: (await import('./preliminary/PrelimDraftsPage')).PrelimDraftsPage,
+  })),
+  page(P.preliminarySearch, 'preliminarySearch', 'admin:titles.preliminarySearch', async () => ({
+    Component: (await import('./preliminary/PrelimListPage')).PrelimListPage,
+  })),
 
   // The spec sends /admin/grade to /admin/grade/gradeManage, a path none of its pages has;
   // that path stands for the preliminary score query.
@@ -97,7 +111,9 @@ const consoleRoutes: RouteObject[] = [
   page(P.gradeManageGrade, 'gradeManageGrade', 'admin:titles.gradeManageGrade'),
   page(P.scoringMonitoringExpert, 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert'),
 
-  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch'),
+  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', async () => ({
+    Component: (await import('./preliminary/FinalListPage')).FinalListPage,
+  })),
   page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup'),
   page(P.gradeManageAdminGrade, 'gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade'),
   page(P.scoringMonitoringAdminExpert, 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert'),
@@ -129,6 +145,9 @@ const consoleRoutes: RouteObject[] = [
   page(P.dataField, 'dataField', 'admin:titles.dataField', async () => ({
     Component: (await import('./pages/DataFieldPage')).DataFieldPage,
   })),
+  page(P.systemSettings, 'systemSettings', 'admin:titles.systemSettings', async () => ({
+    Component: (await import('./pages/ContestSettingsPage')).ContestSettingsPage,
+  })),
 
   redirectTo(P.account, P.accountManage),
   page(P.accountManage, 'accountManage', 'admin:titles.accountManage', async () => ({
@@ -136,19 +155,34 @@ const consoleRoutes: RouteObject[] = [
   })),
 
   // Detail pages (not in the menu).
-  detail('/admin/preliminary-admin/detail/:id', 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminDetail'),
+  detail('/admin/preliminary-admin/detail/:id', 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminDetail', async () => ({
+    Component: (await import('./preliminary/FinalDetailPage')).FinalDetailPage,
+  })),
   detail('/admin/competition/grade-admin-detail/:id', 'gradeManageAdminGrade', 'admin:titles.gradeAdminDetail'),
   detail(
     '/admin/competition/scoring-monitoring-expert-admin-detail/:id',
     'scoringMonitoringAdminExpert',
     'admin:titles.scoringMonitoringExpertAdminDetail',
   ),
-  detail('/admin/competition/qualification-detail/:id', 'qualification', 'admin:titles.qualificationDetail'),
-  detail('/admin/competition/qualification-draft/:id', 'qualificationDraft', 'admin:titles.qualificationDraftDetail'),
-  detail('/admin/competition/qualification-audit', 'qualification', 'admin:titles.qualificationAudit'),
-  detail('/admin/preliminary/audit/:id', 'preliminarySearch', 'admin:titles.preliminaryAudit'),
-  detail('/admin/preliminary/detail/:id', 'preliminarySearch', 'admin:titles.preliminaryDetail'),
-  detail('/admin/preliminary/draft-detail/:id', 'preliminaryBox', 'admin:titles.preliminaryDraftDetail'),
+  detail('/admin/competition/qualification-detail/:id', 'qualification', 'admin:titles.qualificationDetail', async () => ({
+    Component: (await import('./qualification/QualificationDetailPage')).QualificationDetailPage,
+  })),
+  detail('/admin/competition/qualification-draft/:id', 'qualificationDraft', 'admin:titles.qualificationDraftDetail', async () => ({
+    Component: (await import('./qualification/QualificationDraftDetailPage')).QualificationDraftDetailPage,
+  })),
+  detail('/admin/competition/qualification-audit', 'qualification', 'admin:titles.qualificationAudit', async () => ({
+    Component: (await import('./qualification/QualificationAuditPage')).QualificationAuditPage,
+  })),
+  // The audit page with the id `queue` works through the submitted materials one after another.
+  detail('/admin/preliminary/audit/:id', 'preliminarySearch', 'admin:titles.preliminaryAudit', async () => ({
+    Component: (await import('./preliminary/PrelimAuditPage')).PrelimAuditPage,
+  })),
+  detail('/admin/preliminary/detail/:id', 'preliminarySearch', 'admin:titles.preliminaryDetail', async () => ({
+    Component: (await import('./preliminary/PrelimDetailPage')).PrelimDetailPage,
+  })),
+  detail('/admin/preliminary/draft-detail/:id', 'preliminaryBox', 'admin:titles.preliminaryDraftDetail', async () => ({
+    Component: (await import('./preliminary/PrelimDraftDetailPage')).PrelimDraftDetailPage,
+  })),
   detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit'),
   detail('/admin/user/siteContentManagement-detail/:id?', 'siteContentManagement', 'admin:titles.siteContentDetail'),
   detail('/admin/user/docManagement-edit/:id?', 'docManage', 'admin:titles.docEdit'),
@@ -158,6 +192,10 @@ const consoleRoutes: RouteObject[] = [
     'scoringMonitoringExpert',
     'admin:titles.scoringMonitoringExpertDetail',
   ),
+
+  // Any other /admin path: a menu group's own path (/admin/system, /admin/final...) opens its
+  // first permitted entry, from the menus the server sent; the rest is a 404 inside the console.
+  { path: '*', lazy: consoleNotFound },
 ];
 
 export const adminRoutes: RouteObject[] = [

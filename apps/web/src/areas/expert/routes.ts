@@ -37,6 +37,13 @@ export const expertRoutes: RouteObject[] = [
                 Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
               }),
             },
+            // Unknown /expert paths: a 404 inside the console, back to its home.
+            {
+              path: '*',
+              lazy: async () => ({
+                Component: (await import('../../components/admin-kit/ConsoleNotFound')).ConsoleNotFound,
+              }),
+            },
           ],
           requireStaffLogin('EXPERT'),
         ),

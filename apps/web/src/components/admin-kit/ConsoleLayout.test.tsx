@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '../../lib/api';
 import { ok } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
@@ -25,5 +25,16 @@ describe('expert console', { timeout: 20_000 }, () => {
     expect(mark.style.backgroundSize).toBe('300px 240px');
     await waitFor(() => expect(localStorage.getItem('expertTabs')).toContain('/expert/index'));
     expect(localStorage.getItem('adminTabs')).toBeNull();
+  });
+
+  it('shows an unknown expert path as a 404 inside the console, with a way back to its home', async () => {
+    localStorage.setItem('ExpertToken', 'expert-token');
+    vi.spyOn(api, 'get').mockResolvedValue(ok(expert()));
+    const { router } = renderRoute('/expert/no-such-page');
+    const notFound = await screen.findByTestId('console-not-found', {}, { timeout: 15_000 });
+    expect(screen.getByTestId('expert-console').contains(notFound)).toBe(true);
+    expect(screen.queryByTestId('not-found')).toBeNull();
+    fireEvent.click(within(notFound).getByRole('button', { name: '返回控制台首页' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expert/index'));
   });
 });

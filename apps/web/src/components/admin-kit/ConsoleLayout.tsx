@@ -21,6 +21,7 @@ import { PageLoading } from '../PageLoading';
 import { useConsoleHandle } from './console-handle';
 import { findMenu, menuLabel, menuVerdict, type MenuVerdict } from './console-menu';
 import { ConsoleAccount } from './ConsoleAccount';
+import type { ConsoleOutletContext } from './ConsoleNotFound';
 import { MenuIcon } from './MenuIcon';
 import { OpenTabsBar } from './OpenTabsBar';
 import { addTab, clearOpenTabs, setOpenTabs } from './open-tabs';
@@ -196,7 +197,7 @@ export function ConsoleLayout({
   } else if (verdict.kind === 'noMenus') {
     body = null;
   } else {
-    body = <Outlet />;
+    body = <Outlet context={{ realm, homePath } satisfies ConsoleOutletContext} />;
   }
 
   return (

@@ -65,9 +65,11 @@ export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'l
 
 /**
  * The console's table (spec section 2): a skeleton of six rows while the first page loads,
- * 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>.
+ * 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>. A table wider
+ * than its card scrolls inside it (on a phone the columns never widen the page); a caller's
+ * own `scroll` replaces that.
  */
-export function DataTable<T extends object>({ loading = false, columns = [], dataSource, ...rest }: DataTableProps<T>) {
+export function DataTable<T extends object>({ loading = false, columns = [], dataSource, className, ...rest }: DataTableProps<T>) {
   const { t } = useTranslation('admin');
   const empty = !dataSource || dataSource.length === 0;
   const skeleton = useMinimumDuration(loading && empty);
@@ -83,7 +85,9 @@ export function DataTable<T extends object>({ loading = false, columns = [], dat
   return (
     <Table<T>
       size="middle"
+      scroll={{ x: 'max-content' }}
       {...rest}
+      className={className ? `kit-table ${className}` : 'kit-table'}
       columns={withEmptyCells(columns)}
       dataSource={dataSource}
       loading={loading}

@@ -6,6 +6,10 @@ import { EMPTY_CELL, isEmptyCell } from './DataTable';
 import './kit.css';
 
 export interface LabelValueProps {
+  /**
+   * Shown before the value, followed by one colon (drawn by the style; a colon at the end of a
+   * text label is dropped). null when something else labels the value, e.g. a Descriptions item.
+   */
   label: ReactNode;
   value?: ReactNode;
   /**
@@ -20,6 +24,11 @@ export interface LabelValueProps {
 /** Whether an element clamped by CSS hides part of its content. */
 export function isClamped(el: HTMLElement): boolean {
   return el.scrollHeight > el.clientHeight + 1;
+}
+
+/** A text label without its trailing colon: the style adds one, and two read as 用户名：：. */
+function labelText(label: ReactNode): ReactNode {
+  return typeof label === 'string' ? label.replace(/\s*[:：]\s*$/, '') : label;
 }
 
 /** Label/value item of spec section 2: '--' when empty, optional HTML, two-line ellipsis with a details link. */
@@ -42,9 +51,11 @@ export function LabelValue({ label, value, html, ellipsis = false }: LabelValueP
   }, [ellipsis, value, html]);
 
   const content = html ? <div dangerouslySetInnerHTML={{ __html: html }} /> : empty ? EMPTY_CELL : value;
+  const shownLabel = labelText(label);
+  const hasLabel = shownLabel !== null && shownLabel !== undefined && shownLabel !== false && shownLabel !== '';
   return (
     <div className="kit-label-value">
-      <div className="kit-label-value__label">{label}</div>
+      {hasLabel && <div className="kit-label-value__label">{shownLabel}</div>}
       <div className="kit-label-value__body">
         <div ref={ref} className={ellipsis ? 'kit-label-value__value kit-label-value__value--clamp' : 'kit-label-value__value'}>
           {content}
@@ -56,7 +67,7 @@ export function LabelValue({ label, value, html, ellipsis = false }: LabelValueP
         )}
       </div>
       {open && (
-        <AppDialog open title={label} footer={null} onCancel={() => setOpen(false)}>
+        <AppDialog open title={hasLabel ? shownLabel : null} footer={null} onCancel={() => setOpen(false)}>
           <div className="kit-label-value__full">{content}</div>
         </AppDialog>
       )}

@@ -31,6 +31,22 @@ export function firstMenuPath(menus: readonly StaffMenu[]): string | null {
   return null;
 }
 
+/**
+ * Where a menu group's own path leads: its first permitted entry (the server sends only what the
+ * account may open). Null when `pathname` is no group of these menus, or an empty one.
+ */
+export function groupLandingPath(menus: readonly StaffMenu[], pathname: string): string | null {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  for (const item of menus) {
+    if (item.children?.length) {
+      if (item.path === path) return firstMenuPath(item.children);
+      const inner = groupLandingPath(item.children, path);
+      if (inner) return inner;
+    }
+  }
+  return null;
+}
+
 /** The node with `code` and the codes of its ancestors (outermost first). */
 export function findMenu(
   menus: readonly StaffMenu[],

@@ -218,6 +218,20 @@ describe('KitTabs, CardTitle, LabelValue', { timeout: 20_000 }, () => {
     await act(async () => {});
     expect(screen.queryByRole('button', { name: '详情' })).toBeNull();
   });
+
+  it('draws one colon: none without a label, and a text label loses its own', () => {
+    const { container } = renderKit(
+      <>
+        <LabelValue label={null} value="admin" />
+        <LabelValue label="用户名：" value="demo1" />
+        <LabelValue label="Name:" value="Demo" />
+      </>,
+    );
+    const labels = Array.from(container.querySelectorAll('.kit-label-value__label')).map((el) => el.textContent);
+    // The style appends the colon to each label element.
+    expect(labels).toEqual(['用户名', 'Name']);
+    expect(container.querySelectorAll('.kit-label-value')).toHaveLength(3);
+  });
 });
 
 describe('LoadMoreSelect rules', () => {

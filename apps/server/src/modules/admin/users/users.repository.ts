@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, ilike, isNull, lt, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { UserFilter } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { accounts, teams } from '../../../db/schema.js';
-import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin-util.js';
+import { contains, createListQuery, dateRange, equals, type Filters } from '../../../lib/list-query.js';
+import type { UserListSortedQuery, UserSortKey } from './users.query.js';
 
 export type UserAccountRow = typeof accounts.$inferSelect;
 export type TeamRow = typeof teams.$inferSelect;
@@ -38,43 +39,37 @@ export interface UserListRow {
   track: string | null;
 }
 
-function whereOf(f: UserFilter): SQL | undefined {
-  const where: SQL[] = [eq(accounts.realm, 'USER')];
-  if (f.username) where.push(ilike(accounts.username, containsPattern(f.username)));
-  if (f.phone) where.push(ilike(accounts.phone, containsPattern(f.phone)));
-  if (f.orgName) where.push(ilike(teams.orgName, containsPattern(f.orgName)));
-  if (f.teamStatus === 'NONE') where.push(isNull(teams.id));
-  else if (f.teamStatus) where.push(eq(teams.status, f.teamStatus));
-  if (f.enabled !== undefined) where.push(eq(accounts.enabled, f.enabled));
-  const from = rangeStart(f.from);
-  const to = rangeEndExclusive(f.to);
-  if (from) where.push(gte(accounts.createdAt, from));
-  if (to) where.push(lt(accounts.createdAt, to));
-  return and(...where);
-}
+const filtersOf = (f: UserFilter): Filters => [
+  eq(accounts.realm, 'USER'),
+  contains(accounts.username, f.username),
+  contains(accounts.phone, f.phone),
+  contains(teams.orgName, f.orgName),
+  f.teamStatus === 'NONE' ? isNull(teams.id) : equals(teams.status, f.teamStatus),
+  equals(accounts.enabled, f.enabled),
+  dateRange(accounts.createdAt, f.from, f.to),
+];
 
 /** Participant (USER realm) accounts with their team, for the registered-users page. */
 export function createUserRepository(db: Db) {
-  const base = () => db.select(listColumns).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id));
-  const totals = createCountCache();
-  const countOf = async (where: SQL | undefined) =>
-    (await db.select({ n: count() }).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).where(where))[0]?.n ?? 0;
+  const list = createListQuery({
+    rows: () => db.select(listColumns).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).$dynamic(),
+    count: () => db.select({ n: count() }).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).$dynamic(),
+    sortable: { createdAt: accounts.createdAt, username: accounts.username, lastLoginAt: accounts.lastLoginAt } satisfies Record<UserSortKey, unknown>,
+    // Newest first; the export reads in this order too, by keyset (registration time, id).
+    defaultOrder: [{ column: accounts.createdAt, order: 'desc' }],
+    tiebreak: { column: accounts.id, order: 'asc' },
+    cursor: (r) => r.id,
+  });
   return {
-    async page(f: UserFilter, page: number, size: number) {
-      const where = whereOf(f);
-      const [rows, total] = await Promise.all([
-        base().where(where).orderBy(desc(accounts.createdAt), asc(accounts.id)).limit(size).offset((page - 1) * size),
-        totals(JSON.stringify(f), () => countOf(where)),
-      ]);
-      return { rows: rows satisfies UserListRow[], total };
+    async page(q: UserListSortedQuery): Promise<{ rows: UserListRow[]; total: number }> {
+      return list.page(filtersOf(q), q);
     },
 
-    count: async (f: UserFilter) =>
-      (await db.select({ n: count() }).from(accounts).leftJoin(teams, eq(teams.ownerId, accounts.id)).where(whereOf(f)))[0]?.n ?? 0,
+    count: (f: UserFilter) => list.count(filtersOf(f)),
 
-    /** One batch of the export, in list order. */
-    batch: async (f: UserFilter, offset: number, limit: number) =>
-      (await base().where(whereOf(f)).orderBy(desc(accounts.createdAt), asc(accounts.id)).limit(limit).offset(offset)) satisfies UserListRow[],
+    /** One batch of the export, in list order, after `last` (the previous batch's last row). */
+    batch: async (f: UserFilter, offset: number, limit: number, last?: UserListRow): Promise<UserListRow[]> =>
+      list.batch(filtersOf(f), { offset, limit, after: last }),
 
     findById: async (id: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.realm, 'USER'))).limit(1))[0],

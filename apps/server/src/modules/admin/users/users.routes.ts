@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_MSG, enabledBodySchema, idParamsSchema, userFilterSchema, userListQuerySchema } from '@contest/shared';
+import { ADMIN_MSG, enabledBodySchema, idParamsSchema, userFilterSchema } from '@contest/shared';
+import { XLSX_CONTENT_TYPE } from '../../../lib/xlsx-stream.js';
 import { ok } from '../../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../../plugins/zod.js';
 import { adminActorOf, type AdminGuards } from '../admin.guard.js';
+import { userListSortedQuerySchema } from './users.query.js';
 import type { UserService } from './users.service.js';
 
 // An export reads every matching row: a few per minute per admin is plenty.
@@ -12,7 +14,7 @@ const EXPORT_LIMIT = { rateLimit: { max: 10, timeWindow: 60_000 } };
 export async function userRoutes(base: FastifyInstance, { guards, service }: { guards: AdminGuards; service: UserService }): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/admin/user/list', { onRequest: guards.button('user:view'), schema: { querystring: userListQuerySchema } }, async (request) =>
+  app.get('/admin/user/list', { onRequest: guards.button('user:view'), schema: { querystring: userListSortedQuerySchema } }, async (request) =>
     ok(await service.list(request.query)),
   );
   app.get('/admin/user/detail/:id', { onRequest: guards.button('user:view'), schema: { params: idParamsSchema } }, async (request) =>
@@ -28,7 +30,7 @@ export async function userRoutes(base: FastifyInstance, { guards, service }: { g
   app.get('/admin/user/export', { onRequest: guards.button('user:export'), schema: { querystring: userFilterSchema }, config: EXPORT_LIMIT }, async (request, reply) => {
     const { stream, fileName } = await service.export(adminActorOf(request), request.query);
     return reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-type', XLSX_CONTENT_TYPE)
       .header('content-disposition', `attachment; filename="users.xlsx"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
       .send(stream);
   });

@@ -1,5 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import {
   ADMIN_MSG,
   TEAM_STATUS_LABELS,
@@ -9,15 +8,16 @@ import {
   type RegisteredUser,
   type RegisteredUserDetail,
   type UserFilter,
-  type UserListQuery,
 } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../../lib/password.js';
+import { batches, beijingDate, beijingTime, rowsOf, writeXlsx } from '../../../lib/xlsx-stream.js';
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
 import type { AdminActor } from '../admin.guard.js';
 import { iso, isoOrNull } from '../admin-util.js';
+import type { UserListSortedQuery } from './users.query.js';
 import type { UserListRow, UserRepository } from './users.repository.js';
 
 const EXPORT_BATCH = 1000;
@@ -36,9 +36,21 @@ function toUser(r: UserListRow): RegisteredUser {
   };
 }
 
-/** Beijing wall-clock time for the spreadsheet (people read it; ISO is for machines). */
-const beijing = (d: Date | null) =>
-  d ? new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
+/** One spreadsheet row: labels and Beijing times, for people (ISO is for machines). */
+const toExportRow = (r: UserListRow) => ({
+  username: r.username,
+  name: r.name ?? '',
+  phone: r.phone ?? '',
+  email: r.email ?? '',
+  orgName: r.orgName ?? '',
+  teamName: r.teamName ?? '',
+  teamStatus: r.teamStatus ? TEAM_STATUS_LABELS[r.teamStatus] : '未报名',
+  enabled: r.enabled ? '正常' : '已禁用',
+  createdAt: beijingTime(r.createdAt),
+  lastLoginAt: beijingTime(r.lastLoginAt),
+});
+
+const EXPORT_SHEET_COLUMNS = USER_EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.key === 'email' || c.key === 'orgName' ? 32 : 20 }));
 
 /** The filters an export used, for the audit summary. */
 const describeFilter = (f: UserFilter) =>
@@ -98,10 +110,9 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
   }
 
   return {
-    async list(q: UserListQuery): Promise<Page<RegisteredUser>> {
-      const { page, size, ...filter } = q;
-      const { rows, total } = await repo.page(filter, page, size);
-      return { list: rows.map(toUser), page, size, total };
+    async list(q: UserListSortedQuery): Promise<Page<RegisteredUser>> {
+      const { rows, total } = await repo.page(q);
+      return { list: rows.map(toUser), page: q.page, size: q.size, total };
     },
 
     detail,
@@ -147,45 +158,10 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
       await db.transaction((tx) =>
         recordOperation(tx, actor, { action: 'user:export', targetType: 'account', summary: `导出注册用户 ${total} 条，筛选条件：${describeFilter(filter)}` }),
       );
-      const out = new PassThrough();
-      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-      const sheet = workbook.addWorksheet('注册用户');
-      sheet.columns = USER_EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.key === 'email' || c.key === 'orgName' ? 32 : 20 }));
-      sheet.getRow(1).font = { bold: true };
-      sheet.getRow(1).commit();
-      void (async () => {
-        try {
-          // Stop at the counted total: rows registered meanwhile wait for the next export.
-          for (let offset = 0; offset < total; offset += EXPORT_BATCH) {
-            // The client went away: stop reading the database.
-            if (out.destroyed) return;
-            const rows = await repo.batch(filter, offset, Math.min(EXPORT_BATCH, total - offset));
-            for (const r of rows) {
-              sheet
-                .addRow({
-                  username: r.username,
-                  name: r.name ?? '',
-                  phone: r.phone ?? '',
-                  email: r.email ?? '',
-                  orgName: r.orgName ?? '',
-                  teamName: r.teamName ?? '',
-                  teamStatus: r.teamStatus ? TEAM_STATUS_LABELS[r.teamStatus] : '未报名',
-                  enabled: r.enabled ? '正常' : '已禁用',
-                  createdAt: beijing(r.createdAt),
-                  lastLoginAt: beijing(r.lastLoginAt),
-                })
-                .commit();
-            }
-            if (rows.length < EXPORT_BATCH) break;
-          }
-          sheet.commit();
-          await workbook.commit();
-        } catch (err) {
-          out.destroy(err as Error);
-        }
-      })();
-      const date = beijing(now()).slice(0, 10);
-      return { stream: out, fileName: `注册用户_${date}.xlsx`, rows: total };
+      // Stop at the counted total: rows registered meanwhile wait for the next export.
+      const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch(filter, offset, limit, last), total, EXPORT_BATCH);
+      const stream = writeXlsx([{ name: '注册用户', columns: EXPORT_SHEET_COLUMNS, rows: rowsOf(read, toExportRow) }]);
+      return { stream, fileName: `注册用户_${beijingDate(now())}.xlsx`, rows: total };
     },
   };
 }

@@ -101,13 +101,39 @@ function LoginRecords({ realm }: { realm: Realm }) {
   );
 }
 
+/**
+ * The name of an operation code ('account:create') or target type ('prelim_doc'); a code the
+ * texts do not know yet (a newer server) shows as it is.
+ */
+export function useAuditNames(): { action(code: string): string; target(type: string): string } {
+  const { t, i18n } = useTranslation('admin');
+  const named = (key: string, code: string) => (i18n.exists(key, { ns: 'admin' }) ? String(t(key as never)) : code);
+  return {
+    // ':' would read as a namespace separator: the texts nest the code's two parts instead.
+    action: (code) => named(`pages.audit.actionNames.${code.replace(':', '.')}`, code),
+    target: (type) => named(`pages.audit.targetTypes.${type}`, type),
+  };
+}
+
 function OperationRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
+  const names = useAuditNames();
   const columns: ColumnsType<OperationRecordView> = [
     { title: t('pages.audit.time'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'username' },
-    { title: t('pages.audit.action'), dataIndex: 'action' },
-    { title: t('pages.audit.target'), key: 'target', render: (_, row) => [row.targetType, row.targetId].filter(Boolean).join(' ') },
+    {
+      title: t('pages.audit.action'),
+      dataIndex: 'action',
+      // The code stays at hand for the 操作 filter, which searches by code.
+      render: (code: string) => <span title={code}>{names.action(code)}</span>,
+    },
+    {
+      title: t('pages.audit.target'),
+      key: 'target',
+      render: (_, row) => (
+        <span title={row.targetId ?? undefined}>{row.targetType ? names.target(row.targetType) : null}</span>
+      ),
+    },
     { title: t('pages.audit.summary'), dataIndex: 'summary', ellipsis: true },
     {
       title: t('pages.audit.result'),

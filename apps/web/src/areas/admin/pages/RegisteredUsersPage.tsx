@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   DATE_FORMATS,
-  TEAM_STATUS_LABELS,
+  TEAM_DICT_TYPES,
   USER_TEAM_STATUS_FILTERS,
   type RegisteredUser,
   type TeamStatus,
@@ -16,6 +16,7 @@ import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { LabelValue } from '../../../components/admin-kit/LabelValue';
 import { SearchTable } from '../../../components/admin-kit/SearchTable';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
+import { ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
 import { Permission } from '../../../lib/permission';
 import {
   ADMIN_QUERY_KEYS,
@@ -41,17 +42,31 @@ export function userQueryOf(values: Record<string, unknown>): Record<string, unk
   return query;
 }
 
+/** Two label/value columns, one on a phone (two leave a date-time a word per line there). */
+const DETAIL_COLUMNS = { xs: 1, sm: 2 } as const;
+
+/** Dictionaries whose codes the team columns hold; shown by their names. */
+const TEAM_LABEL_TYPES = [TEAM_DICT_TYPES.track, TEAM_DICT_TYPES.orgType, TEAM_DICT_TYPES.region];
+
+/** Province (by its dictionary name) and city, the city left out when it only repeats the province (北京市 北京市). */
+export function placeOf(region: string | null, city: string | null): string {
+  return [region, city && city !== region ? city : null].filter(Boolean).join(' ');
+}
+
 function UserDetail({ id }: { id: string }) {
   const { t } = useTranslation('admin');
   const { data, isPending } = useQuery({ queryKey: ADMIN_QUERY_KEYS.user(id), queryFn: () => fetchUser(id) });
+  const labels = useDictLabels(TEAM_LABEL_TYPES, !!data?.team).data;
   if (isPending || !data) return <Spin />;
   const team = data.team;
+  const name = (type: string, code: string | null) => (code ? labelOf(labels, type, code) : null);
+  // Descriptions draws the label (and its colon); the value alone goes into LabelValue.
   const item = (label: string, value: React.ReactNode) => ({ label, children: <LabelValue label={null} value={value} ellipsis /> });
   return (
     <div data-testid="user-detail">
       <CardTitle title={t('pages.users.accountInfo')} />
       <Descriptions
-        column={2}
+        column={DETAIL_COLUMNS}
         items={[
           item(t('pages.fields.username'), data.username),
           item(t('pages.fields.name'), data.name),
@@ -66,15 +81,15 @@ function UserDetail({ id }: { id: string }) {
       <CardTitle title={t('pages.users.teamInfo')} />
       {team ? (
         <Descriptions
-          column={2}
+          column={DETAIL_COLUMNS}
           items={[
             item(t('pages.users.orgName'), team.orgName),
             item(t('pages.users.teamName'), team.teamName),
-            item(t('pages.users.teamStatus'), TEAM_STATUS_LABELS[team.status]),
-            item(t('pages.users.track'), team.track),
-            item(t('pages.users.orgType'), team.orgType),
+            item(t('pages.users.teamStatus'), <ContestStatusTag kind="team" status={team.status} />),
+            item(t('pages.users.track'), name(TEAM_DICT_TYPES.track, team.track)),
+            item(t('pages.users.orgType'), name(TEAM_DICT_TYPES.orgType, team.orgType)),
             item(t('pages.users.creditCode'), team.creditCode),
-            item(t('pages.users.region'), [team.region, team.city].filter(Boolean).join(' ')),
+            item(t('pages.users.region'), placeOf(name(TEAM_DICT_TYPES.region, team.region), team.city)),
             item(t('pages.users.leader'), [team.leaderName, team.leaderPhone].filter(Boolean).join(' ')),
             item(t('pages.users.memberCount'), team.memberCount),
             item(t('pages.users.submittedAt'), formatDateTime(team.submittedAt)),
@@ -90,6 +105,7 @@ function UserDetail({ id }: { id: string }) {
 /** 注册用户管理 (/admin/user/team): search, list, detail drawer, disable/enable, reset password, export. */
 export function RegisteredUsersPage() {
   const { t } = useTranslation('admin');
+  const { t: tFiles } = useTranslation('files');
   const queryClient = useQueryClient();
   const [detailId, setDetailId] = useState<string | null>(null);
   const [password, setPassword] = useState<{ account: string; password: string } | null>(null);
@@ -126,7 +142,7 @@ export function RegisteredUsersPage() {
     {
       title: t('pages.users.teamStatus'),
       key: 'teamStatus',
-      render: (_, row) => (row.team ? TEAM_STATUS_LABELS[row.team.status] : t('pages.users.noTeam')),
+      render: (_, row) => (row.team ? <ContestStatusTag kind="team" status={row.team.status} /> : t('pages.users.noTeam')),
     },
     { title: t('pages.fields.status'), dataIndex: 'enabled', render: (_, row) => <StatusTag enabled={row.enabled} /> },
     { title: t('pages.fields.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
@@ -157,7 +173,7 @@ export function RegisteredUsersPage() {
 
   const statusOptions = USER_TEAM_STATUS_FILTERS.map((value) => ({
     value,
-    label: value === 'NONE' ? t('pages.users.noTeam') : TEAM_STATUS_LABELS[value as TeamStatus],
+    label: value === 'NONE' ? t('pages.users.noTeam') : tFiles(`contest.teamStatus.${value as TeamStatus}`),
   }));
 
   return (

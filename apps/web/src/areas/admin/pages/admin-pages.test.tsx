@@ -127,6 +127,49 @@ describe('admin pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(createUrl).toHaveBeenCalledWith(blob));
   });
 
+  it('注册用户管理: the drawer names dictionary codes and draws each label with one colon', async () => {
+    const detail = {
+      ...user,
+      agreedAt: null,
+      passwordChangedAt: null,
+      team: {
+        ...user.team!,
+        track: 'SMART_SUPERVISION',
+        orgType: 'MEDICAL_INSTITUTION',
+        creditCode: null,
+        region: 'P01',
+        city: '北京市',
+        leaderName: '张三',
+        leaderPhone: '13800000001',
+        memberCount: 3,
+        submittedAt: '2025-05-03T00:00:00Z',
+        updatedAt: '2025-05-03T00:00:00Z',
+      },
+    };
+    const get = mockApi(superAdmin(), {
+      '/admin/user/list': page([user]),
+      [`/admin/user/detail/${user.id}`]: detail,
+      '/dic/label': {
+        TRACK: { SMART_SUPERVISION: '智能监管与基金安全' },
+        ORG_TYPE: { MEDICAL_INSTITUTION: '医疗机构' },
+        REGION: { P01: '北京市' },
+      },
+    });
+    renderRoute('/admin/user/team');
+    const row = (await screen.findByText('demo1', {}, SLOW)).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: '详情' }));
+    const drawer = await screen.findByTestId('user-detail');
+    await waitFor(() => expect(drawer.textContent).toContain('智能监管与基金安全'));
+    expect(get).toHaveBeenCalledWith('/dic/label', { params: { types: ['TRACK', 'ORG_TYPE', 'REGION'] } });
+    expect(drawer.textContent).toContain('医疗机构');
+    const region = within(drawer).getByText('所在地区').closest('.ant-descriptions-item')!;
+    expect(region.querySelector('.ant-descriptions-item-content')!.textContent).toBe('北京市');
+    for (const code of ['SMART_SUPERVISION', 'MEDICAL_INSTITUTION', 'P01']) expect(drawer.textContent).not.toContain(code);
+    // Descriptions draws the label and its colon; the value carries no label (and no second colon) of its own.
+    expect(drawer.querySelectorAll('.ant-descriptions-item-content .kit-label-value__label')).toHaveLength(0);
+    expect(drawer.textContent).not.toMatch(/[:：]\s*[:：]/);
+  });
+
   it('角色管理: lists roles and deletes one after confirming', async () => {
     mockApi(superAdmin(), { '/admin/role/list': [role] });
     const del = vi.spyOn(api, 'delete').mockResolvedValue(ok(null));
@@ -156,6 +199,30 @@ describe('admin pages', { timeout: 60_000 }, () => {
       expect(get).toHaveBeenCalledWith('/admin/audit/operation-records', { params: { realm: 'EXPERT', page: 1, size: 10 } }),
     );
     expect(await screen.findAllByText('暂无相关信息')).toBeTruthy();
+  });
+
+  it('行为审计: operation records name the operation and the kind of target instead of their codes', async () => {
+    const record = {
+      id: 'o1', realm: 'ADMIN', accountId: null, username: 'admin', targetId: '00000000-0000-4000-8000-000000000010',
+      summary: '新增系统账号 ops2（运营二号）', result: 'SUCCESS', ip: '10.0.0.1', userAgent: 'UA', createdAt: '2025-05-02T00:00:00Z',
+    };
+    mockApi(superAdmin(), {
+      '/admin/audit/login-records': page([]),
+      '/admin/audit/operation-records': page([
+        { ...record, action: 'account:create', targetType: 'account' },
+        { ...record, id: 'o2', action: 'dict:type-delete', targetType: 'dict_type' },
+        { ...record, id: 'o3', action: 'newer:thing', targetType: 'newer_target' },
+      ]),
+    });
+    renderRoute('/admin/behaviorAuditing/AdminManage');
+    fireEvent.click(await screen.findByRole('tab', { name: '操作记录' }, SLOW));
+    const rows = (await screen.findAllByText('新增系统账号 ops2（运营二号）', {}, SLOW)).map((cell) => cell.closest('tr')!);
+    const cells = (row: HTMLElement) => Array.from(row.querySelectorAll('td')).map((td) => td.textContent);
+    expect(cells(rows[0]!)).toEqual(expect.arrayContaining(['新增系统账号', '账号']));
+    expect(cells(rows[1]!)).toEqual(expect.arrayContaining(['删除字典类型', '字典类型']));
+    // A code the texts do not know yet shows as it is.
+    expect(cells(rows[2]!)).toEqual(expect.arrayContaining(['newer:thing', 'newer_target']));
+    expect(screen.getByTitle('account:create').textContent).toBe('新增系统账号');
   });
 
   it('首页: draws the counts and charts from the dashboard call, and an empty state without data', async () => {

@@ -6,10 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, type DictLabels, type PrelimDetail } from '@contest/shared';
-import { AttachmentList } from '../sign/AttachmentList';
-import { ContestStatusTag } from '../sign/ContestStatusTag';
-import { CONTEST_QUERY_KEYS, fetchDictLabels, fetchMyPrelim, labelOf } from '../sign/contest-api';
-import { StatusHistory } from '../sign/StatusHistory';
+import { AttachmentList, ContestStatusTag, StatusHistory, labelOf, useDictLabels } from '../../../components/contest';
+import { CONTEST_QUERY_KEYS, fetchMyPrelim } from '../sign/contest-api';
 import { prelimFormAllowed } from './materials-loader';
 import '../sign/sign.css';
 
@@ -20,7 +18,7 @@ export function MaterialSubmissionDetailPage() {
   const { t } = useTranslation('signup');
   const navigate = useNavigate();
   const doc = useQuery({ queryKey: CONTEST_QUERY_KEYS.prelim, queryFn: fetchMyPrelim });
-  const labels = useQuery({ queryKey: CONTEST_QUERY_KEYS.dictLabels(LABEL_TYPES), queryFn: () => fetchDictLabels(LABEL_TYPES) });
+  const labels = useDictLabels(LABEL_TYPES);
 
   if (doc.isError) {
     return (

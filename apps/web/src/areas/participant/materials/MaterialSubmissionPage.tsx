@@ -28,16 +28,14 @@ import {
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
 import { useUserInfo } from '../../../lib/session';
 import {
-  CONTEST_QUERY_KEYS,
+  DICT_QUERY_KEYS,
   fetchDictModule,
-  fetchMyPrelim,
   fileRefOf,
   fileRefsOf,
-  savePrelimDraft,
-  submitPrelim,
   toUploadValue,
   toUploadValues,
-} from '../sign/contest-api';
+} from '../../../components/contest/contest-common';
+import { CONTEST_QUERY_KEYS, fetchMyPrelim, savePrelimDraft, submitPrelim } from '../sign/contest-api';
 import { schemaRule, useContestMessage } from '../sign/contest-rules';
 import { FormAlerts } from '../sign/FormAlerts';
 import { useDraftSubmit } from '../sign/use-draft-submit';
@@ -86,11 +84,12 @@ function prelimValues(doc: PrelimDetail): PrelimValues {
 
 export function MaterialSubmissionPage() {
   const { t } = useTranslation('signup');
+  const { t: tFiles } = useTranslation('files');
   const navigate = useNavigate();
   const brief = useLoaderData() as PrelimBrief | null | undefined;
   const user = useUserInfo();
   const doc = useQuery({ queryKey: CONTEST_QUERY_KEYS.prelim, queryFn: fetchMyPrelim });
-  const dict = useQuery({ queryKey: CONTEST_QUERY_KEYS.dictModule('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
+  const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
 
   if (doc.isError) {
     return (
@@ -111,7 +110,7 @@ export function MaterialSubmissionPage() {
         title={t('materials.closedTitle')}
         subTitle={
           teamStatus
-            ? t('materials.closedPending', { status: t(`teamStatus.${teamStatus}`) })
+            ? t('materials.closedPending', { status: tFiles(`contest.teamStatus.${teamStatus}`) })
             : t('materials.closedNoTeam')
         }
         extra={

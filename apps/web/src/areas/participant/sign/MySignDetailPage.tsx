@@ -6,10 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, teamEditable, type DictLabels, type TeamDetail, type TeamMember } from '@contest/shared';
-import { AttachmentList } from './AttachmentList';
-import { ContestStatusTag } from './ContestStatusTag';
-import { CONTEST_QUERY_KEYS, fetchDictLabels, fetchMyTeam, labelOf } from './contest-api';
-import { StatusHistory } from './StatusHistory';
+import { AttachmentList, ContestStatusTag, StatusHistory, labelOf, useDictLabels } from '../../../components/contest';
+import { CONTEST_QUERY_KEYS, fetchMyTeam } from './contest-api';
 import './sign.css';
 
 const EMPTY = '--';
@@ -21,7 +19,7 @@ export function MySignDetailPage() {
   const { t } = useTranslation('signup');
   const navigate = useNavigate();
   const team = useQuery({ queryKey: CONTEST_QUERY_KEYS.team, queryFn: fetchMyTeam });
-  const labels = useQuery({ queryKey: CONTEST_QUERY_KEYS.dictLabels(LABEL_TYPES), queryFn: () => fetchDictLabels(LABEL_TYPES) });
+  const labels = useDictLabels(LABEL_TYPES);
 
   if (team.isError) {
     return (

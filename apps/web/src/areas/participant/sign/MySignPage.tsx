@@ -30,16 +30,14 @@ import {
   type TeamMember,
 } from '@contest/shared';
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
+import { DICT_QUERY_KEYS, fetchDictModule, fileRefOf, toUploadValue } from '../../../components/contest/contest-common';
 import {
   COMMITMENT_TEMPLATE_CODE,
   CONTEST_QUERY_KEYS,
-  fetchDictModule,
   fetchMyTeam,
-  fileRefOf,
   saveTeamDraft,
   submitTeam,
   templateUrl,
-  toUploadValue,
 } from './contest-api';
 import { schemaRule, useContestMessage } from './contest-rules';
 import { FormAlerts } from './FormAlerts';
@@ -109,7 +107,7 @@ export function MySignPage() {
   const { t } = useTranslation('signup');
   const brief = useLoaderData() as TeamBrief | null | undefined;
   const team = useQuery({ queryKey: CONTEST_QUERY_KEYS.team, queryFn: fetchMyTeam });
-  const dict = useQuery({ queryKey: CONTEST_QUERY_KEYS.dictModule('TEAM'), queryFn: () => fetchDictModule('TEAM') });
+  const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('TEAM'), queryFn: () => fetchDictModule('TEAM') });
 
   if (team.isError) {
     return (

@@ -13,11 +13,11 @@ const COLOR: Record<PrelimDocStatus, string> = {
 
 /** Status of a sign-up (`kind` team) or of the preliminary materials; null reads as "none yet". */
 export function ContestStatusTag({ kind, status }: { kind: 'team' | 'prelim'; status: TeamStatus | PrelimDocStatus | null }) {
-  const { t } = useTranslation('signup');
+  const { t } = useTranslation('files');
   const label =
     kind === 'team'
-      ? t(`teamStatus.${(status ?? 'NONE') as TeamStatus | 'NONE'}`)
-      : t(`prelimStatus.${status ?? 'NONE'}`);
+      ? t(`contest.teamStatus.${(status ?? 'NONE') as TeamStatus | 'NONE'}`)
+      : t(`contest.prelimStatus.${status ?? 'NONE'}`);
   return (
     <Tag color={status ? COLOR[status] : 'default'} data-testid="contest-status" data-status={status ?? 'NONE'}>
       {label}

@@ -2,18 +2,21 @@ import { Button, Space, Typography } from 'antd';
 import { DownloadOutlined, EyeOutlined, FileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize, previewKindOf, type ContestAttachment } from '@contest/shared';
-import { usePreviewDialog } from '../../../components/preview';
-import { downloadAttachment } from './contest-api';
+import { usePreviewDialog } from '../preview';
+import { downloadAttachment } from './contest-common';
+import './contest.css';
 
 /**
  * Stored files of a record, each with preview (images and PDFs, through the preview dialog)
- * and download. The preview can switch between the record's previewable files.
+ * and download. The preview can switch between the record's previewable files. Both go through
+ * the shared client, which sends the token of the page's realm: on an /admin page the
+ * AdminToken, on an /expert page the ExpertToken, elsewhere the participant's.
  */
 export function AttachmentList({ files }: { files: readonly (ContestAttachment | null)[] }) {
-  const { t } = useTranslation('signup');
+  const { t } = useTranslation('files');
   const { preview, holder } = usePreviewDialog();
   const present = files.filter((f): f is ContestAttachment => f !== null);
-  if (present.length === 0) return <Typography.Text type="secondary">{t('common.noFile')}</Typography.Text>;
+  if (present.length === 0) return <Typography.Text type="secondary">{t('contest.noFile')}</Typography.Text>;
   const previewable = present.filter((f) => ['image', 'pdf'].includes(previewKindOf(f.name)));
   const open = (file: ContestAttachment) =>
     preview(
@@ -34,11 +37,11 @@ export function AttachmentList({ files }: { files: readonly (ContestAttachment |
           <Space size={0} className="contest-files__actions">
             {previewable.includes(file) && (
               <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => open(file)}>
-                {t('common.preview')}
+                {t('contest.preview')}
               </Button>
             )}
             <Button type="link" size="small" icon={<DownloadOutlined />} onClick={() => void downloadAttachment(file)}>
-              {t('common.download')}
+              {t('contest.download')}
             </Button>
           </Space>
         </div>

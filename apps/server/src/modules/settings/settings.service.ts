@@ -1,0 +1,68 @@
+import { SETTING_KEY_LABELS, readSettings, settingsToStored, type ContestSettings, type SettingKey } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { createSettingsRepository, type SettingsRepository } from './settings.repository.js';
+
+/** How modules read the contest settings: every key in one query, defaults for anything absent or malformed. */
+export interface SettingsReader {
+  get(): Promise<ContestSettings>;
+}
+
+/**
+ * The reader other modules use (contest windows and caps, notifications' `notify.sms`, review
+ * rules, 公示 and appeal periods). It reads per call, never caches, so a saved change applies to
+ * the very next request.
+ */
+export function createSettingsReader(db: Db): SettingsReader {
+  const repo = createSettingsRepository(db);
+  return { get: async () => readSettings(await repo.readAll()) };
+}
+
+/** JSON with object keys sorted, so equal values compare equal whatever order they were built in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+}
+
+/** Each side of an audit summary stays readable and the whole within the record's 2 000 characters. */
+const VALUE_MAX = 900;
+const shown = (value: unknown) => {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX - 1)}…` : text;
+};
+
+export function createSettingsService({ db, repo, now = () => new Date() }: { db: Db; repo: SettingsRepository; now?: () => Date }) {
+  return {
+    async get(): Promise<ContestSettings> {
+      return readSettings(await repo.readAll());
+    },
+
+    /**
+     * Saves the whole (validated) object in one transaction: only keys whose value changed are
+     * written, each with one operation record holding its old and new value. Saves are serialised,
+     * so the old value in a record is always what the previous save left.
+     */
+    async update(actor: OperationActor, input: ContestSettings): Promise<ContestSettings> {
+      return db.transaction(async (tx) => {
+        await repo.lock(tx);
+        const before = settingsToStored(readSettings(await repo.readAll(tx)));
+        const after = settingsToStored(input);
+        const at = now();
+        for (const key of Object.keys(after) as SettingKey[]) {
+          if (canonical(before[key]) === canonical(after[key])) continue;
+          if (after[key] === null) await repo.remove(tx, key);
+          else await repo.write(tx, key, after[key], at);
+          await recordOperation(tx, actor, {
+            action: 'settings:edit',
+            targetType: 'settings',
+            targetId: key,
+            summary: `修改${SETTING_KEY_LABELS[key]}（${key}）：${shown(before[key])} -> ${shown(after[key])}`,
+          });
+        }
+        return readSettings(await repo.readAll(tx));
+      });
+    },
+  };
+}
+export type SettingsService = ReturnType<typeof createSettingsService>;

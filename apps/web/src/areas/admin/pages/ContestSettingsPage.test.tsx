@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { SETTINGS_DEFAULTS, SETTINGS_MSG, type ContestSettings } from '@contest/shared';
+import { api } from '../../../lib/api';
+import { ok, refused } from '../../../test/api-mocks';
+import { renderRoute } from '../../../test/render-route';
+import { operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
+import type { StaffInfo } from '../../../lib/session';
+import { formFieldOf } from './ContestSettingsPage';
+
+// The first render loads antd and the page chunk; on a busy machine that exceeds the default 5 s.
+const SLOW = { timeout: 20_000 };
+const MB = 1024 * 1024;
+
+const SETTINGS: ContestSettings = {
+  ...structuredClone(SETTINGS_DEFAULTS),
+  name: '2026全国智慧医保大赛',
+  phases: {
+    signUp: { start: '2026-04-30T16:00:00.000Z', end: '2026-07-31T15:59:59.000Z' },
+    prelimSubmission: { start: '2026-05-31T16:00:00.000Z', end: null },
+    prelimReview: null,
+    finalReview: null,
+  },
+};
+
+function mockApi(info: StaffInfo, settings: ContestSettings = SETTINGS) {
+  localStorage.setItem('AdminToken', 'admin-token');
+  return vi.spyOn(api, 'get').mockImplementation(async (url: string) => {
+    if (url === '/admin/user/account') return ok(info);
+    if (url === '/admin/settings') return ok(settings);
+    throw new Error(`unexpected GET ${url}`);
+  });
+}
+
+describe('大赛设置 page', { timeout: 60_000 }, () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows the settings, with Beijing times, and saves the whole object', async () => {
+    mockApi(superAdmin());
+    const put = vi.spyOn(api, 'put').mockImplementation(async (_url, body) => ok({ ...SETTINGS, name: (body as ContestSettings).name }, '保存成功'));
+    renderRoute('/admin/system/settings');
+    const name = (await screen.findByLabelText('大赛名称', {}, SLOW)) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('2026全国智慧医保大赛'));
+    expect(screen.getByRole('heading', { level: 1, name: '大赛设置' })).toBeTruthy();
+    for (const section of ['基本信息', '阶段时间', '通知', '初赛材料', '评审规则', '公示与申诉']) {
+      expect(screen.getByRole('heading', { name: section })).toBeTruthy();
+    }
+    // Every control has a label.
+    await waitFor(() => expect((screen.getByLabelText('报名时间') as HTMLInputElement).value).toBe('2026-05-01 00:00:00'));
+    expect(screen.getByLabelText('安排初赛评审阶段').getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByLabelText('短信通知')).toBeTruthy();
+    expect((screen.getByLabelText('演示视频大小上限（MB）') as HTMLInputElement).value).toBe('500');
+    expect(screen.getByLabelText('决赛排名依据')).toBeTruthy();
+    expect(screen.getByLabelText('申诉期（天）')).toBeTruthy();
+
+    fireEvent.change(name, { target: { value: '新名称大赛' } });
+    fireEvent.change(screen.getByLabelText('演示视频大小上限（MB）'), { target: { value: '300' } });
+    fireEvent.click(screen.getByLabelText('短信通知'));
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    const [url, body] = put.mock.calls[0]!;
+    expect(url).toBe('/admin/settings');
+    expect(body).toEqual({
+      ...SETTINGS,
+      name: '新名称大赛',
+      notify: { sms: true, email: false },
+      phases: {
+        signUp: { start: '2026-05-01 00:00:00', end: '2026-07-31 23:59:59' },
+        prelimSubmission: { start: '2026-06-01 00:00:00', end: null },
+        prelimReview: null,
+        finalReview: null,
+      },
+      prelim: { maxApplicationChars: null, fileMaxBytes: { ...SETTINGS.prelim.fileMaxBytes, video: 300 * MB } },
+    });
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+  });
+
+  it('shows a refusal of the server under the field it names', async () => {
+    mockApi(superAdmin());
+    vi.spyOn(api, 'put')
+      .mockRejectedValueOnce(refused(SETTINGS_MSG.reviewOverlaps, { field: 'phases.signUp.start' }))
+      .mockRejectedValueOnce(refused(SETTINGS_MSG.appealExceedsPublicity, { field: 'appeal.windowDays' }));
+    renderRoute('/admin/system/settings');
+    await screen.findByLabelText('大赛名称', {}, SLOW);
+    await waitFor(() => expect((screen.getByLabelText('大赛名称') as HTMLInputElement).value).toBe(SETTINGS.name));
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText(SETTINGS_MSG.reviewOverlaps)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText(SETTINGS_MSG.appealExceedsPublicity)).toBeTruthy();
+  });
+
+  it('checks the form before sending', async () => {
+    mockApi(superAdmin());
+    const put = vi.spyOn(api, 'put');
+    renderRoute('/admin/system/settings');
+    const name = await screen.findByLabelText('大赛名称', {}, SLOW);
+    await waitFor(() => expect((name as HTMLInputElement).value).toBe(SETTINGS.name));
+    fireEvent.change(name, { target: { value: '  ' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText(SETTINGS_MSG.nameRequired)).toBeTruthy();
+    expect(put).not.toHaveBeenCalled();
+  });
+
+  it('is read-only without the settings:edit button', async () => {
+    mockApi(operator(['system'], []));
+    renderRoute('/admin/system/settings');
+    const name = await screen.findByLabelText('大赛名称', {}, SLOW);
+    await waitFor(() => expect((name as HTMLInputElement).value).toBe(SETTINGS.name));
+    expect((name as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByText('您没有编辑大赛设置的权限，仅可查看')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
+  });
+
+  it('maps server fields to the form', () => {
+    expect(formFieldOf('phases.prelimReview.start')).toEqual(['phases', 'prelimReview', 'range']);
+    expect(formFieldOf('prelim.fileMaxBytes.video')).toEqual(['prelim', 'fileMaxMb', 'video']);
+    expect(formFieldOf('review.rules.FINAL.tieBreak.0')).toEqual(['review', 'rules', 'FINAL', 'tieBreak']);
+    expect(formFieldOf('appeal.windowDays')).toEqual(['appeal', 'windowDays']);
+    expect(formFieldOf('notify')).toBeNull();
+  });
+});

@@ -1,0 +1,420 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Space, Spin, Switch, Typography } from 'antd';
+import type { FormInstance } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  ADMIN_MSG,
+  DATE_FORMATS,
+  PHASE_KEYS,
+  REVIEW_ROUNDS,
+  SCORE_AGGREGATES,
+  SETTINGS_FILE_MAX_BYTES,
+  SETTINGS_FILE_MIN_BYTES,
+  SETTINGS_MAX_APPLICATION_CHARS,
+  SETTINGS_MSG,
+  TIE_BREAKS,
+  toBeijingWallClock,
+  type ContestSettings,
+  type ContestSettingsInput,
+  type PhaseKey,
+  type PrelimFileKind,
+  type ReviewRound,
+  type ScoreAggregate,
+  type TieBreak,
+} from '@contest/shared';
+import { ApiError } from '../../../api';
+import { CardTitle } from '../../../components/admin-kit/CardTitle';
+import { useFeedback } from '../../../components/feedback';
+import { errorFieldOf } from '../../../lib/form-rules';
+import { Permission, usePermission } from '../../../lib/permission';
+import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
+import { SETTINGS_QUERY_KEY, fetchSettings, saveSettings } from '../admin-api';
+
+const MB = 1024 * 1024;
+const FILE_KINDS: PrelimFileKind[] = ['application', 'presentation', 'video', 'other'];
+const EDIT_CODE = 'settings:edit';
+/** Query keys the site and participant areas use for what the settings drive (schedule, windows, forms). */
+const CONTEST_QUERY_PREFIX = ['contest'] as const;
+
+type Range = [Dayjs | null, Dayjs | null] | null;
+
+interface FormValues {
+  name: string;
+  dataDocMenuName: string;
+  phases: Record<PhaseKey, { scheduled: boolean; range: Range }>;
+  notify: { sms: boolean; email: boolean };
+  prelim: { maxApplicationChars: number | null; fileMaxMb: Record<PrelimFileKind, number> };
+  review: {
+    blind: boolean;
+    rules: Record<ReviewRound, { aggregate: ScoreAggregate; minScoresForTrim: number; tieBreak: TieBreak[] }>;
+    divergenceThreshold: number;
+    minExpertsPerProject: number;
+  };
+  publicity: { days: number };
+  appeal: { windowDays: number };
+}
+
+/** Times are edited as Beijing wall-clock values, whatever the browser's time zone. */
+const wallClock = (iso: string | null): Dayjs | null => (iso ? dayjs(toBeijingWallClock(iso)) : null);
+const wallClockText = (value: Dayjs | null | undefined): string | null => (value ? value.format(DATE_FORMATS.datetime) : null);
+
+export function toFormValues(s: ContestSettings): FormValues {
+  return {
+    name: s.name,
+    dataDocMenuName: s.dataDocMenuName,
+    phases: Object.fromEntries(
+      PHASE_KEYS.map((key) => {
+        const w = s.phases[key];
+        return [key, { scheduled: w !== null, range: w ? [wallClock(w.start), wallClock(w.end)] : null }];
+      }),
+    ) as FormValues['phases'],
+    notify: { ...s.notify },
+    prelim: {
+      maxApplicationChars: s.prelim.maxApplicationChars,
+      fileMaxMb: Object.fromEntries(FILE_KINDS.map((k) => [k, s.prelim.fileMaxBytes[k] / MB])) as Record<PrelimFileKind, number>,
+    },
+    review: {
+      blind: s.review.blind,
+      rules: Object.fromEntries(REVIEW_ROUNDS.map((r) => [r, { ...s.review.rules[r], tieBreak: [...s.review.rules[r].tieBreak] }])) as FormValues['review']['rules'],
+      divergenceThreshold: s.review.divergenceThreshold,
+      minExpertsPerProject: s.review.minExpertsPerProject,
+    },
+    publicity: { ...s.publicity },
+    appeal: { ...s.appeal },
+  };
+}
+
+/** The PUT body: phase times as `YYYY-MM-DD HH:mm:ss` Beijing time, sizes back in bytes. */
+export function toSettingsInput(v: FormValues): ContestSettingsInput {
+  return {
+    name: v.name,
+    dataDocMenuName: v.dataDocMenuName,
+    phases: Object.fromEntries(
+      PHASE_KEYS.map((key) => {
+        const p = v.phases[key];
+        return [key, p.scheduled ? { start: wallClockText(p.range?.[0]), end: wallClockText(p.range?.[1]) } : null];
+      }),
+    ) as ContestSettingsInput['phases'],
+    notify: { sms: Boolean(v.notify.sms), email: Boolean(v.notify.email) },
+    prelim: {
+      maxApplicationChars: v.prelim.maxApplicationChars ?? null,
+      fileMaxBytes: Object.fromEntries(FILE_KINDS.map((k) => [k, Math.round(Number(v.prelim.fileMaxMb[k]) * MB)])) as Record<PrelimFileKind, number>,
+    },
+    review: {
+      blind: Boolean(v.review.blind),
+      rules: v.review.rules,
+      divergenceThreshold: v.review.divergenceThreshold,
+      minExpertsPerProject: v.review.minExpertsPerProject,
+    },
+    publicity: v.publicity,
+    appeal: v.appeal,
+  };
+}
+
+const PLAIN_FIELDS = new Set([
+  'name',
+  'dataDocMenuName',
+  'notify.sms',
+  'notify.email',
+  'prelim.maxApplicationChars',
+  'review.blind',
+  'review.divergenceThreshold',
+  'review.minExpertsPerProject',
+  'publicity.days',
+  'appeal.windowDays',
+]);
+
+/** The form field a server `data.field` names (`phases.signUp.end`, `prelim.fileMaxBytes.video`...), null when none. */
+export function formFieldOf(field: string): Array<string | number> | null {
+  const [group, key, sub, leaf] = field.split('.');
+  if (group === 'phases' && key && (PHASE_KEYS as readonly string[]).includes(key)) return ['phases', key, 'range'];
+  if (group === 'prelim' && key === 'fileMaxBytes' && sub && (FILE_KINDS as string[]).includes(sub)) return ['prelim', 'fileMaxMb', sub];
+  if (group === 'review' && key === 'rules' && sub && leaf) return ['review', 'rules', sub, leaf];
+  return PLAIN_FIELDS.has(field) ? field.split('.') : null;
+}
+
+function showServerError(form: FormInstance, err: unknown): void {
+  if (!(err instanceof ApiError) || err.status !== 400) return;
+  const field = errorFieldOf(err);
+  const name = field ? formFieldOf(field) : null;
+  if (!name) return;
+  form.setFields([{ name, errors: [err.message] }]);
+  form.scrollToField(name);
+}
+
+function PhaseRow({ phase, form }: { phase: PhaseKey; form: FormInstance<FormValues> }) {
+  const { t } = useTranslation('admin');
+  const scheduled = Form.useWatch(['phases', phase, 'scheduled'], form);
+  const name = t(`pages.settings.phaseNames.${phase}`);
+  return (
+    <Row gutter={16} align="bottom">
+      <Col xs={24} md={8} lg={6}>
+        <Form.Item name={['phases', phase, 'scheduled']} label={t('pages.settings.scheduled', { phase: name })} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={16} lg={18}>
+        <Form.Item
+          name={['phases', phase, 'range']}
+          label={t('pages.settings.window', { phase: name })}
+          rules={[
+            {
+              validator: async (_r, value: Range) => {
+                if (value?.[0] && value[1] && !value[0].isBefore(value[1])) throw new Error(SETTINGS_MSG.phaseStartAfterEnd);
+              },
+            },
+          ]}
+        >
+          <DatePicker.RangePicker
+            showTime
+            format={DATE_FORMATS.datetime}
+            allowEmpty={[true, true]}
+            disabled={!scheduled}
+            placeholder={[t('pages.settings.start'), t('pages.settings.end')]}
+            style={{ width: '100%', maxWidth: 440 }}
+          />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}
+
+/** 大赛设置 (/admin/system/settings): every contest setting on one page (product.md 1). */
+export function ContestSettingsPage() {
+  const { t } = useTranslation('admin');
+  const { message } = useFeedback();
+  const queryClient = useQueryClient();
+  const can = usePermission();
+  const canEdit = can({ codes: [EDIT_CODE] });
+  const settings = useQuery({ queryKey: SETTINGS_QUERY_KEY, queryFn: fetchSettings });
+  const [form] = Form.useForm<FormValues>();
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (settings.data) form.setFieldsValue(toFormValues(settings.data));
+  }, [settings.data, form]);
+
+  const save = async (values: FormValues) => {
+    setSaving(true);
+    try {
+      const res = await saveSettings(toSettingsInput(values));
+      queryClient.setQueryData(SETTINGS_QUERY_KEY, res.data);
+      form.setFieldsValue(toFormValues(res.data));
+      void message.success(res.message || ADMIN_MSG.saved);
+      // The home schedule, the participant pages' windows and the data-document menu name.
+      void queryClient.invalidateQueries({ queryKey: CONTEST_QUERY_PREFIX });
+      void queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY });
+    } catch (err) {
+      showServerError(form, err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (settings.isPending) return <Spin />;
+
+  const round = (r: ReviewRound) => t(`pages.settings.rounds.${r}`);
+  const maxMb = SETTINGS_FILE_MAX_BYTES / MB;
+
+  return (
+    <section className="admin-page" data-testid="contest-settings-page">
+      <h1 className="admin-page__title">{t('titles.systemSettings')}</h1>
+      {!canEdit && <Alert type="info" showIcon title={t('pages.settings.readOnly')} style={{ marginBottom: 16 }} />}
+      <Form<FormValues>
+        form={form}
+        layout="vertical"
+        name="contest-settings"
+        disabled={!canEdit}
+        onFinish={(v) => void save(v)}
+        scrollToFirstError
+      >
+        <Flex vertical gap={24}>
+          <Card>
+            <CardTitle title={t('pages.settings.basic')} />
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="name"
+                  label={t('pages.settings.name')}
+                  required
+                  rules={[{ required: true, whitespace: true, message: SETTINGS_MSG.nameRequired }, { max: 50, message: SETTINGS_MSG.nameTooLong }]}
+                >
+                  <Input maxLength={60} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="dataDocMenuName"
+                  label={t('pages.settings.dataDocMenuName')}
+                  required
+                  rules={[
+                    { required: true, whitespace: true, message: SETTINGS_MSG.dataDocMenuNameRequired },
+                    { max: 20, message: SETTINGS_MSG.dataDocMenuNameTooLong },
+                  ]}
+                >
+                  <Input maxLength={30} />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.phasesTitle')} />
+            <Typography.Paragraph type="secondary">{t('pages.settings.phasesHint')}</Typography.Paragraph>
+            {PHASE_KEYS.map((phase) => (
+              <PhaseRow key={phase} phase={phase} form={form} />
+            ))}
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.notifyTitle')} />
+            <Row gutter={16}>
+              <Col xs={12} md={6}>
+                <Form.Item name={['notify', 'sms']} label={t('pages.settings.notifySms')} valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col xs={12} md={6}>
+                <Form.Item name={['notify', 'email']} label={t('pages.settings.notifyEmail')} valuePropName="checked">
+                  <Switch />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.prelimTitle')} />
+            <Row gutter={16}>
+              <Col xs={24} md={8}>
+                <Form.Item
+                  name={['prelim', 'maxApplicationChars']}
+                  label={t('pages.settings.maxApplicationChars')}
+                  extra={t('pages.settings.maxApplicationCharsHint')}
+                >
+                  <InputNumber min={1} max={SETTINGS_MAX_APPLICATION_CHARS} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Row gutter={16}>
+              {FILE_KINDS.map((kind) => (
+                <Col xs={24} sm={12} lg={6} key={kind}>
+                  <Form.Item
+                    name={['prelim', 'fileMaxMb', kind]}
+                    label={t('pages.settings.fileMaxMb', { kind: t(`pages.settings.fileKinds.${kind}`) })}
+                    extra={t('pages.settings.fileHint', { min: SETTINGS_FILE_MIN_BYTES / MB, max: maxMb })}
+                    rules={[{ required: true, message: SETTINGS_MSG.fileMaxBytesInvalid }]}
+                  >
+                    <InputNumber min={SETTINGS_FILE_MIN_BYTES / MB} max={maxMb} suffix="MB" style={{ width: '100%' }} />
+                  </Form.Item>
+                </Col>
+              ))}
+            </Row>
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.reviewTitle')} />
+            <Row gutter={16}>
+              <Col xs={24} md={8}>
+                <Form.Item name={['review', 'blind']} label={t('pages.settings.blind')} valuePropName="checked" extra={t('pages.settings.blindHint')}>
+                  <Switch />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item
+                  name={['review', 'divergenceThreshold']}
+                  label={t('pages.settings.divergenceThreshold')}
+                  extra={t('pages.settings.divergenceHint')}
+                  rules={[{ required: true, message: SETTINGS_MSG.divergenceInvalid }]}
+                >
+                  <InputNumber min={0} max={100} step={0.5} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item
+                  name={['review', 'minExpertsPerProject']}
+                  label={t('pages.settings.minExpertsPerProject')}
+                  rules={[{ required: true, message: SETTINGS_MSG.minExpertsInvalid }]}
+                >
+                  <InputNumber min={1} max={50} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            </Row>
+            {REVIEW_ROUNDS.map((r) => (
+              <div key={r}>
+                <CardTitle level={3} title={t('pages.settings.ruleOf', { round: round(r) })} />
+                <Row gutter={16}>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={['review', 'rules', r, 'aggregate']} label={t('pages.settings.aggregate', { round: round(r) })}>
+                      <Select options={SCORE_AGGREGATES.map((a) => ({ value: a, label: t(`pages.settings.aggregates.${a}`) }))} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item
+                      name={['review', 'rules', r, 'minScoresForTrim']}
+                      label={t('pages.settings.minScoresForTrim', { round: round(r) })}
+                      rules={[{ required: true, message: SETTINGS_MSG.minScoresInvalid }]}
+                    >
+                      <InputNumber min={3} max={20} precision={0} style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item
+                      name={['review', 'rules', r, 'tieBreak']}
+                      label={t('pages.settings.tieBreak', { round: round(r) })}
+                      extra={t('pages.settings.tieBreakHint')}
+                    >
+                      <Select mode="multiple" options={TIE_BREAKS.map((b) => ({ value: b, label: t(`pages.settings.tieBreaks.${b}`) }))} />
+                    </Form.Item>
+                  </Col>
+                </Row>
+              </div>
+            ))}
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.publicityTitle')} />
+            <Row gutter={16}>
+              <Col xs={24} md={8}>
+                <Form.Item name={['publicity', 'days']} label={t('pages.settings.publicityDays')} rules={[{ required: true, message: SETTINGS_MSG.publicityDaysInvalid }]}>
+                  <InputNumber min={1} max={30} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item
+                  name={['appeal', 'windowDays']}
+                  label={t('pages.settings.appealWindowDays')}
+                  extra={t('pages.settings.appealHint')}
+                  dependencies={[['publicity', 'days']]}
+                  rules={[
+                    { required: true, message: SETTINGS_MSG.appealDaysInvalid },
+                    ({ getFieldValue }) => ({
+                      validator: async (_r, value: number | null) => {
+                        const days = getFieldValue(['publicity', 'days']) as number | null;
+                        if (value != null && days != null && value > days) throw new Error(SETTINGS_MSG.appealExceedsPublicity);
+                      },
+                    }),
+                  ]}
+                >
+                  <InputNumber min={1} max={30} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+
+          <Permission codes={[EDIT_CODE]}>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={saving}>
+                {t('pages.common.save')}
+              </Button>
+              <Button htmlType="button" onClick={() => settings.data && form.setFieldsValue(toFormValues(settings.data))}>
+                {t('pages.settings.reset')}
+              </Button>
+            </Space>
+          </Permission>
+        </Flex>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,212 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
+import { ArrowLeftOutlined, FileSearchOutlined, StepForwardOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import type { PrelimAdminDetail } from '@contest/shared';
+import { AuditPanel, formatDateTime, type AuditDecision } from '../../../components/admin-kit';
+import { AttachmentList, ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
+import { ApplicationChars } from './ApplicationChars';
+import { ApplicationViewer } from './ApplicationViewer';
+import { TRACK_DICT, auditable } from './fields';
+import { AUDIT_QUEUE_ID, PRELIM_PATHS } from './paths';
+import { PRELIM_QUERY_KEYS, fetchPrelim, fetchPrelimQueueNext } from './prelim-api';
+import { usePrelimAudit } from './use-prelim-audit';
+import { VideoPlayer } from './VideoPlayer';
+import './preliminary.css';
+
+const TRACK_TYPES = [TRACK_DICT];
+
+/**
+ * 形式审查 (/admin/preliminary/audit/:id): the application PDF in the viewer beside the decision
+ * panel (stacked on phones), with the counted characters against the cap, the presentation and
+ * the video. With the id `queue` it works through the SUBMITTED materials oldest first: each
+ * decision opens the next, 跳过 leaves one for later in this session (sent as `exclude`). With a
+ * record's id, a decision goes back to the list.
+ */
+export function PrelimAuditPage() {
+  const { t } = useTranslation('admin');
+  const { t: tf } = useTranslation('files');
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const queue = id === AUDIT_QUEUE_ID;
+  const [skipped, setSkipped] = useState<string[]>([]);
+  // Raised after each decision (and a STALE refusal): the same exclusions, a fresh answer.
+  const [round, setRound] = useState(0);
+
+  const next = useQuery({
+    queryKey: [...PRELIM_QUERY_KEYS.queue(skipped), round],
+    queryFn: () => fetchPrelimQueueNext(skipped),
+    enabled: queue,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const one = useQuery({
+    queryKey: PRELIM_QUERY_KEYS.detail(id),
+    queryFn: () => fetchPrelim(id),
+    enabled: !queue && id !== '',
+    staleTime: 0,
+  });
+  const current = queue ? next : one;
+
+  const refreshLists = () => void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.list });
+  const audit = usePrelimAudit({
+    onDone: () => {
+      refreshLists();
+      if (queue) setRound((r) => r + 1);
+      else {
+        void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.detail(id) });
+        void navigate(PRELIM_PATHS.list);
+      }
+    },
+    onStale: () => {
+      refreshLists();
+      if (queue) setRound((r) => r + 1);
+      else void one.refetch();
+    },
+  });
+
+  const backToList = (
+    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(PRELIM_PATHS.list)}>
+      {t('pages.prelim.audit.backToList')}
+    </Button>
+  );
+
+  if (current.isError && !current.data) {
+    return (
+      <Result
+        status="warning"
+        title={t('pages.prelim.loadFailed')}
+        extra={<Button onClick={() => void current.refetch()}>{t('pages.prelim.reload')}</Button>}
+      />
+    );
+  }
+  if (!current.data) return <Skeleton active paragraph={{ rows: 10 }} />;
+
+  const doc: PrelimAdminDetail | null = queue ? (next.data?.detail ?? null) : (one.data ?? null);
+  if (!doc) {
+    return (
+      <section className="admin-page" data-testid="prelim-audit-page">
+        <Result
+          status="success"
+          title={t('pages.prelim.audit.queueDone')}
+          subTitle={skipped.length > 0 ? t('pages.prelim.audit.queueDoneSkipped') : undefined}
+          extra={
+            <Space wrap>
+              {backToList}
+              {skipped.length > 0 && (
+                <Button type="primary" onClick={() => setSkipped([])} data-testid="queue-restart">
+                  {t('pages.prelim.audit.restart')}
+                </Button>
+              )}
+            </Space>
+          }
+          data-testid="queue-empty"
+        />
+      </section>
+    );
+  }
+
+  const docId = doc.id ?? id;
+  const busy = current.isFetching;
+  const decide = (decision: AuditDecision) => audit(docId, doc.version, decision);
+
+  return (
+    <section className="admin-page prelim-audit" data-testid="prelim-audit-page">
+      <div className="prelim-audit__bar">
+        <Space wrap>
+          {backToList}
+          <Button icon={<FileSearchOutlined />} onClick={() => void navigate(PRELIM_PATHS.detail(docId))}>
+            {t('pages.prelim.audit.detail')}
+          </Button>
+        </Space>
+        {queue && next.data && (
+          <Typography.Text className="prelim-audit__remaining" data-testid="queue-remaining">
+            {t('pages.prelim.audit.remaining', { count: next.data.remaining })}
+          </Typography.Text>
+        )}
+      </div>
+      <Typography.Title level={4} className="prelim-audit__title">
+        {doc.projectName || t('pages.prelim.untitled')} <ContestStatusTag kind="prelim" status={doc.status} />
+      </Typography.Title>
+      <div className="prelim-audit__body" aria-busy={busy}>
+        <div className="prelim-audit__document">
+          <ApplicationViewer key={`${docId}:${doc.application?.uniqueNo ?? ''}`} file={doc.application} />
+        </div>
+        <div className="prelim-audit__side">
+          <AuditFacts doc={doc} />
+          <Card size="small" className="prelim-audit__card" title={t('pages.prelim.audit.panelTitle')} data-testid="prelim-audit-decision">
+            {auditable(doc) ? (
+              <AuditPanel
+                resetKey={`${docId}:${doc.version}`}
+                disabled={busy}
+                onSubmit={decide}
+                extra={
+                  queue && (
+                    <Button
+                      icon={<StepForwardOutlined />}
+                      disabled={busy}
+                      onClick={() => setSkipped((list) => (list.includes(docId) ? list : [...list, docId]))}
+                      data-testid="queue-skip"
+                    >
+                      {t('pages.prelim.audit.skip')}
+                    </Button>
+                  )
+                }
+              />
+            ) : (
+              <Alert
+                type="info"
+                showIcon
+                title={t('pages.prelim.audit.notSubmitted', { status: tf(`contest.prelimStatus.${doc.status}`) })}
+                data-testid="audit-not-submitted"
+              />
+            )}
+          </Card>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** What the formal check looks at besides the application: who, the counted characters, the other files. */
+function AuditFacts({ doc }: { doc: PrelimAdminDetail }) {
+  const { t } = useTranslation('admin');
+  const labels = useDictLabels(TRACK_TYPES);
+  return (
+    <>
+      <Card size="small" className="prelim-audit__card" title={t('pages.prelim.sections.project')}>
+        <Descriptions
+          size="small"
+          column={1}
+          items={[
+            { key: 'chars', label: t('pages.prelim.fields.applicationChars'), children: <ApplicationChars chars={doc.applicationChars} max={doc.maxApplicationChars} /> },
+            { key: 'team', label: t('pages.prelim.fields.teamName'), children: doc.teamName || '--' },
+            { key: 'org', label: t('pages.prelim.fields.orgName'), children: doc.orgName || '--' },
+            { key: 'track', label: t('pages.prelim.fields.track'), children: labelOf(labels.data, TRACK_DICT, doc.track) },
+            { key: 'submitted', label: t('pages.prelim.fields.submittedAt'), children: formatDateTime(doc.submittedAt) ?? '--' },
+          ]}
+        />
+      </Card>
+      <Card size="small" className="prelim-audit__card" title={t('kit.attachments')}>
+        <Descriptions
+          size="small"
+          column={1}
+          layout="vertical"
+          items={[
+            { key: 'presentation', label: t('pages.prelim.files.presentation'), children: <AttachmentList files={[doc.presentation]} /> },
+            {
+              key: 'video',
+              label: t('pages.prelim.files.video'),
+              children: doc.video ? <VideoPlayer key={doc.video.uniqueNo} file={doc.video} /> : <AttachmentList files={[]} />,
+            },
+            { key: 'others', label: t('pages.prelim.files.others'), children: <AttachmentList files={doc.others} /> },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+/** Paths of the 报名管理 pages (spec section 2), for links between them. */
+export const QUALIFICATION_PATHS = {
+  list: '/admin/competition/qualification',
+  detail: (id: string) => `/admin/competition/qualification-detail/${encodeURIComponent(id)}`,
+  audit: '/admin/competition/qualification-audit',
+  drafts: '/admin/competition/qualification-draft',
+  draft: (id: string) => `/admin/competition/qualification-draft/${encodeURIComponent(id)}`,
+};

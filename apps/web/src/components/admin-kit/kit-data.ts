@@ -1,0 +1,39 @@
+/** Data the kit's widgets read for themselves: dictionary options of declared selects, dates. */
+import dayjs from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
+import { DATE_FORMATS, type DictOptions } from '@contest/shared';
+import { api } from '../../lib/api';
+
+export interface KitOption {
+  value: string;
+  label: string;
+}
+
+export const KIT_QUERY_KEYS = {
+  dictPublic: (types: readonly string[]) => ['dic', 'public', ...types] as const,
+};
+
+/** Enabled items of the given dictionary types, in their order (GET /dic/public?types=A,B). */
+export async function fetchDictPublic(types: readonly string[]): Promise<DictOptions> {
+  return (await api.get<DictOptions>('/dic/public', { params: { types } })).data;
+}
+
+/** Options of dictionary selects: `{[type]: [{value: code, label: name}]}`, one call for all types. */
+export function useDictOptions(types: readonly string[]): Record<string, KitOption[]> {
+  const sorted = [...new Set(types)].sort();
+  const { data } = useQuery({
+    queryKey: KIT_QUERY_KEYS.dictPublic(sorted),
+    queryFn: () => fetchDictPublic(sorted),
+    enabled: sorted.length > 0,
+    // Dictionaries change rarely; a page opened twice need not ask again.
+    staleTime: 5 * 60_000,
+  });
+  const out: Record<string, KitOption[]> = {};
+  for (const type of sorted) out[type] = (data?.[type] ?? []).map((item) => ({ value: item.code, label: item.name }));
+  return out;
+}
+
+/** Answers carry ISO times; the console shows local date-times (spec section 9); null when empty. */
+export function formatDateTime(value: string | null | undefined): string | null {
+  return value ? dayjs(value).format(DATE_FORMATS.datetime) : null;
+}
