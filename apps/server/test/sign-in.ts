@@ -22,7 +22,7 @@ export async function ensureMenusAndButtons(t: TestApp): Promise<void> {
     .insert(menus)
     .values(flattenMenus(ADMIN_MENUS).map((m) => ({ code: m.code, parentCode: m.parentCode, name: m.name, nameEn: m.nameEn, path: m.path, icon: m.icon ?? null, sort: m.sort })))
     .onConflictDoNothing();
-  await db.insert(buttons).values(ADMIN_BUTTONS).onConflictDoNothing();
+  await db.insert(buttons).values([...ADMIN_BUTTONS]).onConflictDoNothing();
 }
 
 /**

@@ -9,10 +9,10 @@ export interface MenuSeed {
   nameEn: string;
   path: string;
   icon?: string;
-  children?: MenuSeed[];
+  children?: readonly MenuSeed[];
 }
 
-export const ADMIN_MENUS: MenuSeed[] = [
+export const ADMIN_MENUS = [
   { code: 'home', name: '首页', nameEn: 'Home', path: '/admin/home', icon: 'HomeOutlined' },
   { code: 'userTeam', name: '注册用户管理', nameEn: 'Registered users', path: '/admin/user/team', icon: 'TeamOutlined' },
   {
@@ -83,7 +83,12 @@ export const ADMIN_MENUS: MenuSeed[] = [
     code: 'account', name: '账号管理', nameEn: 'My account', path: '/admin/account', icon: 'UserOutlined',
     children: [{ code: 'accountManage', name: '我的账号', nameEn: 'My account', path: '/admin/account/accountManage' }],
   },
-];
+] as const satisfies readonly MenuSeed[];
+
+/** Codes of the admin menu tree, derived from the data above (guards accept only these). */
+type CodesOf<T> = T extends readonly (infer M)[] ? (M extends { code: infer C; children?: infer K } ? (C & string) | CodesOf<K> : never) : never;
+export type MenuCode = CodesOf<typeof ADMIN_MENUS>;
+
 
 export interface ButtonSeed {
   code: string;
@@ -91,7 +96,7 @@ export interface ButtonSeed {
   menuCode: string;
 }
 
-export const ADMIN_BUTTONS: ButtonSeed[] = [
+export const ADMIN_BUTTONS = [
   { code: 'user:view', name: '查看注册用户', menuCode: 'userTeam' },
   { code: 'user:disable', name: '禁用/启用注册用户', menuCode: 'userTeam' },
   { code: 'user:reset-password', name: '重置注册用户密码', menuCode: 'userTeam' },
@@ -133,7 +138,12 @@ export const ADMIN_BUTTONS: ButtonSeed[] = [
   { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
   { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'systemSettings' },
   { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
-];
+] as const satisfies readonly (ButtonSeed & { menuCode: MenuCode })[];
+
+/** Permission (button) codes, derived from the data above: route guards accept only these. */
+export type ButtonCode = (typeof ADMIN_BUTTONS)[number]['code'];
+export type PermissionCode = ButtonCode;
+
 
 /** Depth-first list of every menu node, parents before children. */
 export function flattenMenus(menus: readonly MenuSeed[], parentCode: string | null = null) {

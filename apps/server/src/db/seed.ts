@@ -85,7 +85,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
       });
     await tx
       .insert(buttons)
-      .values(ADMIN_BUTTONS)
+      .values([...ADMIN_BUTTONS])
       .onConflictDoUpdate({ target: buttons.code, set: { name: sql`excluded.name`, menuCode: sql`excluded.menu_code` } });
     // A button may move to another menu (settings:edit went from system to systemSettings): a role
     // holding the button keeps seeing its page, so it gets the button's menu and that menu's parent.

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ButtonCode, MenuCode } from '@contest/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accountRoles, roleMenus } from '../../db/schema.js';
@@ -32,7 +33,11 @@ export function createMenuAccess(db: Db) {
 }
 export type MenuAccess = ReturnType<typeof createMenuAccess>;
 
-export type AdminGuard = (request: FastifyRequest) => Promise<void>;
+/** What a guard demands, kept on the guard so a test can walk the route table (admin-routes.test.ts). */
+export type GuardInfo = { kind: 'button'; code: ButtonCode | null } | { kind: 'menu'; codes: MenuCode[] } | { kind: 'any' };
+export type AdminGuard = ((request: FastifyRequest) => Promise<void>) & { guard?: GuardInfo };
+
+const tagged = (fn: (request: FastifyRequest) => Promise<void>, guard: GuardInfo): AdminGuard => Object.assign(fn, { guard });
 
 /**
  * Guards for admin calls, run at onRequest: the caller is identified (401/409) before the
@@ -46,23 +51,23 @@ export function createAdminGuards(sessions: SessionService, permissions: Permiss
   };
   return {
     /** A button code (as `requirePermission`); null admits any signed-in admin. */
-    button(code: string | null): AdminGuard {
-      return async (request) => {
+    button(code: ButtonCode | null): AdminGuard {
+      return tagged(async (request) => {
         const ctx = await authenticate(request);
         if (code !== null && !(await permissions.can(ctx, code))) throw forbidden();
-      };
+      }, { kind: 'button', code });
     },
     /** Any of the menus. */
-    menu(...menuCodes: string[]): AdminGuard {
-      return async (request) => {
+    menu(...menuCodes: MenuCode[]): AdminGuard {
+      return tagged(async (request) => {
         const ctx = await authenticate(request);
         if (!(await menus.holdsAny(ctx, menuCodes))) throw forbidden();
-      };
+      }, { kind: 'menu', codes: menuCodes });
     },
     /** Signed in only; the handler checks a menu that depends on the request (audit realm). */
-    any: (async (request) => {
+    any: tagged(async (request) => {
       await authenticate(request);
-    }) as AdminGuard,
+    }, { kind: 'any' }),
     menus,
   };
 }

@@ -70,6 +70,18 @@ describe('behaviour auditing', () => {
     expect((await api(t, 'GET', '/api/admin/audit/login-records?realm=ADMIN', { headers: auditor.headers })).statusCode).toBe(200);
   });
 
+  it('lists oldest first with order=asc; time is the only sort key', async () => {
+    const auditor = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    const logins = (query: string) => api(t, 'GET', `/api/admin/audit/login-records?realm=EXPERT&username=${tag}&${query}`, { headers: auditor.headers });
+    expect(list(await logins('sort=createdAt&order=asc'), 'result')).toEqual(['BAD_CREDENTIALS', 'SUCCESS', 'UNKNOWN_ACCOUNT']);
+    expect(list(await logins('sort=createdAt&order=desc&size=1&page=3'), 'result')).toEqual(['BAD_CREDENTIALS']);
+    const operations = (query: string) => api(t, 'GET', `/api/admin/audit/operation-records?realm=ADMIN&username=${tag}&${query}`, { headers: auditor.headers });
+    expect(list(await operations('sort=createdAt&order=asc&action=account:'), 'action')).toEqual(['account:disable', 'account:edit']);
+    for (const query of ['sort=username', 'sort=createdAt&order=random']) {
+      expect((await operations(query)).body, query).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', data: { field: query.includes('order') ? 'order' : 'sort' } });
+    }
+  });
+
   it('refuses bad filters, other realms and anonymous callers; has no way to change records', async () => {
     const auditor = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
     const cases: Array<[string, string]> = [

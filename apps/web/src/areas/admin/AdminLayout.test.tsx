@@ -4,7 +4,7 @@ import { api } from '../../lib/api';
 import { ok } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
 import type { StaffInfo } from '../../lib/session';
-import { ADMIN_MENUS } from '@contest/shared';
+import { ADMIN_MENUS, type MenuSeed } from '@contest/shared';
 import { menuTree, operator, superAdmin } from '../../components/admin-kit/staff-fixtures';
 
 function signIn(info: StaffInfo, answers: Record<string, unknown> = {}) {
@@ -109,7 +109,7 @@ describe('admin layout', { timeout: 20_000 }, () => {
   // data (a group or entry added later needs no route of its own).
   const SPEC_REDIRECTS = ['/admin/competition', '/admin/preliminary', '/admin/grade', '/admin/information', '/admin/account'];
   it.each(
-    ADMIN_MENUS.filter((m) => m.children?.length && !SPEC_REDIRECTS.includes(m.path)).map((m) => [m.path, m.children![0]!.path]),
+    (ADMIN_MENUS as readonly MenuSeed[]).filter((m) => m.children?.length && !SPEC_REDIRECTS.includes(m.path)).map((m) => [m.path, m.children![0]!.path]),
   )('opens the first entry of the menu group %s (%s)', async (from, to) => {
     signIn(superAdmin());
     const { router } = renderRoute(from);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_MENUS, OPEN_TAB_LIMIT } from '@contest/shared';
+import { ADMIN_MENUS, OPEN_TAB_LIMIT, type MenuSeed } from '@contest/shared';
 import type { StaffMenu } from '../../lib/session';
 import { findMenu, firstMenuPath, menuCodes, menuLabel, menuVerdict } from './console-menu';
 import { addTab, neighbourOf, parseTabs, removeTab, tabKey, type OpenTab } from './open-tabs';
 import { maskAccount, watermarkLines, watermarkSvg } from './watermark';
 
-const tree = (menus: typeof ADMIN_MENUS): StaffMenu[] =>
+const tree = (menus: readonly MenuSeed[]): StaffMenu[] =>
   menus.map((m) => ({ ...m, children: m.children ? tree(m.children) : [] }));
 
 const ALL = tree(ADMIN_MENUS);

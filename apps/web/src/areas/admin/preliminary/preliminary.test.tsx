@@ -17,6 +17,11 @@ import { renderRoute } from '../../../test/render-route';
 import { operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
 import type { StaffInfo } from '../../../lib/session';
 
+// jsdom loads no frames: the viewer page stands in as the link it would open.
+vi.mock('../../../components/preview/PdfFrame', () => ({
+  PdfFrame: ({ url }: { url: string }) => <div data-testid="pdf-frame" data-url={url} />,
+}));
+
 // The first render loads antd and the page chunk; on a busy machine that exceeds the default 5 s.
 const SLOW = { timeout: 20_000 };
 
@@ -128,6 +133,9 @@ function mockGet(info: StaffInfo, answers: Record<string, Answer>) {
   });
 }
 
+/** A dialog gone, or on its way out (jsdom never ends antd's leave animation). */
+const closing = (dialog: HTMLElement) => !dialog.isConnected || dialog.classList.contains('ant-zoom-leave');
+
 const callsTo = (spy: { mock: { calls: unknown[][] } }, url: string) => spy.mock.calls.filter(([u]) => u === url);
 
 describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () => {
@@ -159,8 +167,9 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(callsTo(get, '/admin/prelim-doc/list')[0]![1]).toEqual({ params: { track: 'SMART_SUPERVISION', page: 1, size: 10 } });
     expect(screen.getByTestId('kit-export')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('项目名称'), { target: { value: '智能审核' } });
-    fireEvent.change(screen.getByLabelText('团队名称'), { target: { value: '智慧' } });
+    const form = screen.getByTestId('kit-search-form');
+    fireEvent.change(within(form).getByLabelText('项目名称'), { target: { value: '智能审核' } });
+    fireEvent.change(within(form).getByLabelText('团队名称'), { target: { value: '智慧' } });
     fireEvent.click(screen.getByRole('button', { name: '查询' }));
     await waitFor(() =>
       expect(callsTo(get, '/admin/prelim-doc/list').at(-1)![1]).toEqual({
@@ -264,10 +273,8 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(chars.textContent).toContain('超出上限 200 字');
     expect(chars.dataset.over).toBe('true');
     // The application PDF: the viewer page with a signed link, no token in the URL.
-    const frame = (await within(view).findByTestId('pdf-frame')) as HTMLIFrameElement;
-    expect(frame.getAttribute('src')).toBe(
-      `/pdf/web/viewer.html?file=${encodeURIComponent('/api/attachment/stream/a1?expires=1&acct=a&sig=s')}`,
-    );
+    const frame = await within(view).findByTestId('pdf-frame');
+    expect(frame.dataset.url).toBe('/api/attachment/stream/a1?expires=1&acct=a&sig=s');
     expect(callsTo(get, '/attachment/accessUrl')[0]![1]).toEqual({ params: { filePath: '/api/attachment/stream/a1' } });
     // Presentation with a preview, the video in the browser's player.
     expect(within(view).getByText('演示材料.pdf')).toBeTruthy();
@@ -410,6 +417,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
       expect(post).toHaveBeenCalledWith(`/admin/final/${ID(1)}/remove`, { reason: '材料存在抄袭', version: 11 }, { silent: true }),
     );
     expect(await screen.findByText('已移出决赛名单')).toBeTruthy();
+    await waitFor(() => expect(closing(dialog)).toBe(true));
     await waitFor(() => expect(callsTo(get, '/admin/final/list').length).toBeGreaterThan(1));
   });
 
@@ -440,7 +448,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     fireEvent.click(ok_);
     await waitFor(() => expect(post).toHaveBeenCalledWith(`/admin/final/${ID(4)}/add`, { reason: '复核后补录' }, { silent: true }));
     expect(await screen.findByText('已加入决赛名单')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(closing(dialog)).toBe(true));
   });
 
   it('决赛详情: how the project entered the final and its final-round history; removal with a reason', async () => {

@@ -18,7 +18,8 @@ import { api } from '../../../lib/api';
 
 export const TEAM_QUERY_KEYS = {
   list: ['admin', 'teams'] as const,
-  detail: (id: string) => ['admin', 'teams', 'detail', id] as const,
+  // Not under `list`: invalidating the lists must not read a detail page twice.
+  detail: (id: string) => ['admin', 'team-detail', id] as const,
   drafts: ['admin', 'team-drafts'] as const,
   draft: (id: string) => ['admin', 'team-drafts', 'detail', id] as const,
   queue: ['admin', 'team-queue'] as const,

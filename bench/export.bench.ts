@@ -1,0 +1,265 @@
+/**
+ * Export benchmark: ROWS (default 20 000) rows of 20 columns streamed through the .xlsx helper
+ * (apps/server/src/lib/xlsx-stream.ts), read in batches of 1 000 as from a database, to a null
+ * sink, to a file, and to a slow client (SLOW_MBPS, default 2 MB/s, as a download over a
+ * modest line). Each scenario runs in a process of its own so its memory is measured alone:
+ * RSS is sampled every 50 ms and its peak growth over the start is printed, with the time and
+ * the file size. Target: RSS flat, growth well under 100 MB.
+ *
+ *   node --import tsx bench/export.bench.ts
+ *   ROWS=50000 SLOW_MBPS=1 node --import tsx bench/export.bench.ts
+ *
+ * Besides the helper, two reference runs: `naive` writes like the first users export did
+ * (every row added at once, backpressure ignored) to the same slow client, which is what the
+ * helper's waiting saves; `db` is the registered-users export path (PGlite in memory, ROWS
+ * users, keyset batches of the users repository, its 10 columns) to the null sink.
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import { sql } from 'drizzle-orm';
+import { USER_EXPORT_COLUMNS } from '@contest/shared';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { runMigrations } from '../apps/server/src/db/migrate.js';
+import { createUserRepository, type UserListRow } from '../apps/server/src/modules/admin/users/users.repository.js';
+import { batches, beijingTime, rowsOf, writeXlsx, type XlsxColumn, type XlsxSheet } from '../apps/server/src/lib/xlsx-stream.js';
+
+const ROWS = Number(process.env.ROWS ?? 20_000);
+const BATCH = 1000;
+const SLOW_MBPS = Number(process.env.SLOW_MBPS ?? 2);
+const TARGET_GROWTH_MB = 100;
+const MB = 1024 * 1024;
+
+const SCENARIOS = ['null', 'file', 'slow', 'naive', 'db'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+// ---- The rows: 20 columns, as wide as a team sign-up export ----------------------------------
+
+const COLUMNS: XlsxColumn[] = [
+  'teamName', 'orgName', 'orgType', 'creditCode', 'region', 'city', 'track', 'leaderName', 'leaderTitle', 'leaderPhone',
+  'leaderEmail', 'memberCount', 'advisor', 'status', 'auditReason', 'submittedAt', 'auditedAt', 'username', 'createdAt', 'updatedAt',
+].map((key) => ({ header: key, key, width: 20 }));
+
+const REGIONS = ['北京市', '上海市', '广东省', '湖北省', '四川省', '浙江省'];
+const STATUSES = ['草稿', '已提交', '审核通过', '退回修改', '审核不通过'];
+
+function makeRow(i: number): Record<string, unknown> {
+  const t = new Date(Date.UTC(2025, 4, 1) + i * 61_000);
+  return {
+    teamName: `智慧医保创新团队${i}`,
+    orgName: `${REGIONS[i % 6]}第${(i % 97) + 1}人民医院医保信息中心`,
+    orgType: ['医院', '医保局', '高校', '企业'][i % 4],
+    creditCode: `91110000${String(100000000 + i * 7919).slice(-9)}X`,
+    region: REGIONS[i % 6],
+    city: `城市${i % 300}`,
+    track: ['智能监管', '支付方式改革', '公共服务', '数据治理'][i % 4],
+    leaderName: `负责人${i}`,
+    leaderTitle: ['主任医师', '副教授', '高级工程师'][i % 3],
+    leaderPhone: `139${String(i).padStart(8, '0')}`,
+    leaderEmail: `leader${i}@example-hospital.cn`,
+    memberCount: 3 + (i % 8),
+    advisor: i % 3 ? `导师${i} / 某某大学 / 教授 / 1380000${String(i % 10000).padStart(4, '0')}` : '',
+    status: STATUSES[i % 5],
+    auditReason: i % 5 === 3 ? `材料不完整：请补充第 ${i % 7} 项证明文件` : '',
+    submittedAt: beijingTime(t),
+    auditedAt: i % 2 ? beijingTime(new Date(t.getTime() + 86_400_000)) : '',
+    username: `user${i}`,
+    createdAt: beijingTime(new Date(t.getTime() - 3_600_000)),
+    updatedAt: beijingTime(t),
+  };
+}
+
+/** Batches of 1 000 with a turn of the event loop each, as a database read gives. */
+function sourceRows(): AsyncIterable<Record<string, unknown>> {
+  const fetch = async (offset: number, limit: number) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return Array.from({ length: limit }, (_, k) => makeRow(offset + k));
+  };
+  return rowsOf(batches(fetch, ROWS, BATCH), (r) => r);
+}
+
+// ---- Sinks ----------------------------------------------------------------------------------
+
+const nullSink = () =>
+  new Writable({
+    write(_chunk, _enc, done) {
+      done();
+    },
+  });
+
+/** A client reading `mbps` MB/s: each chunk is acknowledged after the time it takes to arrive. */
+const slowSink = (mbps: number) =>
+  new Writable({
+    highWaterMark: 64 * 1024,
+    write(chunk: Buffer, _enc, done) {
+      setTimeout(done, (chunk.length / (mbps * MB)) * 1000);
+    },
+  });
+
+/** The first users export's way: every row added as it comes, backpressure ignored. */
+function naiveXlsx(sheets: XlsxSheet[]): Readable {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  void (async () => {
+    try {
+      for (const s of sheets) {
+        const sheet = workbook.addWorksheet(s.name);
+        sheet.columns = s.columns.map((c) => ({ ...c }));
+        sheet.getRow(1).font = { bold: true };
+        sheet.getRow(1).commit();
+        for await (const row of s.rows) sheet.addRow(row).commit();
+        sheet.commit();
+      }
+      await workbook.commit();
+    } catch (err) {
+      out.destroy(err as Error);
+    }
+  })();
+  return out;
+}
+
+// ---- The registered-users path, for the database reads ------------------------------------
+
+async function usersExport(): Promise<{ stream: Readable; close(): Promise<void> }> {
+  const database = await openDatabase({ databaseUrl: 'memory://', dataDir: tmpdir() });
+  await runMigrations(database);
+  const db = database.db;
+  await db.execute(sql`
+    insert into accounts (realm, username, phone, email, name, role_code, password_hash, enabled, created_at, updated_at)
+    select 'USER', 'bu' || g, '13' || lpad(g::text, 9, '0'), 'bu' || g || '@example.com', '用户' || g, 'USER', 'x',
+           g % 50 <> 0, now() - (g * interval '10 minutes') - (g % 7) * interval '1 microsecond', now()
+    from generate_series(1, ${ROWS}) g`);
+  await db.execute(sql`
+    insert into teams (owner_id, status, org_name, track, team_name)
+    select id, 'SUBMITTED', '协和医院' || (n % 400), 'PAYMENT_REFORM', '团队' || n
+    from (select id, row_number() over (order by created_at) as n from accounts where realm = 'USER') s
+    where n % 5 <> 0`);
+  await db.execute(sql`analyze`);
+  const repo = createUserRepository(db);
+  const total = await repo.count({});
+  const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch({}, offset, limit, last), total, BATCH);
+  const stream = writeXlsx([
+    {
+      name: '注册用户',
+      columns: USER_EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: 20 })),
+      rows: rowsOf(read, (r) => ({
+        username: r.username,
+        name: r.name ?? '',
+        phone: r.phone ?? '',
+        email: r.email ?? '',
+        orgName: r.orgName ?? '',
+        teamName: r.teamName ?? '',
+        teamStatus: r.teamStatus ?? '未报名',
+        enabled: r.enabled ? '正常' : '已禁用',
+        createdAt: beijingTime(r.createdAt),
+        lastLoginAt: beijingTime(r.lastLoginAt),
+      })),
+    },
+  ]);
+  return { stream, close: () => database.close() };
+}
+
+// ---- One scenario, in its own process ----------------------------------------------------
+
+interface Figures {
+  scenario: Scenario;
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  fileMB: number;
+  baseRssMB: number;
+  peakGrowthMB: number;
+}
+
+async function runScenario(scenario: Scenario): Promise<Figures> {
+  // Warm-up outside the measure: modules, JIT, ExcelJS's first workbook.
+  await pipeline(writeXlsx([{ name: 'w', columns: COLUMNS, rows: [makeRow(0), makeRow(1)] }]), nullSink());
+  let db: Awaited<ReturnType<typeof usersExport>> | undefined;
+  if (scenario === 'db') db = await usersExport(); // seeding is not measured; the stream has not started reading
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const dir = mkdtempSync(join(tmpdir(), 'export-bench-'));
+  const file = join(dir, 'export.xlsx');
+  let bytes = 0;
+  const counting = (sink: Writable) =>
+    new Writable({
+      highWaterMark: 64 * 1024,
+      write(chunk: Buffer, enc, done) {
+        bytes += chunk.length;
+        sink.write(chunk, enc) ? done() : sink.once('drain', done);
+      },
+      final(done) {
+        sink.end(done);
+      },
+    });
+  const start = performance.now();
+  try {
+    const sheets = () => [{ name: '报名信息', columns: COLUMNS, rows: sourceRows() }];
+    if (scenario === 'null') await pipeline(writeXlsx(sheets()), counting(nullSink()));
+    if (scenario === 'file') await pipeline(writeXlsx(sheets()), counting(createWriteStream(file)));
+    if (scenario === 'slow') await pipeline(writeXlsx(sheets()), counting(slowSink(SLOW_MBPS)));
+    if (scenario === 'naive') await pipeline(naiveXlsx(sheets()), counting(slowSink(SLOW_MBPS)));
+    if (scenario === 'db') await pipeline(db!.stream, counting(nullSink()));
+  } finally {
+    clearInterval(sampler);
+    await db?.close();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  peak = Math.max(peak, process.memoryUsage().rss);
+  if (scenario === 'file' && statSync(file).size !== bytes) throw new Error('file size differs from the bytes streamed');
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    scenario,
+    rows: ROWS,
+    seconds: Number(seconds.toFixed(2)),
+    rowsPerSecond: Math.round(ROWS / seconds),
+    fileMB: Number((bytes / MB).toFixed(2)),
+    baseRssMB: Math.round(base / MB),
+    peakGrowthMB: Number(((peak - base) / MB).toFixed(1)),
+  };
+}
+
+async function main(): Promise<void> {
+  const only = process.env.EXPORT_BENCH_SCENARIO as Scenario | undefined;
+  if (only) {
+    process.stdout.write(`${JSON.stringify(await runScenario(only))}\n`);
+    return;
+  }
+  const self = fileURLToPath(import.meta.url);
+  const figures: Figures[] = [];
+  for (const scenario of SCENARIOS) {
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self], {
+      env: { ...process.env, EXPORT_BENCH_SCENARIO: scenario },
+      encoding: 'utf8',
+      maxBuffer: 16 * MB,
+    });
+    if (child.status !== 0) throw new Error(`${scenario} failed:\n${child.stderr}`);
+    figures.push(JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Figures);
+  }
+  console.log(`\n.xlsx export: ${ROWS} rows (20 columns; db: the users export's 10), batches of ${BATCH}; slow client ${SLOW_MBPS} MB/s; node ${process.version}\n`);
+  console.table(
+    figures.map((f) => ({
+      scenario: f.scenario,
+      'time (s)': f.seconds,
+      'rows/s': f.rowsPerSecond,
+      'file (MB)': f.fileMB,
+      'base RSS (MB)': f.baseRssMB,
+      'peak RSS growth (MB)': f.peakGrowthMB,
+      [`growth < ${TARGET_GROWTH_MB} MB`]: f.scenario === 'naive' ? '(reference)' : f.peakGrowthMB < TARGET_GROWTH_MB ? 'yes' : 'NO',
+    })),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

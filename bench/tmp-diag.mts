@@ -1,0 +1,14 @@
+export {};
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { batches, rowsOf, writeXlsx } from '../apps/server/src/lib/xlsx-stream.js';
+const ROWS = Number(process.env.ROWS ?? 100000);
+const cols = Array.from({ length: 20 }, (_, i) => ({ header: `c${i}`, key: `c${i}` }));
+const row = (i: number) => Object.fromEntries(cols.map((c, k) => [c.key, k % 3 ? `value ${i} ${k} 北京市第${i % 97}人民医院` : i * k]));
+const fetch = async (o: number, l: number) => { await new Promise((r) => setImmediate(r)); return Array.from({ length: l }, (_, k) => row(o + k)); };
+const m = () => { (globalThis as any).gc?.(); const u = process.memoryUsage(); return `rss ${(u.rss / 2 ** 20).toFixed(0)} heapUsed ${(u.heapUsed / 2 ** 20).toFixed(0)} heapTotal ${(u.heapTotal / 2 ** 20).toFixed(0)} ext ${(u.external / 2 ** 20).toFixed(0)} ab ${(u.arrayBuffers / 2 ** 20).toFixed(0)}`; };
+let n = 0;
+const t = setInterval(() => console.log(`${(n++ * 0.5).toFixed(1)}s ${m()}`), 500);
+const mbps = Number(process.env.MBPS ?? 0);
+await pipeline(writeXlsx([{ name: 's', columns: cols, rows: rowsOf(batches(fetch, ROWS), (r) => r) }]), new Writable({ write(c: Buffer, _e, d) { mbps ? setTimeout(d, c.length / (mbps * 2 ** 20) * 1000) : d(); } }));
+clearInterval(t); console.log('end', m());
