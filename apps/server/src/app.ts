@@ -32,7 +32,20 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Every route as registered (method, url, onRequest hooks, config): tests walk it. */
+    routeTable: RouteEntry[];
   }
+  interface FastifyContextConfig {
+    /** The operation-record action a write declares (admin and expert writes must). */
+    audit?: string;
+  }
+}
+
+export interface RouteEntry {
+  method: string | string[];
+  url: string;
+  onRequest: unknown[];
+  config: { audit?: string } | undefined;
 }
 
 /** apps/server/{src,dist} -> apps/web/dist */
@@ -99,6 +112,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const kv = redis ? createRedisKvStore(redis, config.redisPrefix) : createMemoryKvStore();
   app.decorate('deps', { config, database, redis, kv } satisfies AppDeps);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const hooks = route.onRequest;
+    routeTable.push({
+      method: route.method,
+      url: route.url,
+      onRequest: hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks],
+      config: route.config as RouteEntry['config'],
+    });
+  });
   app.addHook('onClose', async () => {
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     if (ownsDatabase) await database.close();

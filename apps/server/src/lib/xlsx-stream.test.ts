@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { batches, beijingDate, beijingTime, rowsOf, writeXlsx } from './xlsx-stream.js';
+import { batches, beijingDate, beijingTime, compressorQueue, rowsOf, writeXlsx } from './xlsx-stream.js';
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -148,6 +148,21 @@ describe('writeXlsx', () => {
     for (const i of [0, paused - 1, paused, paused + 1, 29_999]) {
       expect((sheet.getRow(i + 2).values as unknown[]).slice(1), `row ${i}`).toEqual([i, `row ${i} ${(i * 7919) % 10007}`, 'x'.repeat(40)]);
     }
+  });
+
+  it("finds the queue in front of ExcelJS's compressor (internal API: an upgrade that moves it must fail here)", async () => {
+    const out = new PassThrough();
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out });
+    const sheet = workbook.addWorksheet('S');
+    sheet.columns = [{ header: 'A', key: 'a' }];
+    sheet.getRow(1).commit();
+    const queue = compressorQueue(sheet);
+    expect(queue).toBeDefined();
+    // Nobody reads `out`: what the sheet writes piles up in that queue, where it is measured.
+    for (let i = 0; i < 20_000; i++) sheet.addRow({ a: `row ${i} ${'y'.repeat(50)}` }).commit();
+    const state = queue as unknown as { _writableState: { length: number }; _readableState: { length: number } };
+    expect(state._writableState.length + state._readableState.length).toBeGreaterThan(512 * 1024);
+    out.destroy();
   });
 
   it('stops reading the source when the stream is destroyed (client gone)', async () => {

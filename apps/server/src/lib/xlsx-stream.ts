@@ -85,9 +85,9 @@ const held = (s: StreamState) => (s._writableState?.length ?? 0) + (s._readableS
  * The stream between the sheet's XML and the compressor: the PassThrough archiver wraps
  * ExcelJS's StreamBuf in (`worksheet.stream.pipes[0]`). Not public API, hence the checks: if
  * a later ExcelJS changes it, this returns undefined and only the output is watched (plus a
- * turn of the event loop every few rows so compression keeps up).
+ * turn of the event loop every few rows so compression keeps up). Exported for its test.
  */
-function compressorQueue(sheet: ReturnType<ExcelJS.stream.xlsx.WorkbookWriter['addWorksheet']>): (EventEmitter & StreamState) | undefined {
+export function compressorQueue(sheet: ReturnType<ExcelJS.stream.xlsx.WorkbookWriter['addWorksheet']>): (EventEmitter & StreamState) | undefined {
   const pipes = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes;
   const queue = Array.isArray(pipes) && pipes.length === 1 ? pipes[0] : undefined;
   return queue instanceof EventEmitter && '_writableState' in queue ? (queue as EventEmitter & StreamState) : undefined;
@@ -121,20 +121,20 @@ export function writeXlsx(sheets: readonly XlsxSheet[], options: XlsxStreamOptio
   const out = new PassThrough({ highWaterMark: options.highWaterMark ?? 64 * 1024 });
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
 
+  const queueFull = (queue: StreamState | undefined) => queue !== undefined && held(queue) > maxPending;
+  const full = (queue: StreamState | undefined) => out.writableNeedDrain || queueFull(queue);
+
   // Waits while the output or the compressor's queue is full; false when the stream is gone.
   async function roomFor(queue: (EventEmitter & StreamState) | undefined): Promise<boolean> {
-    for (;;) {
-      if (out.destroyed) return false;
-      const outputFull = out.writableNeedDrain;
-      const queueFull = queue !== undefined && held(queue) > maxPending;
-      if (!outputFull && !queueFull) return true;
+    while (!out.destroyed && full(queue)) {
       // 'drain' of the output: the client read; of the queue: the compressor caught up; 'close': gone.
       await firstOf([
         [out, 'drain'],
         [out, 'close'],
-        ...(queueFull ? [[queue, 'drain'] as const] : []),
+        ...(queueFull(queue) ? [[queue!, 'drain'] as const] : []),
       ]);
     }
+    return !out.destroyed;
   }
 
   void (async () => {
@@ -148,8 +148,9 @@ export function writeXlsx(sheets: readonly XlsxSheet[], options: XlsxStreamOptio
         const queue = compressorQueue(sheet);
         let sinceTurn = 0;
         for await (const row of spec.rows) {
-          // Leaving the loop closes the iterator: the source stops reading the database.
-          if (!(await roomFor(queue))) return;
+          // Leaving the loop closes the iterator: the source stops reading the database. (The
+          // await only when full: a promise per row would cost more than the check.)
+          if ((out.destroyed || full(queue)) && !(await roomFor(queue))) return;
           sheet.addRow(row).commit();
           if (queue === undefined && ++sinceTurn >= ROWS_PER_TURN) {
             sinceTurn = 0;

@@ -32,13 +32,13 @@ export async function dictionaryRoutes(base: FastifyInstance, { service, canRead
   app.get('/dic/label', { schema: { querystring: dictTypesQuerySchema } }, async (request) => ok(await service.labels(request.query.types)));
 
   app.get('/admin/dic/type', { onRequest: canRead }, async () => ok(await service.listTypes()));
-  app.post('/admin/dic/type', { onRequest: canEdit, schema: { body: dictTypeCreateSchema } }, async (request) =>
+  app.post('/admin/dic/type', { config: { audit: 'dict:type-create' }, onRequest: canEdit, schema: { body: dictTypeCreateSchema } }, async (request) =>
     ok(await service.createType(adminActorOf(request), request.body), ADMIN_MSG.created),
   );
-  app.put('/admin/dic/type/:code', { onRequest: canEdit, schema: { params: dictTypeParamsSchema, body: dictTypeUpdateSchema } }, async (request) =>
+  app.put('/admin/dic/type/:code', { config: { audit: 'dict:type-edit' }, onRequest: canEdit, schema: { params: dictTypeParamsSchema, body: dictTypeUpdateSchema } }, async (request) =>
     ok(await service.updateType(adminActorOf(request), request.params.code, request.body), ADMIN_MSG.saved),
   );
-  app.delete('/admin/dic/type/:code', { onRequest: canEdit, schema: { params: dictTypeParamsSchema } }, async (request) => {
+  app.delete('/admin/dic/type/:code', { config: { audit: 'dict:type-delete' }, onRequest: canEdit, schema: { params: dictTypeParamsSchema } }, async (request) => {
     await service.deleteType(adminActorOf(request), request.params.code);
     return ok(null, ADMIN_MSG.deleted);
   });
@@ -46,10 +46,10 @@ export async function dictionaryRoutes(base: FastifyInstance, { service, canRead
   app.get('/admin/dic/item', { onRequest: canRead, schema: { querystring: dictItemListQuerySchema } }, async (request) =>
     ok(await service.listItems(request.query.typeCode)),
   );
-  app.post('/admin/dic/item', { onRequest: canEdit, schema: { body: dictItemCreateSchema } }, async (request) =>
+  app.post('/admin/dic/item', { config: { audit: 'dict:item-create' }, onRequest: canEdit, schema: { body: dictItemCreateSchema } }, async (request) =>
     ok(await service.createItem(adminActorOf(request), request.body), ADMIN_MSG.created),
   );
-  app.put('/admin/dic/item/:id', { onRequest: canEdit, schema: { params: idParamsSchema, body: dictItemUpdateSchema } }, async (request) =>
+  app.put('/admin/dic/item/:id', { config: { audit: 'dict:item-edit' }, onRequest: canEdit, schema: { params: idParamsSchema, body: dictItemUpdateSchema } }, async (request) =>
     ok(await service.updateItem(adminActorOf(request), request.params.id, request.body), ADMIN_MSG.saved),
   );
 }

@@ -29,7 +29,7 @@ export async function feedbackRoutes(base: FastifyInstance, { service, participa
 
   app.get('/admin/feedback', { onRequest: canRead, schema: { querystring: adminFeedbackQuerySchema } }, async (request) => ok(await service.adminList(request.query)));
   app.get('/admin/feedback/:id', { onRequest: canRead, schema: { params: idParamsSchema } }, async (request) => ok(await service.adminDetail(request.params.id)));
-  app.post('/admin/feedback/:id/reply', { onRequest: canReply, schema: { params: idParamsSchema, body: feedbackReplySchema } }, async (request) =>
+  app.post('/admin/feedback/:id/reply', { config: { audit: 'feedback:reply' }, onRequest: canReply, schema: { params: idParamsSchema, body: feedbackReplySchema } }, async (request) =>
     ok(await service.reply(actorOf(request), request.params.id, request.body), CONTENT_MSG.replied),
   );
 }

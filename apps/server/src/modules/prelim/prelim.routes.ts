@@ -47,7 +47,7 @@ export async function prelimRoutes(base: FastifyInstance, { service, participant
   app.get('/admin/prelim-doc/draft/:id', { onRequest: guards.menu('preliminaryBox'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.draftDetail(request.params.id)),
   );
-  app.post('/admin/prelim-doc/draft/remind', { onRequest: guards.button('preliminary-draft:remind'), schema: { body: remindSchema } }, async (request) =>
+  app.post('/admin/prelim-doc/draft/remind', { config: { audit: 'preliminary-draft:remind' }, onRequest: guards.button('preliminary-draft:remind'), schema: { body: remindSchema } }, async (request) =>
     ok(await service.remind(actorOf(request), request.body), M.reminded),
   );
 
@@ -61,13 +61,13 @@ export async function prelimRoutes(base: FastifyInstance, { service, participant
   app.get('/admin/prelim-doc/queue/next', { onRequest: guards.button('preliminary:audit'), schema: { querystring: excludeQuerySchema } }, async (request) =>
     ok(await service.queueNext(request.query.exclude ?? [])),
   );
-  app.post('/admin/prelim-doc/audit/batch', { onRequest: guards.button('preliminary:audit'), schema: { body: batchAuditSchema } }, async (request) =>
+  app.post('/admin/prelim-doc/audit/batch', { config: { audit: 'preliminary:audit' }, onRequest: guards.button('preliminary:audit'), schema: { body: batchAuditSchema } }, async (request) =>
     ok(await service.batchAudit(actorOf(request), request.body), M.batchDone),
   );
   app.get('/admin/prelim-doc/:id', { onRequest: guards.button('preliminary:view'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.adminDetail(request.params.id)),
   );
-  app.post('/admin/prelim-doc/:id/audit', { onRequest: guards.button('preliminary:audit'), schema: { params: idParamsSchema, body: adminAuditSchema } }, async (request) =>
+  app.post('/admin/prelim-doc/:id/audit', { config: { audit: 'preliminary:audit' }, onRequest: guards.button('preliminary:audit'), schema: { params: idParamsSchema, body: adminAuditSchema } }, async (request) =>
     ok(await service.audit(actorOf(request), request.params.id, request.body), M.audited),
   );
 
@@ -81,10 +81,10 @@ export async function prelimRoutes(base: FastifyInstance, { service, participant
   app.get('/admin/final/:id', { onRequest: guards.menu('preliminaryAdminSearch'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.finalDetail(request.params.id)),
   );
-  app.post('/admin/final/:id/add', { onRequest: guards.button('final:promote'), schema: { params: idParamsSchema, body: finalChangeSchema } }, async (request) =>
+  app.post('/admin/final/:id/add', { config: { audit: 'final:promote' }, onRequest: guards.button('final:promote'), schema: { params: idParamsSchema, body: finalChangeSchema } }, async (request) =>
     ok(await service.changeFinal(actorOf(request), request.params.id, 'ADD', request.body), M.finalAdded),
   );
-  app.post('/admin/final/:id/remove', { onRequest: guards.button('final:promote'), schema: { params: idParamsSchema, body: finalChangeSchema } }, async (request) =>
+  app.post('/admin/final/:id/remove', { config: { audit: 'final:promote' }, onRequest: guards.button('final:promote'), schema: { params: idParamsSchema, body: finalChangeSchema } }, async (request) =>
     ok(await service.changeFinal(actorOf(request), request.params.id, 'REMOVE', request.body), M.finalRemoved),
   );
 }

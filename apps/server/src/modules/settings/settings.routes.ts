@@ -9,7 +9,7 @@ import type { SettingsService } from './settings.service.js';
 export async function settingsRoutes(base: FastifyInstance, { guards, service }: { guards: AdminGuards; service: SettingsService }): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/admin/settings', { onRequest: guards.menu('systemSettings') }, async () => ok(await service.get()));
-  app.put('/admin/settings', { onRequest: guards.button('settings:edit'), schema: { body: contestSettingsSchema } }, async (request) =>
+  app.put('/admin/settings', { config: { audit: 'settings:edit' }, onRequest: guards.button('settings:edit'), schema: { body: contestSettingsSchema } }, async (request) =>
     ok(await service.update(adminActorOf(request), request.body), ADMIN_MSG.saved),
   );
 }

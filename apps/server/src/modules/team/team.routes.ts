@@ -56,7 +56,7 @@ export async function teamRoutes(base: FastifyInstance, { service, participant, 
   app.get('/admin/team/draft/:id', { onRequest: guards.menu('qualificationDraft'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.draftDetail(request.params.id)),
   );
-  app.post('/admin/team/draft/remind', { onRequest: guards.button('qualification-draft:remind'), schema: { body: remindSchema } }, async (request) =>
+  app.post('/admin/team/draft/remind', { config: { audit: 'qualification-draft:remind' }, onRequest: guards.button('qualification-draft:remind'), schema: { body: remindSchema } }, async (request) =>
     ok(await service.remind(actorOf(request), request.body), M.reminded),
   );
 
@@ -70,13 +70,13 @@ export async function teamRoutes(base: FastifyInstance, { service, participant, 
   app.get('/admin/team/queue/next', { onRequest: guards.button('qualification:audit'), schema: { querystring: excludeQuerySchema } }, async (request) =>
     ok(await service.queueNext(request.query.exclude ?? [])),
   );
-  app.post('/admin/team/audit/batch', { onRequest: guards.button('qualification:audit'), schema: { body: batchAuditSchema } }, async (request) =>
+  app.post('/admin/team/audit/batch', { config: { audit: 'qualification:audit' }, onRequest: guards.button('qualification:audit'), schema: { body: batchAuditSchema } }, async (request) =>
     ok(await service.batchAudit(actorOf(request), request.body), M.batchDone),
   );
   app.get('/admin/team/:id', { onRequest: guards.button('qualification:view'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.adminDetail(request.params.id)),
   );
-  app.post('/admin/team/:id/audit', { onRequest: guards.button('qualification:audit'), schema: { params: idParamsSchema, body: adminAuditSchema } }, async (request) =>
+  app.post('/admin/team/:id/audit', { config: { audit: 'qualification:audit' }, onRequest: guards.button('qualification:audit'), schema: { params: idParamsSchema, body: adminAuditSchema } }, async (request) =>
     ok(await service.audit(actorOf(request), request.params.id, request.body), M.audited),
   );
 }

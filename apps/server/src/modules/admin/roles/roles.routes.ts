@@ -16,13 +16,13 @@ export async function roleRoutes(base: FastifyInstance, { guards, service }: { g
     ok(await service.detail(request.params.id)),
   );
   app.get('/admin/role/tree', { onRequest: guards.menu('roleManage') }, async () => ok(await service.tree()));
-  app.post('/admin/role', { onRequest: guards.button('role:edit'), schema: { body: roleCreateSchema } }, async (request) =>
+  app.post('/admin/role', { config: { audit: 'role:create' }, onRequest: guards.button('role:edit'), schema: { body: roleCreateSchema } }, async (request) =>
     ok(await service.create(adminActorOf(request), request.body), ADMIN_MSG.created),
   );
-  app.put('/admin/role/:id', { onRequest: guards.button('role:edit'), schema: { params: idParamsSchema, body: roleUpdateSchema } }, async (request) =>
+  app.put('/admin/role/:id', { config: { audit: 'role:edit' }, onRequest: guards.button('role:edit'), schema: { params: idParamsSchema, body: roleUpdateSchema } }, async (request) =>
     ok(await service.update(adminActorOf(request), request.params.id, request.body), ADMIN_MSG.saved),
   );
-  app.delete('/admin/role/:id', { onRequest: guards.button('role:delete'), schema: { params: idParamsSchema } }, async (request) => {
+  app.delete('/admin/role/:id', { config: { audit: 'role:delete' }, onRequest: guards.button('role:delete'), schema: { params: idParamsSchema } }, async (request) => {
     await service.remove(adminActorOf(request), request.params.id);
     return ok(null, ADMIN_MSG.deleted);
   });

@@ -30,22 +30,22 @@ export async function systemAccountRoutes(base: FastifyInstance, { guards, servi
   app.get('/admin/system/account/:id', { onRequest: canView, schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.view(request.params.id)),
   );
-  app.post('/admin/system/account', { onRequest: guards.button('account:edit'), schema: { body: systemAccountCreateSchema } }, async (request) =>
+  app.post('/admin/system/account', { config: { audit: 'account:create|account:edit' }, onRequest: guards.button('account:edit'), schema: { body: systemAccountCreateSchema } }, async (request) =>
     ok(await service.create(adminActorOf(request), request.body), ADMIN_MSG.created),
   );
   app.put(
     '/admin/system/account/:id',
-    { onRequest: guards.button('account:edit'), schema: { params: idParamsSchema, body: systemAccountUpdateSchema } },
+    { config: { audit: 'account:edit' }, onRequest: guards.button('account:edit'), schema: { params: idParamsSchema, body: systemAccountUpdateSchema } },
     async (request) => ok(await service.update(adminActorOf(request), request.params.id, request.body), ADMIN_MSG.saved),
   );
   app.put(
     '/admin/system/account/:id/roles',
-    { onRequest: guards.button('account:edit'), schema: { params: idParamsSchema, body: systemAccountRolesSchema } },
+    { config: { audit: 'account:roles' }, onRequest: guards.button('account:edit'), schema: { params: idParamsSchema, body: systemAccountRolesSchema } },
     async (request) => ok(await service.assignRoles(adminActorOf(request), request.params.id, request.body.roleIds), ADMIN_MSG.saved),
   );
   app.put(
     '/admin/system/account/:id/status',
-    { onRequest: guards.button('account:disable'), schema: { params: idParamsSchema, body: enabledBodySchema } },
+    { config: { audit: 'account:enable|account:disable' }, onRequest: guards.button('account:disable'), schema: { params: idParamsSchema, body: enabledBodySchema } },
     async (request) => {
       const account = await service.setEnabled(adminActorOf(request), request.params.id, request.body.enabled);
       return ok(account, account.enabled ? ADMIN_MSG.enabled : ADMIN_MSG.disabled);
@@ -53,12 +53,12 @@ export async function systemAccountRoutes(base: FastifyInstance, { guards, servi
   );
   app.post(
     '/admin/system/account/:id/reset-password',
-    { onRequest: guards.button('account:reset-password'), schema: { params: idParamsSchema } },
+    { config: { audit: 'account:reset-password' }, onRequest: guards.button('account:reset-password'), schema: { params: idParamsSchema } },
     async (request) => ok(await service.resetPassword(adminActorOf(request), request.params.id), ADMIN_MSG.passwordReset),
   );
 
   app.get('/admin/account/profile', { onRequest: guards.button(null) }, async (request) => ok(await service.view(request.auth!.accountId)));
-  app.put('/admin/account/profile', { onRequest: guards.button(null), schema: { body: profileUpdateSchema } }, async (request) =>
+  app.put('/admin/account/profile', { config: { audit: 'profile:edit' }, onRequest: guards.button(null), schema: { body: profileUpdateSchema } }, async (request) =>
     ok(await service.updateProfile(adminActorOf(request), request.body), ADMIN_MSG.saved),
   );
 }

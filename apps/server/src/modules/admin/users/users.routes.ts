@@ -20,11 +20,11 @@ export async function userRoutes(base: FastifyInstance, { guards, service }: { g
   app.get('/admin/user/detail/:id', { onRequest: guards.button('user:view'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.detail(request.params.id)),
   );
-  app.put('/admin/user/:id/status', { onRequest: guards.button('user:disable'), schema: { params: idParamsSchema, body: enabledBodySchema } }, async (request) => {
+  app.put('/admin/user/:id/status', { config: { audit: 'user:enable|user:disable' }, onRequest: guards.button('user:disable'), schema: { params: idParamsSchema, body: enabledBodySchema } }, async (request) => {
     const user = await service.setEnabled(adminActorOf(request), request.params.id, request.body.enabled);
     return ok(user, user.enabled ? ADMIN_MSG.enabled : ADMIN_MSG.disabled);
   });
-  app.post('/admin/user/:id/reset-password', { onRequest: guards.button('user:reset-password'), schema: { params: idParamsSchema } }, async (request) =>
+  app.post('/admin/user/:id/reset-password', { config: { audit: 'user:reset-password' }, onRequest: guards.button('user:reset-password'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.resetPassword(adminActorOf(request), request.params.id), ADMIN_MSG.passwordReset),
   );
   app.get('/admin/user/export', { onRequest: guards.button('user:export'), schema: { querystring: userFilterSchema }, config: EXPORT_LIMIT }, async (request, reply) => {

@@ -59,7 +59,8 @@ export function PrelimDetailView({ doc, extra, alert, finalFirst = false }: Prel
         label: t('pages.prelim.fields.account'),
         value: doc.owner ? [doc.owner.username, doc.owner.phone].filter(Boolean).join(' / ') : null,
       },
-      { label: t('pages.prelim.fields.lastRemindedOn'), value: doc.lastRemindedOn },
+      // Reminders go to teams whose materials are still a draft.
+      ...(doc.status === 'DRAFT' ? [{ label: t('pages.prelim.fields.lastRemindedOn'), value: doc.lastRemindedOn ?? t('pages.prelim.drafts.never') }] : []),
     ],
   };
   const video: DetailSection[] = doc.video
