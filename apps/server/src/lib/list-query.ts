@@ -71,7 +71,7 @@ const dialect = new PgDialect();
 const whereOf = (filters: Filters): SQL | undefined => and(...filters.filter((f): f is SQL => f !== undefined));
 
 const term = (column: Sortable, order: SortOrder, nullsLast = false): SQL =>
-  nullsLast ? sql`${column} ${sql.raw(order)} nulls last` : order === 'asc' ? asc(column) : desc(column);
+  nullsLast ? (order === 'desc' ? sql`${column} desc nulls last` : sql`${column} asc nulls last`) : order === 'desc' ? desc(column) : asc(column);
 
 // Values that may be NULL are sorted with the empty ones last in both directions. NOT NULL
 // columns of the list's own table (the tiebreak's) keep plain asc/desc, which a btree index
@@ -85,6 +85,8 @@ const maybeNull = (column: Sortable, ownTable: unknown) => !is(column, Column) |
  * (`(select created_at from accounts where id = $1)`): a JS Date holds milliseconds, the
  * column microseconds, so the row's own value would skip or repeat rows. The first term is
  * also bounded on its own (`created_at <= …`) so an index on it starts the scan there.
+ * Were that row deleted meanwhile, the read would end early (short batch): the lists using
+ * it (accounts, audit records) never delete rows.
  */
 function keysetAfter(terms: readonly OrderTerm[], tiebreak: OrderTerm, lastKey: unknown): SQL {
   const keyMatch = eq(tiebreak.column, lastKey);
@@ -119,9 +121,9 @@ export function createListQuery<K extends string, Q extends PgSelect, Row = Q['_
 
   function orderBy({ sort, order }: Pick<PageRequest<K>, 'sort' | 'order'>): SQL[] {
     if (sort === undefined) return defaultOrderBy;
-    const column = decl.sortable[sort];
     // The schema's enum makes this unreachable; a typo between schema and declaration is a bug.
-    if (column === undefined) throw new Error(`list: sort key "${sort}" is not declared`);
+    if (!Object.hasOwn(decl.sortable, sort)) throw new Error(`list: sort key "${sort}" is not declared`);
+    const column = decl.sortable[sort];
     return [term(column, order ?? 'asc', maybeNull(column, keyTable)), ...defaultTerms.filter((t) => t.column !== column).map((t) => term(t.column, t.order))];
   }
 

@@ -104,6 +104,8 @@ export interface PrelimDetail extends Omit<PrelimForm, 'application' | 'presenta
   applicationChars: number | null;
   /** The cap of `prelim.maxApplicationChars`, null when there is none. */
   maxApplicationChars: number | null;
+  /** Size ceilings per kind now in force (大赛设置), so the uploader refuses what the server would. */
+  fileMaxBytes: Record<PrelimFileKind, number>;
   presentation: ContestAttachment | null;
   video: ContestAttachment | null;
   others: ContestAttachment[];

@@ -135,6 +135,7 @@ export function createPrelimService({
       application: file(row?.applicationFileId),
       applicationChars: row?.applicationChars ?? null,
       maxApplicationChars: await contest.maxApplicationChars(),
+      fileMaxBytes: await contest.prelimFileMaxBytes(),
       presentation: file(row?.presentationFileId),
       video: file(row?.videoFileId),
       others: (row?.otherFileIds ?? []).map((id) => file(id)).filter((f) => f !== null),

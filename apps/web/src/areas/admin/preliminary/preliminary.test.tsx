@@ -78,6 +78,7 @@ const detail = (n: number, over: Partial<PrelimAdminDetail> = {}): PrelimAdminDe
   application: file(`a${n}`, '申报书.pdf'),
   applicationChars: 5200,
   maxApplicationChars: 5000,
+  fileMaxBytes: { application: 50 << 20, presentation: 200 << 20, video: 500 << 20, other: 200 << 20 },
   presentation: file(`p${n}`, '演示材料.pdf'),
   video: file(`v${n}`, '演示视频.mp4'),
   others: [file(`o${n}`, '补充材料.zip')],

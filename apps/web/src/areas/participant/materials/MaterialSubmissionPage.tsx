@@ -160,7 +160,8 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
   const upload = (kind: PrelimFileKind, maxCount: number) => ({
     origin: 'PRELIM' as const,
     accept: PRELIM_FILE_EXTENSIONS[kind].map((ext) => `.${ext}`).join(','),
-    maxSize: PRELIM_FILE_MAX_BYTES[kind],
+    // The ceilings in force (大赛设置) come with the form; the defaults until the server says.
+    maxSize: doc.fileMaxBytes?.[kind] ?? PRELIM_FILE_MAX_BYTES[kind],
     maxCount,
   });
 

@@ -1,6 +1,6 @@
 /** Answers of the contest calls for the page tests (shapes of @contest/shared). */
 import { vi } from 'vitest';
-import type { PrelimBrief, PrelimDetail, TeamBrief, TeamDetail, TeamStatus } from '@contest/shared';
+import { PRELIM_FILE_MAX_BYTES, type PrelimBrief, type PrelimDetail, type TeamBrief, type TeamDetail, type TeamStatus } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok, participantInfo } from '../../../test/api-mocks';
 
@@ -71,6 +71,7 @@ export function prelimFixture(status: PrelimDetail['status'], patch: Partial<Pre
     application: file('appl000000000000000001', '申报书.pdf'),
     applicationChars: 1234,
     maxApplicationChars: null,
+    fileMaxBytes: { ...PRELIM_FILE_MAX_BYTES },
     presentation: file('pres000000000000000001', '演示.pptx'),
     video: null,
     others: [],
