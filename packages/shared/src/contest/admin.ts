@@ -71,6 +71,8 @@ export const PRELIM_SORT_KEYS = ['submittedAt', 'updatedAt', 'createdAt', 'proje
 export type PrelimSortKey = (typeof PRELIM_SORT_KEYS)[number];
 
 const prelimFilterFields = {
+  /** In the final round now (true) or not (false): the final-round add dialog lists the latter. */
+  inFinal: optionalQuery(z.enum(['true', 'false'], { error: M.statusFilterInvalid }).transform((v) => v === 'true')),
   projectName: text50,
   teamName: text50,
   orgName: text50,
@@ -106,6 +108,8 @@ export interface PrelimAdminRow {
   lastRemindedOn: string | null;
   /** In the final round now. */
   inFinal: boolean;
+  /** The character cap in force (大赛设置), null when there is none. */
+  maxApplicationChars: number | null;
 }
 
 /** A row of 决赛项目管理: the materials plus how they entered the final round. */

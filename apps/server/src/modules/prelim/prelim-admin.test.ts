@@ -97,7 +97,11 @@ describe('materials list and detail', () => {
     expect(await ids('sort=applicationChars&order=desc')).toEqual([b, a]);
     expect(await ids('sort=applicationChars&order=asc')).toEqual([a, b]);
     const list = (await api<Page<PrelimAdminRow>>(t, 'GET', `/api/admin/prelim-doc/list?projectName=${k}&sort=applicationChars`, { headers: auditor.headers })).body.data.list;
-    expect(list[0]).toMatchObject({ id: a, version: 1, applicationChars: 1000, teamName: `团队${k}-0`, orgName: `单位${k}-0`, inFinal: false });
+    expect(list[0]).toMatchObject({ id: a, version: 1, applicationChars: 1000, teamName: `团队${k}-0`, orgName: `单位${k}-0`, inFinal: false, maxApplicationChars: null });
+    await setSetting(t, 'prelim.maxApplicationChars', 1500);
+    const capped = (await api<Page<PrelimAdminRow>>(t, 'GET', `/api/admin/prelim-doc/list?projectName=${k}`, { headers: auditor.headers })).body.data.list;
+    await setSetting(t, 'prelim.maxApplicationChars', undefined);
+    expect(capped.every((r) => r.maxApplicationChars === 1500)).toBe(true);
     expect((await api(t, 'GET', '/api/admin/prelim-doc/list?sort=summary', { headers: auditor.headers })).body.message).toBe(M.sortInvalid);
   });
 
@@ -204,6 +208,13 @@ describe('final round entries', () => {
 
     const list = (await api<Page<FinalAdminRow>>(t, 'GET', '/api/admin/final/list?size=100', { headers: promoter.headers })).body.data.list;
     expect(list.find((r) => r.id === id)).toMatchObject({ inFinal: true, finalReason: '评审委员会特别推荐', finalVersion: 1 });
+    // The add dialog lists approved materials not in the final: the filter leaves this one out.
+    const [doc] = await db().select().from(prelimDocs).where(eq(prelimDocs.id, id!));
+    const listed = async (inFinal: string) =>
+      (await api<Page<PrelimAdminRow>>(t, 'GET', `/api/admin/prelim-doc/list?projectName=${encodeURIComponent(doc!.projectName)}&inFinal=${inFinal}`, { headers: auditor.headers })).body.data.list.map((r) => r.id);
+    expect(await listed('true')).toEqual([id]);
+    expect(await listed('false')).toEqual([]);
+    expect((await api(t, 'GET', '/api/admin/prelim-doc/list?inFinal=maybe', { headers: auditor.headers })).statusCode).toBe(400);
 
     expect((await final(id!, 'remove', { reason: '材料造假', version: 7 })).body).toMatchObject({ message: M.stale, data: { reason: 'STALE' } });
     const removed = await final(id!, 'remove', { reason: '材料造假', version: 1 });

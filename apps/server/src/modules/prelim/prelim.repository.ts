@@ -52,7 +52,8 @@ function whereOf(f: PrelimAdminFilter, finalOnly: boolean): SQL | undefined {
   const to = rangeEndExclusive(f.submittedTo);
   if (from) where.push(gte(prelimDocs.submittedAt, from));
   if (to) where.push(lt(prelimDocs.submittedAt, to));
-  if (finalOnly) where.push(eq(finalEntries.status, 'IN'));
+  if (finalOnly || f.inFinal === true) where.push(eq(finalEntries.status, 'IN'));
+  if (f.inFinal === false) where.push(sql`${finalEntries.status} is distinct from 'IN'`);
   return where.length ? and(...where) : undefined;
 }
 

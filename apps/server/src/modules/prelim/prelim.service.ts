@@ -167,7 +167,7 @@ export function createPrelimService({
     };
   }
 
-  const toRow = (r: PrelimListRow): PrelimAdminRow => ({
+  const toRow = (r: PrelimListRow, maxApplicationChars: number | null): PrelimAdminRow => ({
     id: r.doc.id,
     version: r.doc.version,
     status: r.doc.status,
@@ -185,12 +185,14 @@ export function createPrelimService({
     updatedAt: r.doc.updatedAt.toISOString(),
     lastRemindedOn: r.lastRemindedOn,
     inFinal: r.finalStatus === 'IN',
+    maxApplicationChars,
   });
 
   async function list(q: PrelimAdminListQuery, opts: { fallbackSort?: 'submittedAt' | 'updatedAt' } = {}): Promise<Page<PrelimAdminRow>> {
     const { page, size, ...filter } = q;
     const { rows, total } = await repo.page(filter, page, size, opts);
-    return { list: rows.map(toRow), page, size, total };
+    const cap = await contest.maxApplicationChars();
+    return { list: rows.map((r) => toRow(r, cap)), page, size, total };
   }
 
   async function decide(actor: OperationActor, id: string, input: { outcome: AdminAuditInput['outcome']; reason: string; version?: number }) {
@@ -351,8 +353,9 @@ export function createPrelimService({
     async finalList(q: PrelimAdminListQuery): Promise<Page<FinalAdminRow>> {
       const { page, size, ...filter } = q;
       const { rows, total } = await repo.page(filter, page, size, { finalOnly: true, fallbackSort: 'projectName' });
+      const cap = await contest.maxApplicationChars();
       return {
-        list: rows.map((r) => ({ ...toRow(r), finalVersion: r.finalVersion ?? 1, finalReason: r.finalReason, finalAt: (r.finalAt ?? r.doc.updatedAt).toISOString() })),
+        list: rows.map((r) => ({ ...toRow(r, cap), finalVersion: r.finalVersion ?? 1, finalReason: r.finalReason, finalAt: (r.finalAt ?? r.doc.updatedAt).toISOString() })),
         page,
         size,
         total,

@@ -11,11 +11,8 @@ import { ReasonDialog } from './ReasonDialog';
 /** The add dialog searches these: every filter of the list but the status, which is fixed to APPROVED. */
 const CANDIDATE_FIELDS = PRELIM_FIELDS.filter((f) => f.name !== 'status');
 
-/** Materials that passed the formal check and are not in the final now (the list marks them `inFinal`). */
-async function fetchCandidates(params: object) {
-  const page = await fetchPrelims({ ...params, status: 'APPROVED' });
-  return { ...page, list: page.list.filter((row) => !row.inFinal) };
-}
+/** Materials that passed the formal check and are not in the final now (the server filters, so pages and totals hold). */
+const fetchCandidates = (params: object) => fetchPrelims({ ...params, status: 'APPROVED', inFinal: false });
 
 /**
  * 添加项目: search the APPROVED materials not in the final, choose one, give the (required)

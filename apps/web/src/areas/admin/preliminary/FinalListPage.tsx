@@ -15,7 +15,6 @@ import { PRELIM_FIELDS, TRACK_DICT } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { FINAL_EXPORT_URL, PRELIM_QUERY_KEYS, fetchFinals, removeFromFinal } from './prelim-api';
 import { ReasonDialog } from './ReasonDialog';
-import { useApplicationCap } from './use-application-cap';
 import './preliminary.css';
 
 const PROMOTE = ['final:promote'];
@@ -30,7 +29,6 @@ export function FinalListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { message } = useFeedback();
-  const cap = useApplicationCap();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<FinalAdminRow | null>(null);
 
@@ -75,7 +73,7 @@ export function FinalListPage() {
       dataIndex: 'applicationChars',
       key: 'applicationChars',
       sorter: true,
-      render: (_, row) => <ApplicationChars chars={row.applicationChars} max={cap} compact />,
+      render: (_, row) => <ApplicationChars chars={row.applicationChars} max={row.maxApplicationChars} compact />,
     },
     { title: t('pages.prelim.fields.submittedAt'), dataIndex: 'submittedAt', key: 'submittedAt', dateTime: true, sorter: true },
     { title: t('pages.prelim.fields.finalAt'), dataIndex: 'finalAt', dateTime: true },

@@ -10,7 +10,6 @@ import { ApplicationChars } from './ApplicationChars';
 import { PRELIM_DRAFT_FIELDS, TRACK_DICT } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { PRELIM_QUERY_KEYS, fetchPrelimDrafts } from './prelim-api';
-import { useApplicationCap } from './use-application-cap';
 import { useRemindPrelim } from './use-remind-prelim';
 import './preliminary.css';
 
@@ -23,7 +22,6 @@ export function PrelimDraftsPage() {
   const { modal } = useFeedback();
   const { remind, busy } = useRemindPrelim();
   const mayRemind = usePermission()({ codes: REMIND });
-  const cap = useApplicationCap();
 
   const remindAll = () => {
     modal.confirm({
@@ -53,7 +51,7 @@ export function PrelimDraftsPage() {
     {
       title: t('pages.prelim.fields.applicationChars'),
       dataIndex: 'applicationChars',
-      render: (_, row) => (row.applicationChars === null ? null : <ApplicationChars chars={row.applicationChars} max={cap} compact />),
+      render: (_, row) => (row.applicationChars === null ? null : <ApplicationChars chars={row.applicationChars} max={row.maxApplicationChars} compact />),
     },
     { title: t('pages.prelim.fields.account'), dataIndex: 'ownerUsername' },
     { title: t('pages.prelim.fields.createdAt'), dataIndex: 'createdAt', key: 'createdAt', dateTime: true, sorter: true },

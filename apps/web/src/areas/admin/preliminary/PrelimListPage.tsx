@@ -19,7 +19,6 @@ import { ApplicationChars } from './ApplicationChars';
 import { PRELIM_FIELDS, TRACK_DICT, auditable } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { PRELIM_EXPORT_URL, PRELIM_QUERY_KEYS, auditPrelimBatch, fetchPrelims } from './prelim-api';
-import { useApplicationCap } from './use-application-cap';
 import './preliminary.css';
 
 const AUDIT = ['preliminary:audit'];
@@ -33,7 +32,6 @@ export function PrelimListPage() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const cap = useApplicationCap();
   const [batch, setBatch] = useState<{ rows: PrelimAdminRow[]; outcome: AuditOutcome; clear(): void } | null>(null);
   const [batchResult, setBatchResult] = useState<{ result: BatchResult; names: Record<string, string> } | null>(null);
   const can = usePermission();
@@ -76,7 +74,7 @@ export function PrelimListPage() {
       dataIndex: 'applicationChars',
       key: 'applicationChars',
       sorter: true,
-      render: (_, row) => <ApplicationChars chars={row.applicationChars} max={cap} compact />,
+      render: (_, row) => <ApplicationChars chars={row.applicationChars} max={row.maxApplicationChars} compact />,
     },
     { title: t('pages.prelim.fields.submittedAt'), dataIndex: 'submittedAt', key: 'submittedAt', dateTime: true, sorter: true },
     {

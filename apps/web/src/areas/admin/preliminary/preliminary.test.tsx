@@ -53,6 +53,7 @@ const row = (n: number, over: Partial<PrelimAdminRow> = {}): PrelimAdminRow => (
   updatedAt: '2025-06-01T02:00:00Z',
   lastRemindedOn: null,
   inFinal: false,
+  maxApplicationChars: 5000,
   ...over,
 });
 
@@ -153,7 +154,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(first.textContent).toContain('智慧医保1队');
     expect(first.textContent).toContain('第1人民医院');
     expect(first.textContent).toContain('已提交');
-    // The cap comes from the contest settings; over it the count is highlighted.
+    // Rows carry the cap in force; over it the count is highlighted.
     await waitFor(() => expect(within(first).getByTestId('application-chars').textContent).toBe('5200 / 5000'));
     expect(within(first).getByTestId('application-chars').dataset.over).toBe('true');
     expect(first.textContent).toContain('2025-06-01');
@@ -240,8 +241,8 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(screen.queryByTestId('kit-batch-bar')).toBeNull();
     expect(screen.queryByTestId('start-audit')).toBeNull();
     expect(screen.queryByTestId('kit-export')).toBeNull();
-    // No cap without the settings menu: the count alone.
-    expect(within(first).getByTestId('application-chars').textContent).toBe('4000');
+    // The cap comes with the rows, whatever menus the account holds.
+    expect(within(first).getByTestId('application-chars').textContent).toBe('4000 / 5000');
 
     fireEvent.click(within(first).getByRole('button', { name: '详情' }));
     expect(await screen.findByTestId('prelim-detail', {}, SLOW)).toBeTruthy();
@@ -425,7 +426,8 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
   it('决赛项目管理: 添加项目 lists APPROVED materials not in the final, and needs a chosen project and a reason', async () => {
     const get = mockGet(superAdmin(), {
       '/admin/final/list': page([]),
-      '/admin/prelim-doc/list': page([row(4, { status: 'APPROVED' }), row(5, { status: 'APPROVED', inFinal: true })]),
+      // The server filters (inFinal=false): it answers the candidates only.
+      '/admin/prelim-doc/list': page([row(4, { status: 'APPROVED' })]),
     });
     const post = vi.spyOn(api, 'post').mockResolvedValue(ok(detail(4), '已加入决赛名单'));
     renderRoute('/admin/preliminary/preliminaryAdminSearch');
@@ -433,8 +435,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     const dialog = await screen.findByRole('dialog');
     const candidates = within(dialog).getByTestId('final-candidates');
     expect(await within(candidates).findByText('医保智能审核4号')).toBeTruthy();
-    expect(within(candidates).queryByText('医保智能审核5号')).toBeNull();
-    expect(callsTo(get, '/admin/prelim-doc/list')[0]![1]).toEqual({ params: { status: 'APPROVED', page: 1, size: 10 } });
+    expect(callsTo(get, '/admin/prelim-doc/list')[0]![1]).toEqual({ params: { status: 'APPROVED', inFinal: false, page: 1, size: 10 } });
     const ok_ = within(dialog).getByRole('button', { name: '确认' }) as HTMLButtonElement;
     expect(ok_.disabled).toBe(true);
 
