@@ -21,7 +21,7 @@ import {
   type SearchField,
 } from '../../../components/admin-kit';
 import { ContestStatusTag } from '../../../components/contest';
-import { Permission } from '../../../lib/permission';
+import { Permission, usePermission } from '../../../lib/permission';
 import { QUALIFICATION_PATHS } from './paths';
 import { TEAM_EXPORT_URL, TEAM_QUERY_KEYS, batchAuditTeams, fetchTeams } from './team-api';
 import { useTeamAudit } from './use-team-audit';
@@ -53,6 +53,7 @@ const auditable = (row: TeamAdminRow) => row.status === 'SUBMITTED';
 /** 资格管理 (/admin/competition/qualification): search, audit one or many, export, open the audit queue. */
 export function QualificationPage() {
   const { t } = useTranslation('admin');
+  const mayAudit = usePermission()({ codes: ['qualification:audit'] });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAM_QUERY_KEYS.list });
@@ -145,21 +146,24 @@ export function QualificationPage() {
             </Permission>
           </>
         )}
-        batchActions={(rows, clear) => (
-          <Permission codes={['qualification:audit']}>
-            {(['APPROVED', 'REVISING', 'REJECTED'] as const).map((outcome) => (
-              <Button
-                key={outcome}
-                size="small"
-                danger={outcome === 'REJECTED'}
-                disabled={rows.length === 0}
-                onClick={() => setBatch({ rows, outcome, clear })}
-              >
-                {t(`pages.qualification.batch.${outcome}`)}
-              </Button>
-            ))}
-          </Permission>
-        )}
+        // Without the button there is nothing to do with a selection: no checkboxes either.
+        batchActions={
+          mayAudit
+            ? (rows, clear) =>
+                (['APPROVED', 'REVISING', 'REJECTED'] as const).map((outcome) => (
+                  <Button
+                    key={outcome}
+                    size="small"
+                    danger={outcome === 'REJECTED'}
+                    disabled={rows.length === 0}
+                    onClick={() => setBatch({ rows, outcome, clear })}
+                    data-testid={`batch-${outcome}`}
+                  >
+                    {t(`pages.qualification.batch.${outcome}`)}
+                  </Button>
+                ))
+            : undefined
+        }
       />
       <AuditDialog
         open={single !== null}

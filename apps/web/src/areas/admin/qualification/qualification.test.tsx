@@ -224,6 +224,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(within(first).queryByTestId('row-audit')).toBeNull();
     expect(screen.queryByRole('button', { name: /开始审核/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量/ })).toBeNull();
+    expect(within(first).queryByRole('checkbox')).toBeNull();
     expect(screen.queryByTestId('kit-export')).toBeNull();
 
     fireEvent.click(within(first).getByRole('button', { name: '详情' }));
