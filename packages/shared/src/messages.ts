@@ -2,6 +2,7 @@ import { ADMIN_MSG } from './admin/messages.js';
 import { CONTEST_MSG } from './contest/messages.js';
 import { CONTENT_MSG } from './content/messages.js';
 import { SETTINGS_MSG } from './admin/settings-messages.js';
+import { LIST_QUERY_MSG } from './admin/list-query-messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -89,6 +90,7 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(CONTENT_MSG),
     ...Object.values(CONTEST_MSG),
     ...Object.values(SETTINGS_MSG),
+    ...Object.values(LIST_QUERY_MSG),
   ]);
   return userMessages.has(message);
 }

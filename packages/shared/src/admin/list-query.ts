@@ -5,16 +5,8 @@ import { optionalQuery } from './common.js';
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
-/**
- * Texts of the sort fields, in the wording of ADMIN_MSG's filter texts (`结果筛选不正确`).
- * They are shown as written once listed by `isUserMessage` (packages/shared/src/messages.ts);
- * until then the error handler answers its generic `参数 sort 不合法`, still a 400 with
- * `data.field`.
- */
-export const LIST_QUERY_MSG = {
-  sortInvalid: '排序字段不正确',
-  orderInvalid: '排序方式只能是 asc 或 desc',
-} as const;
+export { LIST_QUERY_MSG } from './list-query-messages.js';
+import { LIST_QUERY_MSG } from './list-query-messages.js';
 
 /**
  * Query fields `sort` (one of `keys`) and `order` (`asc`|`desc`) of a sortable list. The keys
