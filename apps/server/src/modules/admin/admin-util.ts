@@ -59,3 +59,10 @@ export function createCountCache(opts: { ttlMs?: number; exactBelow?: number; ma
   };
 }
 export type CountCache = ReturnType<typeof createCountCache>;
+
+/** The filters an export used, for its operation record (`key=value, …`, or 无). */
+export const describeFilter = (f: object) =>
+  Object.entries(f)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ') || '无';

@@ -9,7 +9,6 @@ import {
   type AdminAuditInput,
   type BatchAuditInput,
   type BatchResult,
-  type BatchRowResult,
   type FinalAdminRow,
   type FinalChangeInput,
   type Page,
@@ -31,11 +30,11 @@ import {
   type TeamStatus,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import type { Reminders } from '../workflow/reminders.js';
-import type { WorkflowService } from '../workflow/workflow.service.js';
-import { describeFilter } from '../team/team.service.js';
+import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
+import { describeFilter } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { AttachmentRow } from '../contest/contest.repository.js';
@@ -376,22 +375,11 @@ export function createPrelimService({
 
     /** Per row, each in its own transaction (as the sign-up batch). */
     async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
-      const results: BatchRowResult[] = [];
-      const seen = new Set<string>();
-      for (const item of input.items) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
-        try {
-          const { row } = await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version });
-          results.push({ id: item.id, ok: true, status: row.status, name: row.projectName });
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          const data = (err.data ?? {}) as { reason?: BatchRowResult['reason']; status?: string };
-          results.push({ id: item.id, ok: false, reason: err.code === 'NOT_FOUND' ? 'NOT_FOUND' : (data.reason ?? 'NOT_ALLOWED'), message: err.message, status: data.status });
-        }
-      }
-      const succeeded = results.filter((r) => r.ok).length;
-      return { results, succeeded, failed: results.length - succeeded };
+      return decideEach(
+        input.items,
+        async (item) => (await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version })).row,
+        (row) => ({ status: row.status, name: row.projectName }),
+      );
     },
 
     async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {

@@ -7,7 +7,6 @@ import {
   type AdminAuditInput,
   type BatchAuditInput,
   type BatchResult,
-  type BatchRowResult,
   type Page,
   type QueueNext,
   type RemindInput,
@@ -30,11 +29,12 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
+import { describeFilter } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { Reminders } from '../workflow/reminders.js';
-import type { WorkflowService } from '../workflow/workflow.service.js';
+import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
 import type { AuthContext } from '../auth/session.service.js';
 import { escapeHtml, type ContestService } from '../contest/contest.service.js';
 import type { TeamListRow, TeamRepository, TeamRow } from './team.repository.js';
@@ -354,28 +354,11 @@ export function createTeamService({
      * record changed underneath fails alone, with its reason, and the others are decided.
      */
     async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
-      const results: BatchRowResult[] = [];
-      const seen = new Set<string>();
-      for (const item of input.items) {
-        if (seen.has(item.id)) continue;
-        seen.add(item.id);
-        try {
-          const { row } = await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version });
-          results.push({ id: item.id, ok: true, status: row.status, name: row.teamName });
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          const data = (err.data ?? {}) as { reason?: BatchRowResult['reason']; status?: string };
-          results.push({
-            id: item.id,
-            ok: false,
-            reason: err.code === 'NOT_FOUND' ? 'NOT_FOUND' : (data.reason ?? 'NOT_ALLOWED'),
-            message: err.message,
-            status: data.status,
-          });
-        }
-      }
-      const succeeded = results.filter((r) => r.ok).length;
-      return { results, succeeded, failed: results.length - succeeded };
+      return decideEach(
+        input.items,
+        async (item) => (await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version })).row,
+        (row) => ({ status: row.status, name: row.teamName }),
+      );
     },
 
     /** POST /admin/team/draft/remind: once per team per Beijing day. */
@@ -507,10 +490,3 @@ const MEMBER_EXPORT_COLUMNS = [
   { header: '邮箱', key: 'email', width: 26 },
   { header: '团队角色', key: 'role', width: 12 },
 ];
-
-/** The filters an export used, for the operation record. */
-export const describeFilter = (f: object) =>
-  Object.entries(f)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(', ') || '无';

@@ -1,8 +1,8 @@
-import { CONTEST_MSG, stepOf, transitionOf, type WorkflowDef } from '@contest/shared';
+import { CONTEST_MSG, stepOf, transitionOf, type BatchResult, type BatchRowResult, type WorkflowDef } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, statusHistory } from '../../db/schema.js';
 import { eq } from 'drizzle-orm';
-import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor, type OperationEntry } from '../audit/operation-log.js';
 import { deliverMessage } from '../messages/deliver.js';
 
@@ -134,3 +134,30 @@ export function createWorkflowService({ now = () => new Date(), enqueueSms, smsE
   };
 }
 export type WorkflowService = ReturnType<typeof createWorkflowService>;
+
+/**
+ * A batch of decisions, per row (docs/decisions.md): each row goes through `decide` in its own
+ * transaction; a refused row is reported with its stable reason and message, the others proceed.
+ * Duplicated ids are decided once.
+ */
+export async function decideEach<R>(
+  items: ReadonlyArray<{ id: string; version: number }>,
+  decide: (item: { id: string; version: number }) => Promise<R>,
+  describe: (row: R) => { status: string; name: string },
+): Promise<BatchResult> {
+  const results: BatchRowResult[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (seen.has(item.id)) continue;
+    seen.add(item.id);
+    try {
+      results.push({ id: item.id, ok: true, ...describe(await decide(item)) });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const data = (err.data ?? {}) as { reason?: BatchRowResult['reason']; status?: string };
+      results.push({ id: item.id, ok: false, reason: err.code === 'NOT_FOUND' ? 'NOT_FOUND' : (data.reason ?? 'NOT_ALLOWED'), message: err.message, status: data.status });
+    }
+  }
+  const succeeded = results.filter((r) => r.ok).length;
+  return { results, succeeded, failed: results.length - succeeded };
+}

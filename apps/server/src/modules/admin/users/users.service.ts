@@ -16,7 +16,7 @@ import { batches, beijingDate, beijingTime, rowsOf, writeXlsx } from '../../../l
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
 import type { AdminActor } from '../admin.guard.js';
-import { iso, isoOrNull } from '../admin-util.js';
+import { describeFilter, iso, isoOrNull } from '../admin-util.js';
 import type { UserListSortedQuery } from './users.query.js';
 import type { UserListRow, UserRepository } from './users.repository.js';
 
@@ -52,12 +52,6 @@ const toExportRow = (r: UserListRow) => ({
 
 const EXPORT_SHEET_COLUMNS = USER_EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.key === 'email' || c.key === 'orgName' ? 32 : 20 }));
 
-/** The filters an export used, for the audit summary. */
-const describeFilter = (f: UserFilter) =>
-  Object.entries(f)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join(', ') || '无';
 
 interface Deps {
   db: Db;
