@@ -17,10 +17,12 @@
  * With DATABASE_URL the bench creates a database of its own on that server (bench_qual_<time>)
  * and drops it at the end. DURATION (s, default 10), CONNECTIONS (default 20), TEAMS change the
  * load; EXPLAIN=1 prints the plans of the queries each list case issues (captured from the app,
- * run again under EXPLAIN ANALYZE); EXTRA_SQL runs after seeding (e.g. a candidate index:
- * EXTRA_SQL='create index teams_region_idx on teams (region)').
+ * run again under EXPLAIN ANALYZE); EXTRA_SQL (statements separated by `;`) runs after seeding,
+ * e.g. candidate indexes: EXTRA_SQL='create index teams_region_idx on teams (region)'.
  *
  * The figures are those of one machine at one moment: the load average is printed with them.
+ * RSS growth leaves the garbage collector alone (garbage not yet collected counts); with
+ * `node --expose-gc` a full collection runs just before the export's baseline.
  */
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -244,6 +246,8 @@ async function measureExport(db: Db, base: string, token: string, dir: string): 
   const expectedTeams = await count(db, sql`select count(*) as n from teams`);
   const expectedMembers = await count(db, sql`select coalesce(sum(jsonb_array_length(members)), 0) as n from teams`);
   const file = join(dir, 'export.xlsx');
+  // Run with `node --expose-gc` to start from a collected heap (the lists leave garbage behind).
+  (globalThis as { gc?: () => void }).gc?.();
   const baseRss = process.memoryUsage().rss;
   let peak = baseRss;
   const timer = setInterval(() => {
@@ -354,7 +358,8 @@ async function main(): Promise<void> {
     const db = app.deps.database.db;
     await seedVolume(db);
     if (process.env.EXTRA_SQL) {
-      await db.execute(sql.raw(process.env.EXTRA_SQL));
+      // One statement per call: PGlite prepares each, and a prepared statement holds one command.
+      for (const statement of process.env.EXTRA_SQL.split(';').map((x) => x.trim()).filter(Boolean)) await db.execute(sql.raw(statement));
       await db.execute(sql`analyze teams`);
       console.log(`ran EXTRA_SQL: ${process.env.EXTRA_SQL}`);
     }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page, Response } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
@@ -158,8 +158,7 @@ async function participantLogin(page: Page): Promise<void> {
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(PARTICIPANT.username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(PARTICIPANT.password);
   await modal.getByTestId('login-submit').click();
-  await solveSlider(page);
-  await page.waitForURL('**/my-sign');
+  await passSlider(page, '**/my-sign');
 }
 
 async function staffLogin(page: Page, username: string, password: string): Promise<void> {
@@ -168,8 +167,30 @@ async function staffLogin(page: Page, username: string, password: string): Promi
   await page.getByPlaceholder('请输入用户名', { exact: true }).fill(username);
   await page.getByPlaceholder('请输入密码', { exact: true }).fill(password);
   await page.getByTestId('staff-login-submit').click();
-  await solveSlider(page);
-  await page.waitForURL('**/admin/home');
+  await passSlider(page, '**/admin/home');
+}
+
+/**
+ * Solves the slider and waits for the page the login leads to. Should the server ask for the
+ * slider again (it answers captchaRequired when a proof did not hold), a person solves the new
+ * one: so does this, twice at most.
+ */
+async function passSlider(page: Page, landing: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await solveSlider(page);
+    const next = await Promise.race([
+      page.waitForURL(landing, { timeout: 40_000 }).then(() => 'landed' as const),
+      page
+        .locator('[data-testid="slider-captcha"][data-state="idle"]')
+        .waitFor({ timeout: 40_000 })
+        .then(() => 'slider' as const),
+    ].map((p) => p.catch(() => 'timeout' as const)));
+    if (next === 'landed') return;
+    if (next === 'timeout' || attempt >= 3) {
+      const messages = await page.locator('.ant-message-notice, .ant-form-item-explain-error').allInnerTexts().catch(() => []);
+      throw new Error(`login did not reach ${landing} (${next}, attempt ${attempt}): at ${page.url()}, ${JSON.stringify(messages)}`);
+    }
+  }
 }
 
 const card = (page: Page, title: string) => page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
@@ -201,11 +222,49 @@ async function upload(scope: Locator, label: string, file: string): Promise<void
   await formItem.locator('[data-status="ok"]').first().waitFor({ timeout: 30_000 });
 }
 
+/**
+ * Waits until the open dialogs stand still: they open with a zoom, and a click measured
+ * mid-animation on a loaded machine can land beside its target.
+ */
+async function dialogsStill(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const modals = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal')).filter((m) => m.offsetParent !== null);
+    return modals.length > 0 && modals.every((m) => m.getAnimations({ subtree: false }).length === 0 && getComputedStyle(m).opacity === '1');
+  });
+}
+
 /** Confirms the participant's submit dialog and waits for the detail page. */
 async function confirmSubmit(page: Page, detailPath: string): Promise<void> {
+  // What the submit call answered (for the message below, when the page does not move on).
+  const answers: string[] = [];
+  const onResponse = (res: Response) => {
+    if (res.request().method() === 'POST' && /\/my\/submit$/.test(new URL(res.url()).pathname)) {
+      void res.text().then((body) => answers.push(`${res.status()} ${body.slice(0, 300)}`), () => answers.push(`${res.status()}`));
+    }
+  };
+  page.on('response', onResponse);
   await page.getByTestId('submit').click();
+  await page.locator('.ant-modal-confirm').waitFor();
+  await dialogsStill(page);
   await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*认/ }).click();
-  await page.waitForURL(`**${detailPath}`);
+  try {
+    await page.waitForURL(`**${detailPath}`);
+  } catch (error) {
+    // Say why the form stayed: field errors, the server's refusal, a dialog still open, what the call answered.
+    const why: Record<string, unknown> = await page.evaluate(() => ({
+      url: location.href,
+      fieldErrors: Array.from(document.querySelectorAll('.ant-form-item-explain-error')).map((e) => e.textContent),
+      refusal: document.querySelector('[data-testid="form-refusal"]')?.textContent ?? null,
+      messages: Array.from(document.querySelectorAll('.ant-message-notice')).map((e) => e.textContent),
+      confirmOpen: !!document.querySelector('.ant-modal-confirm'),
+    }));
+    why.answers = answers;
+    await page.screenshot({ path: fileURLToPath(new URL('./artifacts/contest-ops-submit-failed.png', import.meta.url)), fullPage: true });
+    const server = portal.output().split('\n').slice(-20).join('\n');
+    throw new Error(`no ${detailPath} after submitting: ${JSON.stringify(why)}\nserver:\n${server}`, { cause: error });
+  } finally {
+    page.off('response', onResponse);
+  }
 }
 
 /** Types into a console list's search form and presses 查询. */
@@ -229,6 +288,17 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
 
   afterAll(async () => {
     for (const b of [user, op]) await b?.close();
+  });
+
+  // A failed step leaves both screens behind (artifacts/contest-ops-failed-*.png) and says where they were.
+  afterEach(async (ctx) => {
+    const result = ctx.task.result;
+    if (result?.state !== 'fail' && !result?.errors?.length) return;
+    for (const [name, b] of [['participant', user], ['operator', op]] as const) {
+      if (!b) continue;
+      const path = await b.screenshot(`contest-ops-failed-${name}`).catch(() => 'none');
+      console.error(`[${ctx.task.name}] ${name} at ${b.page.url()}: ${path}`);
+    }
   });
 
   it('the participant submits the sign-up with a certificate and a commitment letter', async () => {
@@ -305,10 +375,7 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     });
     expect(await page.getByTestId('preview-title').innerText()).toBe('营业执照.png');
     // The dialog opens with a zoom: shoot once it stands still.
-    await page.waitForFunction(() => {
-      const modal = document.querySelector('.ant-modal.preview-dialog');
-      return !!modal && modal.getAnimations().length === 0 && getComputedStyle(modal).opacity === '1';
-    });
+    await dialogsStill(page);
     // The dialog as seen (a full-page shot would show its mask over the first screen only).
     await page.screenshot({ path: fileURLToPath(new URL('./artifacts/contest-ops-certificate-preview.png', import.meta.url)) });
     await page.keyboard.press('Escape');
@@ -319,6 +386,8 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     await detail.getByTestId('detail-audit').click();
     const dialog = openDialog(page);
     const form = dialog.getByTestId('audit-form');
+    await form.waitFor();
+    await dialogsStill(page);
     await form.getByText('退回修改', { exact: true }).click();
     const presets = form.getByTestId('audit-presets');
     await presets.waitFor();
@@ -468,6 +537,8 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     expect(await row(finals, PROJECT).count()).toBe(0);
     await finals.getByTestId('final-add').click();
     const candidates = page.getByTestId('final-candidates');
+    await candidates.waitFor();
+    await dialogsStill(page);
     await search(page, candidates, '项目名称', PROJECT);
     await row(candidates, PROJECT).getByTestId('candidate-choose').click();
     await page.getByTestId('candidate-chosen').filter({ hasText: PROJECT }).waitFor();
@@ -514,16 +585,22 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     expect(await list.locator('.ant-table-selection-column').count()).toBe(0);
     await shot(user, 'contest-ops-qualification-readonly');
 
-    await row(list, ORG).getByRole('button', { name: /详\s*情/ }).click();
-    await page.getByTestId('qualification-detail').getByText(ORG).first().waitFor();
-    expect(await page.getByTestId('detail-audit').count()).toBe(0);
+    // The submitted sign-up's detail has no 审核 either, and the API refuses the decision.
+    await submitted.first().getByRole('button', { name: /详\s*情/ }).click();
+    await page.waitForURL('**/admin/competition/qualification-detail/**');
+    const submittedId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const detail = page.getByTestId('qualification-detail');
+    await detail.locator('.kit-detail__title').getByText('已提交').waitFor();
+    expect(await detail.getByTestId('detail-audit').count()).toBe(0);
 
     const token = await adminToken(page);
-    const refused = await api('POST', `/admin/team/${teamId}/audit`, token, { outcome: 'REJECTED', reason: '越权测试' });
+    const refused = await api('POST', `/admin/team/${submittedId}/audit`, token, { outcome: 'REJECTED', reason: '越权测试' });
     expect(refused.http).toBe(403);
     expect(refused.status).toBe(403);
-    // The page itself keeps working: the token is still good for what the role holds.
-    expect((await api('GET', `/admin/team/${teamId}`, token)).status).toBe(200);
+    // Nothing changed, and the token still reads what the role holds.
+    const after = await api<{ status: string }>('GET', `/admin/team/${submittedId}`, token);
+    expect(after.status).toBe(200);
+    expect(after.data.status).toBe('SUBMITTED');
     expect(userErrors).toEqual([]);
   });
 });

@@ -46,7 +46,12 @@ CREATE INDEX "final_entries_status_idx" ON "final_entries" USING btree ("status"
 CREATE INDEX "notice_outbox_due_idx" ON "notice_outbox" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "reminders_subject_day_uq" ON "reminders" USING btree ("subject_type","subject_id","day");--> statement-breakpoint
 CREATE INDEX "prelim_docs_submitted_idx" ON "prelim_docs" USING btree ("status","submitted_at");--> statement-breakpoint
+CREATE INDEX "prelim_docs_list_order_idx" ON "prelim_docs" USING btree ("submitted_at" DESC NULLS LAST,"id");--> statement-breakpoint
+CREATE INDEX "prelim_docs_draft_order_idx" ON "prelim_docs" USING btree ("updated_at" DESC NULLS LAST,"id");--> statement-breakpoint
 CREATE INDEX "prelim_docs_project_trgm_idx" ON "prelim_docs" USING gin ("project_name" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "teams_submitted_idx" ON "teams" USING btree ("status","submitted_at");--> statement-breakpoint
+CREATE INDEX "teams_list_order_idx" ON "teams" USING btree ("submitted_at" DESC NULLS LAST,"id");--> statement-breakpoint
+CREATE INDEX "teams_draft_order_idx" ON "teams" USING btree ("updated_at" DESC NULLS LAST,"id");--> statement-breakpoint
+CREATE INDEX "teams_org_name_order_idx" ON "teams" USING btree ("org_name","id");--> statement-breakpoint
 ALTER TABLE "prelim_docs" ADD CONSTRAINT "prelim_docs_status_ck" CHECK ("prelim_docs"."status" in ('DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED'));--> statement-breakpoint
 ALTER TABLE "teams" ADD CONSTRAINT "teams_status_ck" CHECK ("teams"."status" in ('DRAFT', 'SUBMITTED', 'APPROVED', 'REVISING', 'REJECTED'));

@@ -82,6 +82,25 @@ export function createPrelimRepository(db: Db) {
         .where(where)
     )[0]?.n ?? 0;
 
+  /** As the sign-up list: ids in order first (narrow join for the filters), then those rows. */
+  async function slice(where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<PrelimListRow[]> {
+    const ids = (
+      await db
+        .select({ id: prelimDocs.id })
+        .from(prelimDocs)
+        .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+        .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id))
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset)
+    ).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const rows = (await from().where(inArray(prelimDocs.id, ids))) as PrelimListRow[];
+    const byId = new Map(rows.map((r) => [r.doc.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   return {
     teamOf: async (ownerId: string, tx: Db = db) => (await tx.select().from(teams).where(eq(teams.ownerId, ownerId)).limit(1))[0],
     teamById: async (id: string) => (await db.select().from(teams).where(eq(teams.id, id)).limit(1))[0],
@@ -99,14 +118,13 @@ export function createPrelimRepository(db: Db) {
     async page(f: PrelimAdminFilter, page: number, size: number, opts: { fallbackSort?: PrelimSortKey; finalOnly?: boolean } = {}) {
       const where = whereOf(f, opts.finalOnly ?? false);
       const [rows, total] = await Promise.all([
-        from().where(where).orderBy(...orderOf(f, opts.fallbackSort ?? 'submittedAt')).limit(size).offset((page - 1) * size),
+        slice(where, orderOf(f, opts.fallbackSort ?? 'submittedAt'), size, (page - 1) * size),
         totals(JSON.stringify({ ...f, sort: undefined, order: undefined, final: opts.finalOnly }), () => countOf(where)),
       ]);
-      return { rows: rows as PrelimListRow[], total };
+      return { rows, total };
     },
     count: (f: PrelimAdminFilter, finalOnly = false) => countOf(whereOf(f, finalOnly)),
-    batch: async (f: PrelimAdminFilter, offset: number, limit: number, finalOnly = false) =>
-      (await from().where(whereOf(f, finalOnly)).orderBy(...orderOf(f, 'submittedAt')).limit(limit).offset(offset)) as PrelimListRow[],
+    batch: (f: PrelimAdminFilter, offset: number, limit: number, finalOnly = false) => slice(whereOf(f, finalOnly), orderOf(f, 'submittedAt'), limit, offset),
 
     lastRemindedOn: async (id: string) =>
       (await db.select({ day: sql<string | null>`max(${reminders.day})::text` }).from(reminders).where(and(eq(reminders.subjectType, 'PRELIM'), eq(reminders.subjectId, id))))[0]?.day ?? null,
