@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { FinalAdminRow } from '@contest/shared';
 import { ExportButton, SearchTable, isStale, type SearchColumns } from '../../../components/admin-kit';
-import { ContestStatusTag } from '../../../components/contest';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
 import { ApplicationChars } from './ApplicationChars';
@@ -63,11 +62,7 @@ export function FinalListPage() {
     { title: t('pages.prelim.fields.teamName'), dataIndex: 'teamName' },
     { title: t('pages.prelim.fields.orgName'), dataIndex: 'orgName' },
     { title: t('pages.prelim.fields.track'), dataIndex: 'track', dict: TRACK_DICT },
-    {
-      title: t('pages.prelim.fields.status'),
-      dataIndex: 'status',
-      render: (_, row) => <ContestStatusTag kind="prelim" status={row.status} />,
-    },
+    // Every project here passed the formal check: no status column, room for why it is here.
     {
       title: t('pages.prelim.fields.applicationChars'),
       dataIndex: 'applicationChars',
@@ -75,9 +70,8 @@ export function FinalListPage() {
       sorter: true,
       render: (_, row) => <ApplicationChars chars={row.applicationChars} max={row.maxApplicationChars} compact />,
     },
-    { title: t('pages.prelim.fields.submittedAt'), dataIndex: 'submittedAt', key: 'submittedAt', dateTime: true, sorter: true },
     { title: t('pages.prelim.fields.finalAt'), dataIndex: 'finalAt', dateTime: true },
-    { title: t('pages.prelim.fields.finalReason'), dataIndex: 'finalReason', ellipsis: true },
+    { title: t('pages.prelim.fields.finalReason'), dataIndex: 'finalReason', ellipsis: true, width: 220 },
     {
       title: t('kit.actions'),
       key: 'actions',

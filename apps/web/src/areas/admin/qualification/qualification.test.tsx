@@ -117,7 +117,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(first.textContent).not.toContain('MEDICAL_INSTITUTION');
     expect(first.textContent).not.toContain('P01');
     expect(first.textContent).toContain('已提交');
-    expect(first.textContent).toContain('张三 13800000001');
+    expect(first.textContent).toContain('张三13800000001');
     const second = screen.getByText('智慧医保2队').closest('tr')!;
     expect(second.textContent).toContain('审核通过');
     // 审核 only on SUBMITTED rows.
