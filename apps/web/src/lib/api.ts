@@ -45,6 +45,9 @@ export const api = createHttpClient({
   clearUserInfo: () => clearUserInfo(),
 });
 
+/** The body of an answer: the client resolves `{ data }`, the pages want what is inside. */
+export const dataOf = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
+
 /** The session feature registers how to forget the signed-in user (query cache, stores). */
 export function onClearUserInfo(fn: () => void): void {
   clearUserInfo = fn;

@@ -24,7 +24,7 @@ import type {
   SystemAccountCreated,
 } from '@contest/shared';
 import type { BlobResult } from '../../api';
-import { api } from '../../lib/api';
+import { api, dataOf } from '../../lib/api';
 import { saveBlob } from '../../lib/save-blob';
 export { saveBlob };
 
@@ -48,42 +48,40 @@ export function formatDateTime(value: string | null | undefined): string | null 
   return value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : null;
 }
 
-const data = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
-
 // System accounts
-export const fetchAccounts = (params: object) => data(api.get<Page<SystemAccount>>('/admin/system/account', { params }));
-export const createAccount = (body: object) => data(api.post<SystemAccountCreated>('/admin/system/account', body));
-export const updateAccount = (id: string, body: object) => data(api.put<SystemAccount>(`/admin/system/account/${id}`, body));
+export const fetchAccounts = (params: object) => dataOf(api.get<Page<SystemAccount>>('/admin/system/account', { params }));
+export const createAccount = (body: object) => dataOf(api.post<SystemAccountCreated>('/admin/system/account', body));
+export const updateAccount = (id: string, body: object) => dataOf(api.put<SystemAccount>(`/admin/system/account/${id}`, body));
 export const setAccountRoles = (id: string, roleIds: string[]) =>
-  data(api.put<SystemAccount>(`/admin/system/account/${id}/roles`, { roleIds }));
+  dataOf(api.put<SystemAccount>(`/admin/system/account/${id}/roles`, { roleIds }));
 export const setAccountEnabled = (id: string, enabled: boolean) =>
-  data(api.put<SystemAccount>(`/admin/system/account/${id}/status`, { enabled }));
+  dataOf(api.put<SystemAccount>(`/admin/system/account/${id}/status`, { enabled }));
 export const resetAccountPassword = (id: string) =>
-  data(api.post<GeneratedPassword>(`/admin/system/account/${id}/reset-password`));
+  dataOf(api.post<GeneratedPassword>(`/admin/system/account/${id}/reset-password`));
 
 // Roles
-export const fetchRoles = () => data(api.get<RoleSummary[]>('/admin/role/list'));
-export const fetchRole = (id: string) => data(api.get<RoleDetail>(`/admin/role/list/${id}`));
-export const fetchRoleTree = () => data(api.get<PermissionTreeNode[]>('/admin/role/tree'));
-export const createRole = (body: object) => data(api.post<RoleDetail>('/admin/role', body));
-export const updateRole = (id: string, body: object) => data(api.put<RoleDetail>(`/admin/role/${id}`, body));
-export const deleteRole = (id: string) => data(api.delete<null>(`/admin/role/${id}`));
+export const fetchRoles = () => dataOf(api.get<RoleSummary[]>('/admin/role/list'));
+export const fetchRole = (id: string) => dataOf(api.get<RoleDetail>(`/admin/role/list/${id}`));
+export const fetchRoleTree = () => dataOf(api.get<PermissionTreeNode[]>('/admin/role/tree'));
+export const createRole = (body: object) => dataOf(api.post<RoleDetail>('/admin/role', body));
+export const updateRole = (id: string, body: object) => dataOf(api.put<RoleDetail>(`/admin/role/${id}`, body));
+export const deleteRole = (id: string) => dataOf(api.delete<null>(`/admin/role/${id}`));
 
 // Data dictionary
-export const fetchDictTypes = () => data(api.get<DictType[]>('/admin/dic/type'));
-export const createDictType = (body: object) => data(api.post<DictType>('/admin/dic/type', body));
-export const updateDictType = (code: string, body: object) => data(api.put<DictType>(`/admin/dic/type/${code}`, body));
-export const deleteDictType = (code: string) => data(api.delete<null>(`/admin/dic/type/${code}`));
-export const fetchDictItems = (typeCode: string) => data(api.get<DictItem[]>('/admin/dic/item', { params: { typeCode } }));
-export const createDictItem = (body: object) => data(api.post<DictItem>('/admin/dic/item', body));
-export const updateDictItem = (id: string, body: object) => data(api.put<DictItem>(`/admin/dic/item/${id}`, body));
+export const fetchDictTypes = () => dataOf(api.get<DictType[]>('/admin/dic/type'));
+export const createDictType = (body: object) => dataOf(api.post<DictType>('/admin/dic/type', body));
+export const updateDictType = (code: string, body: object) => dataOf(api.put<DictType>(`/admin/dic/type/${code}`, body));
+export const deleteDictType = (code: string) => dataOf(api.delete<null>(`/admin/dic/type/${code}`));
+export const fetchDictItems = (typeCode: string) => dataOf(api.get<DictItem[]>('/admin/dic/item', { params: { typeCode } }));
+export const createDictItem = (body: object) => dataOf(api.post<DictItem>('/admin/dic/item', body));
+export const updateDictItem = (id: string, body: object) => dataOf(api.put<DictItem>(`/admin/dic/item/${id}`, body));
 
 // Registered users
-export const fetchUsers = (params: object) => data(api.get<Page<RegisteredUser>>('/admin/user/list', { params }));
-export const fetchUser = (id: string) => data(api.get<RegisteredUserDetail>(`/admin/user/detail/${id}`));
+export const fetchUsers = (params: object) => dataOf(api.get<Page<RegisteredUser>>('/admin/user/list', { params }));
+export const fetchUser = (id: string) => dataOf(api.get<RegisteredUserDetail>(`/admin/user/detail/${id}`));
 export const setUserEnabled = (id: string, enabled: boolean) =>
-  data(api.put<RegisteredUser>(`/admin/user/${id}/status`, { enabled }));
-export const resetUserPassword = (id: string) => data(api.post<GeneratedPassword>(`/admin/user/${id}/reset-password`));
+  dataOf(api.put<RegisteredUser>(`/admin/user/${id}/status`, { enabled }));
+export const resetUserPassword = (id: string) => dataOf(api.post<GeneratedPassword>(`/admin/user/${id}/reset-password`));
 
 /** The export answers a file, or an envelope (too many rows) that the client has already toasted. */
 export async function exportUsers(params: object): Promise<BlobResult | null> {
@@ -93,21 +91,21 @@ export async function exportUsers(params: object): Promise<BlobResult | null> {
 
 
 // My account
-export const fetchProfile = () => data(api.get<AdminProfile>('/admin/account/profile'));
-export const updateProfile = (body: object) => data(api.put<AdminProfile>('/admin/account/profile', body));
+export const fetchProfile = () => dataOf(api.get<AdminProfile>('/admin/account/profile'));
+export const updateProfile = (body: object) => dataOf(api.put<AdminProfile>('/admin/account/profile', body));
 export const changePassword = (body: { oldPassword: string; newPassword: string }) =>
   api.post<null>('/login/change/password', body, { silent: true });
 
 // Behaviour auditing
 export const fetchLoginRecords = (params: object) =>
-  data(api.get<Page<LoginRecordView>>('/admin/audit/login-records', { params }));
+  dataOf(api.get<Page<LoginRecordView>>('/admin/audit/login-records', { params }));
 export const fetchOperationRecords = (params: object) =>
-  data(api.get<Page<OperationRecordView>>('/admin/audit/operation-records', { params }));
+  dataOf(api.get<Page<OperationRecordView>>('/admin/audit/operation-records', { params }));
 
 // Console home
-export const fetchDashboard = () => data(api.get<AdminDashboard>('/admin/dashboard'));
+export const fetchDashboard = () => dataOf(api.get<AdminDashboard>('/admin/dashboard'));
 
 // Contest settings (大赛设置)
 export const SETTINGS_QUERY_KEY = ['admin', 'settings'] as const;
-export const fetchSettings = () => data(api.get<ContestSettings>('/admin/settings'));
+export const fetchSettings = () => dataOf(api.get<ContestSettings>('/admin/settings'));
 export const saveSettings = (body: ContestSettingsInput) => api.put<ContestSettings>('/admin/settings', body);

@@ -7,21 +7,19 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ContestAttachment, DictLabels, DictOptions } from '@contest/shared';
 import type { UploadValueItem } from '../../lib/upload';
-import { api } from '../../lib/api';
+import { api, dataOf } from '../../lib/api';
 
 export const DICT_QUERY_KEYS = {
   module: (module: string) => ['dic', 'module', module] as const,
   labels: (types: readonly string[]) => ['dic', 'label', ...types] as const,
 };
 
-const data = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
-
 /** The enabled options of one form's dictionaries (selects). */
-export const fetchDictModule = (module: string) => data(api.get<DictOptions>('/dic/module', { params: { module } }));
+export const fetchDictModule = (module: string) => dataOf(api.get<DictOptions>('/dic/module', { params: { module } }));
 
 /** code -> name per type, disabled items included (for showing stored codes). */
 export const fetchDictLabels = (types: readonly string[]) =>
-  data(api.get<DictLabels>('/dic/label', { params: { types } }));
+  dataOf(api.get<DictLabels>('/dic/label', { params: { types } }));
 
 /** The names of the given dictionary types; codes show as they are until (or if never) loaded. */
 export function useDictLabels(types: readonly string[], enabled = true) {

@@ -1,9 +1,10 @@
-import { Button, Result, Skeleton } from 'antd';
+import { Button } from 'antd';
 import { AuditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Permission } from '../../../lib/permission';
+import { RecordDetailShell } from '../components/RecordDetailShell';
 import { auditable } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { PrelimDetailView } from './PrelimDetailView';
@@ -17,31 +18,22 @@ export function PrelimDetailPage() {
   const navigate = useNavigate();
   const doc = useQuery({ queryKey: PRELIM_QUERY_KEYS.detail(id), queryFn: () => fetchPrelim(id), enabled: id !== '' });
 
-  if (doc.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('pages.prelim.loadFailed')}
-        extra={<Button onClick={() => void doc.refetch()}>{t('pages.prelim.reload')}</Button>}
-      />
-    );
-  }
-  if (!doc.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-  const data = doc.data;
   return (
-    <section className="admin-page prelim-detail" data-testid="prelim-detail">
-      <PrelimDetailView
-        doc={data}
-        extra={
-          auditable(data) && (
-            <Permission codes={['preliminary:audit']}>
-              <Button type="primary" icon={<AuditOutlined />} onClick={() => void navigate(PRELIM_PATHS.audit(id))} data-testid="detail-audit">
-                {t('pages.prelim.list.audit')}
-              </Button>
-            </Permission>
-          )
-        }
-      />
-    </section>
+    <RecordDetailShell query={doc} className="prelim-detail" testId="prelim-detail" loadFailed={t('pages.prelim.loadFailed')} reload={t('pages.prelim.reload')}>
+      {(data) => (
+        <PrelimDetailView
+          doc={data}
+          extra={
+            auditable(data) && (
+              <Permission codes={['preliminary:audit']}>
+                <Button type="primary" icon={<AuditOutlined />} onClick={() => void navigate(PRELIM_PATHS.audit(id))} data-testid="detail-audit">
+                  {t('pages.prelim.list.audit')}
+                </Button>
+              </Permission>
+            )
+          }
+        />
+      )}
+    </RecordDetailShell>
   );
 }

@@ -1,37 +1,22 @@
 import { Button, Space } from 'antd';
-import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { PrelimAdminRow } from '@contest/shared';
 import { SearchTable, type SearchColumns } from '../../../components/admin-kit';
-import { useFeedback } from '../../../components/feedback';
-import { Permission, usePermission } from '../../../lib/permission';
+import { usePermission } from '../../../lib/permission';
 import { ApplicationChars } from './ApplicationChars';
 import { PRELIM_DRAFT_FIELDS, TRACK_DICT } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { PRELIM_QUERY_KEYS, fetchPrelimDrafts } from './prelim-api';
-import { useRemindPrelim } from './use-remind-prelim';
+import { REMIND_PRELIM, useRemindPrelim } from './use-remind-prelim';
 import './preliminary.css';
-
-const REMIND = ['preliminary-draft:remind'];
 
 /** 初赛草稿 (/admin/preliminary/preliminaryBox): materials saved but not submitted; read-only, with reminders. */
 export function PrelimDraftsPage() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
-  const { modal } = useFeedback();
-  const { remind, busy } = useRemindPrelim();
-  const mayRemind = usePermission()({ codes: REMIND });
-
-  const remindAll = () => {
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t('pages.prelim.drafts.remindAllConfirm'),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: () => remind({ all: true }, 'all'),
-    });
-  };
+  const reminders = useRemindPrelim();
+  const mayRemind = usePermission()({ codes: REMIND_PRELIM });
 
   const columns: SearchColumns<PrelimAdminRow> = [
     {
@@ -70,17 +55,7 @@ export function PrelimDraftsPage() {
           <Button type="link" size="small" onClick={() => void navigate(PRELIM_PATHS.draft(row.id))}>
             {t('pages.common.detail')}
           </Button>
-          <Permission codes={REMIND}>
-            <Button
-              type="link"
-              size="small"
-              loading={busy === row.id}
-              onClick={() => void remind({ ids: [row.id] }, row.id)}
-              data-testid="row-remind"
-            >
-              {t('pages.prelim.drafts.remind')}
-            </Button>
-          </Permission>
+          {reminders.rowButton(row.id)}
         </Space>
       ),
     },
@@ -96,29 +71,9 @@ export function PrelimDraftsPage() {
         columns={columns}
         searchFields={PRELIM_DRAFT_FIELDS}
         urlState
-        toolbar={
-          <Permission codes={REMIND}>
-            <Button icon={<BellOutlined />} loading={busy === 'all'} onClick={remindAll} data-testid="remind-all">
-              {t('pages.prelim.drafts.remindAll')}
-            </Button>
-          </Permission>
-        }
+        toolbar={reminders.allButton}
         // Without the button there is nothing to do with a selection: no checkboxes either.
-        batchActions={
-          mayRemind
-            ? (rows, clear) => (
-                <Button
-                  size="small"
-                  disabled={rows.length === 0}
-                  loading={busy === 'selected'}
-                  onClick={() => void remind({ ids: rows.map((r) => r.id) }, 'selected').then(clear)}
-                  data-testid="remind-selected"
-                >
-                  {t('pages.prelim.drafts.remindSelected')}
-                </Button>
-              )
-            : undefined
-        }
+        batchActions={mayRemind ? reminders.selectedButton : undefined}
       />
     </section>
   );

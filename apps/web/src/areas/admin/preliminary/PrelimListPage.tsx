@@ -1,20 +1,13 @@
-import { useState } from 'react';
 import { Button, Space, Tag } from 'antd';
 import { AuditOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { AuditOutcome, BatchResult, PrelimAdminRow } from '@contest/shared';
-import {
-  AuditDialog,
-  BatchResultDialog,
-  ExportButton,
-  SearchTable,
-  type AuditDecision,
-  type SearchColumns,
-} from '../../../components/admin-kit';
+import type { PrelimAdminRow } from '@contest/shared';
+import { ExportButton, SearchTable, type SearchColumns } from '../../../components/admin-kit';
 import { ContestStatusTag } from '../../../components/contest';
 import { Permission, usePermission } from '../../../lib/permission';
+import { useBatchAudit } from '../components/use-batch-audit';
 import { ApplicationChars } from './ApplicationChars';
 import { PRELIM_FIELDS, TRACK_DICT, auditable } from './fields';
 import { PRELIM_PATHS } from './paths';
@@ -22,7 +15,6 @@ import { PRELIM_EXPORT_URL, PRELIM_QUERY_KEYS, auditPrelimBatch, fetchPrelims } 
 import './preliminary.css';
 
 const AUDIT = ['preliminary:audit'];
-const OUTCOMES = ['APPROVED', 'REVISING', 'REJECTED'] as const;
 
 /**
  * 初赛项目管理 (/admin/preliminary/preliminarySearch): search, open, send to the formal check
@@ -32,22 +24,15 @@ export function PrelimListPage() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [batch, setBatch] = useState<{ rows: PrelimAdminRow[]; outcome: AuditOutcome; clear(): void } | null>(null);
-  const [batchResult, setBatchResult] = useState<{ result: BatchResult; names: Record<string, string> } | null>(null);
   const can = usePermission();
   const mayAudit = can({ codes: AUDIT });
-
-  const submitBatch = async (decision: AuditDecision) => {
-    if (!batch) return;
-    const result = await auditPrelimBatch({
-      items: batch.rows.map((row) => ({ id: row.id, version: row.version })),
-      outcome: decision.outcome,
-      reason: decision.reason,
-    });
-    batch.clear();
-    setBatchResult({ result, names: Object.fromEntries(batch.rows.map((row) => [row.id, row.projectName])) });
-    void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.all });
-  };
+  const batch = useBatchAudit<PrelimAdminRow>({
+    send: auditPrelimBatch,
+    refresh: () => void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.all }),
+    outcomeLabel: (outcome) => t(`pages.prelim.list.batch.${outcome}`),
+    nameLabel: t('pages.prelim.fields.projectName'),
+    nameOf: (row) => row.projectName,
+  });
 
   const columns: SearchColumns<PrelimAdminRow> = [
     {
@@ -134,38 +119,9 @@ export function PrelimListPage() {
           </>
         )}
         // Without the button there is nothing to do with a selection: no checkboxes either.
-        batchActions={
-          mayAudit
-            ? (rows, clear) =>
-                OUTCOMES.map((outcome) => (
-                  <Button
-                    key={outcome}
-                    size="small"
-                    danger={outcome === 'REJECTED'}
-                    disabled={rows.length === 0}
-                    onClick={() => setBatch({ rows, outcome, clear })}
-                    data-testid={`batch-${outcome}`}
-                  >
-                    {t(`pages.prelim.list.batch.${outcome}`)}
-                  </Button>
-                ))
-            : undefined
-        }
+        batchActions={mayAudit ? batch.actions : undefined}
       />
-      <AuditDialog
-        open={batch !== null}
-        batch
-        count={batch?.rows.length ?? 0}
-        initialOutcome={batch?.outcome}
-        onClose={() => setBatch(null)}
-        onSubmit={submitBatch}
-      />
-      <BatchResultDialog
-        result={batchResult?.result ?? null}
-        nameLabel={t('pages.prelim.fields.projectName')}
-        names={batchResult?.names}
-        onClose={() => setBatchResult(null)}
-      />
+      {batch.dialogs}
     </section>
   );
 }

@@ -149,13 +149,13 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     });
     const { router } = renderRoute('/admin/preliminary/preliminarySearch?track=SMART_SUPERVISION');
     const first = (await screen.findByText('医保智能审核1号', {}, SLOW)).closest('tr')!;
-    await waitFor(() => expect(first.textContent).toContain('智能监管与基金安全'));
+    await waitFor(() => expect(first.textContent).toContain('智能监管与基金安全'), SLOW);
     expect(first.textContent).not.toContain('SMART_SUPERVISION');
     expect(first.textContent).toContain('智慧医保1队');
     expect(first.textContent).toContain('第1人民医院');
     expect(first.textContent).toContain('已提交');
     // Rows carry the cap in force; over it the count is highlighted.
-    await waitFor(() => expect(within(first).getByTestId('application-chars').textContent).toBe('5200 / 5000'));
+    await waitFor(() => expect(within(first).getByTestId('application-chars').textContent).toBe('5200 / 5000'), SLOW);
     expect(within(first).getByTestId('application-chars').dataset.over).toBe('true');
     expect(first.textContent).toContain('2025-06-01');
     const second = screen.getByText('医保智能审核2号').closest('tr')!;
@@ -177,13 +177,14 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
       expect(callsTo(get, '/admin/prelim-doc/list').at(-1)![1]).toEqual({
         params: { projectName: '智能审核', teamName: '智慧', track: 'SMART_SUPERVISION', page: 1, size: 10 },
       }),
+      SLOW,
     );
 
     fireEvent.click(within(first).getByTestId('row-audit'));
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/preliminary/audit/${ID(1)}`));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/preliminary/audit/${ID(1)}`), SLOW);
     void router.navigate('/admin/preliminary/preliminarySearch');
     fireEvent.click(await screen.findByTestId('start-audit', {}, SLOW));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/preliminary/audit/queue'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/preliminary/audit/queue'), SLOW);
   });
 
   it('初赛项目管理: batch decision on the selected SUBMITTED rows, with each row\'s result', async () => {

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Result, Skeleton } from 'antd';
+import { Button } from 'antd';
 import { AuditOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { AuditDialog } from '../../../components/admin-kit';
 import { Permission } from '../../../lib/permission';
+import { RecordDetailShell } from '../components/RecordDetailShell';
 import { TeamDetailView } from './TeamDetailView';
 import { TEAM_QUERY_KEYS, fetchTeam } from './team-api';
 import { useTeamAudit } from './use-team-audit';
@@ -24,37 +25,35 @@ export function QualificationDetailPage() {
   };
   const audit = useTeamAudit(refresh);
 
-  if (team.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('pages.qualification.loadFailed')}
-        extra={<Button onClick={() => void team.refetch()}>{t('pages.qualification.reload')}</Button>}
-      />
-    );
-  }
-  if (!team.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-  const data = team.data;
-
   return (
-    <section className="admin-page qualification-detail" data-testid="qualification-detail">
-      <TeamDetailView
-        team={data}
-        extra={
-          data.status === 'SUBMITTED' && (
-            <Permission codes={['qualification:audit']}>
-              <Button type="primary" icon={<AuditOutlined />} onClick={() => setAuditing(true)} data-testid="detail-audit">
-                {t('pages.qualification.audit')}
-              </Button>
-            </Permission>
-          )
-        }
-      />
-      <AuditDialog
-        open={auditing}
-        onClose={() => setAuditing(false)}
-        onSubmit={(decision) => audit(data.id, data.version, decision)}
-      />
-    </section>
+    <RecordDetailShell
+      query={team}
+      className="qualification-detail"
+      testId="qualification-detail"
+      loadFailed={t('pages.qualification.loadFailed')}
+      reload={t('pages.qualification.reload')}
+    >
+      {(data) => (
+        <>
+          <TeamDetailView
+            team={data}
+            extra={
+              data.status === 'SUBMITTED' && (
+                <Permission codes={['qualification:audit']}>
+                  <Button type="primary" icon={<AuditOutlined />} onClick={() => setAuditing(true)} data-testid="detail-audit">
+                    {t('pages.qualification.audit')}
+                  </Button>
+                </Permission>
+              )
+            }
+          />
+          <AuditDialog
+            open={auditing}
+            onClose={() => setAuditing(false)}
+            onSubmit={(decision) => audit(data.id, data.version, decision)}
+          />
+        </>
+      )}
+    </RecordDetailShell>
   );
 }

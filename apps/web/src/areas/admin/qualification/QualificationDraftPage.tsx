@@ -1,14 +1,12 @@
 import { Button, Space } from 'antd';
-import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { TEAM_DICT_TYPES, type TeamAdminRow } from '@contest/shared';
 import { SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
-import { useFeedback } from '../../../components/feedback';
-import { Permission } from '../../../lib/permission';
+import { usePermission } from '../../../lib/permission';
 import { QUALIFICATION_PATHS } from './paths';
 import { TEAM_QUERY_KEYS, fetchDrafts } from './team-api';
-import { useRemindDrafts } from './use-remind-drafts';
+import { REMIND_DRAFTS, useRemindDrafts } from './use-remind-drafts';
 import './qualification.css';
 
 export const DRAFT_FIELDS: SearchField[] = [
@@ -23,18 +21,8 @@ export const DRAFT_FIELDS: SearchField[] = [
 export function QualificationDraftPage() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
-  const { modal } = useFeedback();
-  const { remind, busy } = useRemindDrafts();
-
-  const remindAll = () => {
-    modal.confirm({
-      title: t('pages.common.confirmTitle'),
-      content: t('pages.qualificationDraft.confirmAll'),
-      okText: t('kit.ok'),
-      cancelText: t('kit.cancel'),
-      onOk: () => remind({ all: true }, 'all'),
-    });
-  };
+  const reminders = useRemindDrafts();
+  const mayRemind = usePermission()({ codes: REMIND_DRAFTS });
 
   const columns: SearchColumns<TeamAdminRow> = [
     {
@@ -69,17 +57,7 @@ export function QualificationDraftPage() {
           <Button type="link" size="small" onClick={() => void navigate(QUALIFICATION_PATHS.draft(row.id))}>
             {t('pages.common.detail')}
           </Button>
-          <Permission codes={['qualification-draft:remind']}>
-            <Button
-              type="link"
-              size="small"
-              loading={busy === row.id}
-              onClick={() => void remind({ ids: [row.id] }, row.id)}
-              data-testid="row-remind"
-            >
-              {t('pages.qualificationDraft.remind')}
-            </Button>
-          </Permission>
+          {reminders.rowButton(row.id)}
         </Space>
       ),
     },
@@ -95,26 +73,9 @@ export function QualificationDraftPage() {
         columns={columns}
         searchFields={DRAFT_FIELDS}
         urlState
-        toolbar={
-          <Permission codes={['qualification-draft:remind']}>
-            <Button icon={<BellOutlined />} loading={busy === 'all'} onClick={remindAll} data-testid="remind-all">
-              {t('pages.qualificationDraft.remindAll')}
-            </Button>
-          </Permission>
-        }
-        batchActions={(rows, clear) => (
-          <Permission codes={['qualification-draft:remind']}>
-            <Button
-              size="small"
-              disabled={rows.length === 0}
-              loading={busy === 'selected'}
-              onClick={() => void remind({ ids: rows.map((r) => r.id) }, 'selected').then(clear)}
-              data-testid="remind-selected"
-            >
-              {t('pages.qualificationDraft.remindSelected')}
-            </Button>
-          </Permission>
-        )}
+        toolbar={reminders.allButton}
+        // Without the button there is nothing to do with a selection: no checkboxes either.
+        batchActions={mayRemind ? reminders.selectedButton : undefined}
       />
     </section>
   );

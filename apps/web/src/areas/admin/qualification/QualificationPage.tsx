@@ -4,24 +4,11 @@ import { AuditOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import {
-  TEAM_DICT_TYPES,
-  TEAM_STATUSES,
-  type AuditOutcome,
-  type BatchResult,
-  type TeamAdminRow,
-} from '@contest/shared';
-import {
-  AuditDialog,
-  BatchResultDialog,
-  ExportButton,
-  SearchTable,
-  type AuditDecision,
-  type SearchColumns,
-  type SearchField,
-} from '../../../components/admin-kit';
+import { TEAM_DICT_TYPES, TEAM_STATUSES, type TeamAdminRow } from '@contest/shared';
+import { AuditDialog, ExportButton, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { ContestStatusTag } from '../../../components/contest';
 import { Permission, usePermission } from '../../../lib/permission';
+import { useBatchAudit } from '../components/use-batch-audit';
 import { QUALIFICATION_PATHS } from './paths';
 import { TEAM_EXPORT_URL, TEAM_QUERY_KEYS, batchAuditTeams, fetchTeams } from './team-api';
 import { useTeamAudit } from './use-team-audit';
@@ -59,20 +46,12 @@ export function QualificationPage() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAM_QUERY_KEYS.list });
   const auditOne = useTeamAudit(refresh);
   const [single, setSingle] = useState<TeamAdminRow | null>(null);
-  const [batch, setBatch] = useState<{ rows: TeamAdminRow[]; outcome: AuditOutcome; clear(): void } | null>(null);
-  const [batchResult, setBatchResult] = useState<BatchResult | null>(null);
-
-  const submitBatch = async (decision: AuditDecision) => {
-    if (!batch) return;
-    const result = await batchAuditTeams({
-      items: batch.rows.map((row) => ({ id: row.id, version: row.version })),
-      outcome: decision.outcome,
-      reason: decision.reason,
-    });
-    batch.clear();
-    setBatchResult(result);
-    refresh();
-  };
+  const batch = useBatchAudit<TeamAdminRow>({
+    send: batchAuditTeams,
+    refresh,
+    outcomeLabel: (outcome) => t(`pages.qualification.batch.${outcome}`),
+    nameLabel: t('pages.qualification.fields.teamName'),
+  });
 
   const columns: SearchColumns<TeamAdminRow> = [
     {
@@ -156,23 +135,7 @@ export function QualificationPage() {
           </>
         )}
         // Without the button there is nothing to do with a selection: no checkboxes either.
-        batchActions={
-          mayAudit
-            ? (rows, clear) =>
-                (['APPROVED', 'REVISING', 'REJECTED'] as const).map((outcome) => (
-                  <Button
-                    key={outcome}
-                    size="small"
-                    danger={outcome === 'REJECTED'}
-                    disabled={rows.length === 0}
-                    onClick={() => setBatch({ rows, outcome, clear })}
-                    data-testid={`batch-${outcome}`}
-                  >
-                    {t(`pages.qualification.batch.${outcome}`)}
-                  </Button>
-                ))
-            : undefined
-        }
+        batchActions={mayAudit ? batch.actions : undefined}
       />
       <AuditDialog
         open={single !== null}
@@ -180,19 +143,7 @@ export function QualificationPage() {
         onClose={() => setSingle(null)}
         onSubmit={(decision) => (single ? auditOne(single.id, single.version, decision) : undefined)}
       />
-      <AuditDialog
-        open={batch !== null}
-        batch
-        count={batch?.rows.length ?? 0}
-        initialOutcome={batch?.outcome}
-        onClose={() => setBatch(null)}
-        onSubmit={submitBatch}
-      />
-      <BatchResultDialog
-        result={batchResult}
-        nameLabel={t('pages.qualification.fields.teamName')}
-        onClose={() => setBatchResult(null)}
-      />
+      {batch.dialogs}
     </section>
   );
 }

@@ -379,6 +379,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(within(first).queryByTestId('row-remind')).toBeNull();
     expect(screen.queryByTestId('remind-all')).toBeNull();
     expect(screen.queryByTestId('remind-selected')).toBeNull();
+    expect(within(first).queryByRole('checkbox')).toBeNull();
     fireEvent.click(within(first).getByRole('button', { name: '详情' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/competition/qualification-draft/${ID(1)}`));
     const view = await screen.findByTestId('qualification-draft-detail', {}, SLOW);

@@ -14,7 +14,7 @@ import type {
   TeamAdminDetail,
   TeamAdminRow,
 } from '@contest/shared';
-import { api } from '../../../lib/api';
+import { api, dataOf } from '../../../lib/api';
 
 export const TEAM_QUERY_KEYS = {
   list: ['admin', 'teams'] as const,
@@ -27,17 +27,15 @@ export const TEAM_QUERY_KEYS = {
 
 export const TEAM_EXPORT_URL = '/admin/team/export';
 
-const data = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
-
-export const fetchTeams = (params: object) => data(api.get<Page<TeamAdminRow>>('/admin/team/list', { params }));
-export const fetchTeam = (id: string) => data(api.get<TeamAdminDetail>(`/admin/team/${id}`));
-export const fetchDrafts = (params: object) => data(api.get<Page<TeamAdminRow>>('/admin/team/draft/list', { params }));
-export const fetchDraft = (id: string) => data(api.get<TeamAdminDetail>(`/admin/team/draft/${id}`));
-export const remindDrafts = (body: RemindInput) => data(api.post<RemindResult>('/admin/team/draft/remind', body));
+export const fetchTeams = (params: object) => dataOf(api.get<Page<TeamAdminRow>>('/admin/team/list', { params }));
+export const fetchTeam = (id: string) => dataOf(api.get<TeamAdminDetail>(`/admin/team/${id}`));
+export const fetchDrafts = (params: object) => dataOf(api.get<Page<TeamAdminRow>>('/admin/team/draft/list', { params }));
+export const fetchDraft = (id: string) => dataOf(api.get<TeamAdminDetail>(`/admin/team/draft/${id}`));
+export const remindDrafts = (body: RemindInput) => dataOf(api.post<RemindResult>('/admin/team/draft/remind', body));
 export const auditTeam = (id: string, body: AdminAuditInput) =>
-  data(api.post<TeamAdminDetail>(`/admin/team/${id}/audit`, body, { silent: true }));
+  dataOf(api.post<TeamAdminDetail>(`/admin/team/${id}/audit`, body, { silent: true }));
 export const batchAuditTeams = (body: BatchAuditInput) =>
-  data(api.post<BatchResult>('/admin/team/audit/batch', body, { silent: true }));
+  dataOf(api.post<BatchResult>('/admin/team/audit/batch', body, { silent: true }));
 /** The oldest SUBMITTED sign-up not skipped in this session, and how many wait. */
 export const fetchQueueNext = (exclude: readonly string[]) =>
-  data(api.get<QueueNext<TeamAdminDetail>>('/admin/team/queue/next', { params: { exclude } }));
+  dataOf(api.get<QueueNext<TeamAdminDetail>>('/admin/team/queue/next', { params: { exclude } }));

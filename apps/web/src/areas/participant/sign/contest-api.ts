@@ -12,7 +12,7 @@ import type {
   TeamDetail,
   TeamFormInput,
 } from '@contest/shared';
-import { api } from '../../../lib/api';
+import { api, dataOf } from '../../../lib/api';
 
 export const CONTEST_QUERY_KEYS = {
   team: ['contest', 'team'] as const,
@@ -21,21 +21,19 @@ export const CONTEST_QUERY_KEYS = {
   prelimBrief: ['contest', 'prelim-brief'] as const,
 };
 
-const data = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;
-
 // The form calls are silent: the page shows a refusal above the form and under its field,
 // which reads better than a toast that disappears while the user looks for the mistake.
 const SILENT = { silent: true } as const;
 
-export const fetchTeamBrief = () => data(api.get<TeamBrief>('/team/my-brief'));
-export const fetchMyTeam = () => data(api.get<TeamDetail | null>('/team/my'));
-export const saveTeamDraft = (body: TeamFormInput) => data(api.put<TeamDetail>('/team/my', body, SILENT));
-export const submitTeam = (body: TeamFormInput) => data(api.post<TeamDetail>('/team/my/submit', body, SILENT));
+export const fetchTeamBrief = () => dataOf(api.get<TeamBrief>('/team/my-brief'));
+export const fetchMyTeam = () => dataOf(api.get<TeamDetail | null>('/team/my'));
+export const saveTeamDraft = (body: TeamFormInput) => dataOf(api.put<TeamDetail>('/team/my', body, SILENT));
+export const submitTeam = (body: TeamFormInput) => dataOf(api.post<TeamDetail>('/team/my/submit', body, SILENT));
 
-export const fetchPrelimBrief = () => data(api.get<PrelimBrief>('/prelim-doc/my-brief'));
-export const fetchMyPrelim = () => data(api.get<PrelimDetail | null>('/prelim-doc/my'));
-export const savePrelimDraft = (body: PrelimFormInput) => data(api.put<PrelimDetail>('/prelim-doc/my', body, SILENT));
-export const submitPrelim = (body: PrelimFormInput) => data(api.post<PrelimDetail>('/prelim-doc/my/submit', body, SILENT));
+export const fetchPrelimBrief = () => dataOf(api.get<PrelimBrief>('/prelim-doc/my-brief'));
+export const fetchMyPrelim = () => dataOf(api.get<PrelimDetail | null>('/prelim-doc/my'));
+export const savePrelimDraft = (body: PrelimFormInput) => dataOf(api.put<PrelimDetail>('/prelim-doc/my', body, SILENT));
+export const submitPrelim = (body: PrelimFormInput) => dataOf(api.post<PrelimDetail>('/prelim-doc/my/submit', body, SILENT));
 
 /** Where the commitment-letter template downloads from (a public document found by code). */
 export const COMMITMENT_TEMPLATE_CODE = 'COMMITMENT_LETTER';
