@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { solveSlider } from './support/slider.js';
 import { startPortal, type Portal } from './support/portal.js';
+import { submitLogin } from './support/login.js';
 
 /**
  * Roles end to end (issue 6): the super admin builds a role from a few menus and buttons and an
@@ -40,7 +41,7 @@ async function participantLogin(page: Page): Promise<void> {
   const modal = page.getByTestId('auth-modal');
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(PARTICIPANT.username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(PARTICIPANT.password);
-  await modal.getByTestId('login-submit').click();
+  await submitLogin(page, modal);
   await solveSlider(page);
   // demo2 has submitted a sign-up: the centre opens on its detail page.
   await page.waitForURL('**/my-sign**');

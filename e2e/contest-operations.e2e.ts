@@ -8,6 +8,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
+import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
 /**
@@ -157,7 +158,7 @@ async function participantLogin(page: Page): Promise<void> {
   const modal = page.getByTestId('auth-modal');
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(PARTICIPANT.username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(PARTICIPANT.password);
-  await modal.getByTestId('login-submit').click();
+  await submitLogin(page, modal);
   await passSlider(page, '**/my-sign');
 }
 

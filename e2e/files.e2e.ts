@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
+import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
 /**
@@ -102,7 +103,7 @@ async function login(page: Page): Promise<void> {
   const modal = page.getByTestId('auth-modal');
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(USER.username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(USER.password);
-  await modal.getByTestId('login-submit').click();
+  await submitLogin(page, modal);
   await solveSlider(page);
   await page.waitForURL(/\/my-sign/);
 }

@@ -4,6 +4,7 @@ import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
 import { outboxLength, waitForSmsCode } from './support/sms-outbox.js';
+import { submitLogin } from './support/login.js';
 
 /**
  * Identity journeys in Chromium against the built portal: register with the code from the SMS
@@ -45,7 +46,7 @@ async function passwordLogin(page: Page, username: string, password: string): Pr
   const modal = page.getByTestId('auth-modal');
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(password);
-  await modal.getByTestId('login-submit').click();
+  await submitLogin(page, modal);
   await solveSlider(page);
 }
 

@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
+import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
 /**
@@ -55,7 +56,7 @@ async function login(page: Page, username = USER.username): Promise<void> {
   const modal = page.getByTestId('auth-modal');
   await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(username);
   await modal.getByPlaceholder('请输入密码', { exact: true }).fill(USER.password);
-  await modal.getByTestId('login-submit').click();
+  await submitLogin(page, modal);
   await solveSlider(page);
   await page.waitForURL('**/my-sign');
 }
