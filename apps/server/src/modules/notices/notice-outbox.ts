@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, noticeOutbox } from '../../db/schema.js';
 import type { SmsProvider } from '../sms/sms.provider.js';
@@ -109,11 +109,6 @@ export function createNoticeOutbox({ db, sms, log, now = () => new Date() }: { d
       setImmediate(() => {
         this.drain().catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'outbox drain failed'));
       });
-    },
-    /** Rows due (tests, health). */
-    async pending(): Promise<number> {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(noticeOutbox).where(and(eq(noticeOutbox.status, 'QUEUED'), lte(noticeOutbox.nextAttemptAt, now())));
-      return row?.n ?? 0;
     },
   };
 }

@@ -1,8 +1,9 @@
-import { and, asc, count, eq, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { PrelimAdminFilter, PrelimSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, finalEntries, prelimDocs, reminders, teams } from '../../db/schema.js';
-import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
+import { contains, dateRange, equals } from '../../lib/list-query.js';
+import { createCountCache } from '../admin/admin-util.js';
 
 export type PrelimRow = typeof prelimDocs.$inferSelect;
 export type NewPrelimRow = typeof prelimDocs.$inferInsert;
@@ -42,19 +43,16 @@ const SORT: Record<PrelimSortKey, SQL> = {
 };
 
 function whereOf(f: PrelimAdminFilter, finalOnly: boolean): SQL | undefined {
-  const where: SQL[] = [];
-  if (f.projectName) where.push(ilike(prelimDocs.projectName, containsPattern(f.projectName)));
-  if (f.teamName) where.push(ilike(teams.teamName, containsPattern(f.teamName)));
-  if (f.orgName) where.push(ilike(teams.orgName, containsPattern(f.orgName)));
-  if (f.track) where.push(eq(prelimDocs.track, f.track));
-  if (f.status) where.push(eq(prelimDocs.status, f.status));
-  const from = rangeStart(f.submittedFrom);
-  const to = rangeEndExclusive(f.submittedTo);
-  if (from) where.push(gte(prelimDocs.submittedAt, from));
-  if (to) where.push(lt(prelimDocs.submittedAt, to));
-  if (finalOnly || f.inFinal === true) where.push(eq(finalEntries.status, 'IN'));
-  if (f.inFinal === false) where.push(sql`${finalEntries.status} is distinct from 'IN'`);
-  return where.length ? and(...where) : undefined;
+  return and(
+    contains(prelimDocs.projectName, f.projectName),
+    contains(teams.teamName, f.teamName),
+    contains(teams.orgName, f.orgName),
+    equals(prelimDocs.track, f.track),
+    equals(prelimDocs.status, f.status),
+    dateRange(prelimDocs.submittedAt, f.submittedFrom, f.submittedTo),
+    finalOnly || f.inFinal === true ? eq(finalEntries.status, 'IN') : undefined,
+    f.inFinal === false ? sql`${finalEntries.status} is distinct from 'IN'` : undefined,
+  );
 }
 
 function orderOf(f: PrelimAdminFilter, fallback: PrelimSortKey): SQL[] {

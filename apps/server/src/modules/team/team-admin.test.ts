@@ -282,6 +282,24 @@ describe('batch audit', () => {
     expect(await db().select({ n: sql<number>`count(*)::int` }).from(statusHistory)).toEqual(before);
   });
 
+  it('decides a repeated id once', async () => {
+    const [id] = await seedTeams(1);
+    const res = await api<BatchResult>(t, 'POST', '/api/admin/team/audit/batch', {
+      headers: auditor.headers,
+      body: { items: [{ id, version: 1 }, { id, version: 1 }], outcome: 'APPROVED' },
+    });
+    expect(res.body.data).toMatchObject({ succeeded: 1, failed: 0 });
+    expect(await historyOf(id!)).toHaveLength(1);
+  });
+
+  it('refuses more than 5,000 reminder ids and more than 500 skipped queue ids', async () => {
+    const many = (n: number) => Array.from({ length: n }, () => '00000000-0000-4000-8000-000000000000');
+    const remind = await api(t, 'POST', '/api/admin/team/draft/remind', { headers: drafts.headers, body: { ids: many(5001) } });
+    expect(remind.body).toMatchObject({ status: 400, message: M.remindTooMany });
+    const ids = Array.from({ length: 501 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    expect((await api(t, 'GET', `/api/admin/team/queue/next?exclude=${ids.join(',')}`, { headers: auditor.headers })).statusCode).toBe(400);
+  });
+
   it('reports unknown ids as NOT_FOUND', async () => {
     const res = await api<BatchResult>(t, 'POST', '/api/admin/team/audit/batch', {
       headers: auditor.headers,

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { TeamAdminFilter, TeamSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, prelimDocs, reminders, teams } from '../../db/schema.js';
-import { containsPattern, createCountCache, rangeEndExclusive, rangeStart } from '../admin/admin-util.js';
+import { contains, dateRange, equals } from '../../lib/list-query.js';
+import { createCountCache } from '../admin/admin-util.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type NewTeamRow = typeof teams.$inferInsert;
@@ -22,7 +23,7 @@ export interface TeamListRow {
   lastRemindedOn: string | null;
 }
 
-const SORT: Record<TeamSortKey, SQL | typeof teams.submittedAt> = {
+const SORT: Record<TeamSortKey, SQL> = {
   submittedAt: sql`${teams.submittedAt}`,
   updatedAt: sql`${teams.updatedAt}`,
   createdAt: sql`${teams.createdAt}`,
@@ -31,18 +32,15 @@ const SORT: Record<TeamSortKey, SQL | typeof teams.submittedAt> = {
 };
 
 function whereOf(f: TeamAdminFilter): SQL | undefined {
-  const where: SQL[] = [];
-  if (f.orgName) where.push(ilike(teams.orgName, containsPattern(f.orgName)));
-  if (f.teamName) where.push(ilike(teams.teamName, containsPattern(f.teamName)));
-  if (f.orgType) where.push(eq(teams.orgType, f.orgType));
-  if (f.track) where.push(eq(teams.track, f.track));
-  if (f.region) where.push(eq(teams.region, f.region));
-  if (f.status) where.push(eq(teams.status, f.status));
-  const from = rangeStart(f.submittedFrom);
-  const to = rangeEndExclusive(f.submittedTo);
-  if (from) where.push(gte(teams.submittedAt, from));
-  if (to) where.push(lt(teams.submittedAt, to));
-  return where.length ? and(...where) : undefined;
+  return and(
+    contains(teams.orgName, f.orgName),
+    contains(teams.teamName, f.teamName),
+    equals(teams.orgType, f.orgType),
+    equals(teams.track, f.track),
+    equals(teams.region, f.region),
+    equals(teams.status, f.status),
+    dateRange(teams.submittedAt, f.submittedFrom, f.submittedTo),
+  );
 }
 
 function orderOf(f: TeamAdminFilter, fallback: TeamSortKey): SQL[] {

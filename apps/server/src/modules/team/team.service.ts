@@ -25,7 +25,6 @@ import {
   type TeamDetail,
   type TeamFileKind,
   type TeamForm,
-  type TeamStatus,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';

@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { reminders } from '../../db/schema.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
@@ -64,18 +63,6 @@ export function createReminders({ now, enqueueSms, smsEnabled }: { now: () => Da
         }
         return { reminded: reminded.length, skipped: req.targets.length - reminded.length, sms };
       });
-    },
-
-    /** The latest reminder day of each subject. */
-    async lastDays(db: Db, subjectType: string, ids: readonly string[]): Promise<Map<string, string>> {
-      if (ids.length === 0) return new Map();
-      const rows = await db
-        .select({ id: reminders.subjectId, day: reminders.day })
-        .from(reminders)
-        .where(and(eq(reminders.subjectType, subjectType), inArray(reminders.subjectId, [...ids])));
-      const out = new Map<string, string>();
-      for (const r of rows) if (!out.has(r.id) || out.get(r.id)! < r.day) out.set(r.id, r.day);
-      return out;
     },
   };
 }
