@@ -18,6 +18,7 @@ import { registerFiles } from './modules/files/files.module.js';
 import { registerContest } from './modules/contest/contest.module.js';
 import { registerContent } from './modules/content/content.module.js';
 import { createDocumentFileRule } from './modules/documents/documents.service.js';
+import { createExpertFileRule, registerReview } from './modules/review/review.module.js';
 import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
@@ -145,8 +146,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await api.register(healthRoutes);
       if (options.bare) return;
       const identity = await registerIdentity(api, app.deps);
-      await registerFiles(api, app.deps, identity, { canReadDocumentFile: createDocumentFileRule(app.deps.database.db) });
-      await registerContest(api, app.deps, identity);
+      await registerFiles(api, app.deps, identity, {
+        canReadDocumentFile: createDocumentFileRule(app.deps.database.db),
+        isExpertAssigned: createExpertFileRule(app.deps.database.db),
+      });
+      const { outbox } = await registerContest(api, app.deps, identity);
+      await registerReview(api, app.deps, identity, { outbox });
       await registerAdmin(api, app.deps, identity);
       await registerContent(api, app.deps, identity);
     },

@@ -12,3 +12,4 @@ export * from './admin/index.js';
 export * from './contest/index.js';
 export * from './content/index.js';
 export * from './workflow/index.js';
+export * from './review/index.js';

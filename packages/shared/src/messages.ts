@@ -1,4 +1,5 @@
 import { ADMIN_MSG } from './admin/messages.js';
+import { REVIEW_MSG } from './review/messages.js';
 import { CONTEST_MSG } from './contest/messages.js';
 import { CONTENT_MSG } from './content/messages.js';
 import { SETTINGS_MSG } from './admin/settings-messages.js';
@@ -91,6 +92,7 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(CONTEST_MSG),
     ...Object.values(SETTINGS_MSG),
     ...Object.values(LIST_QUERY_MSG),
+    ...Object.values(REVIEW_MSG),
   ]);
   return userMessages.has(message);
 }

@@ -21,7 +21,7 @@ export class AppError extends Error {
 export const badRequest = (message: string, data: unknown = null) =>
   new AppError('BAD_REQUEST', message, data);
 export const unauthorized = (message: string = MSG.unauthorized) => new AppError('UNAUTHORIZED', message);
-export const forbidden = (message: string = MSG.forbidden) => new AppError('FORBIDDEN', message);
+export const forbidden = (message: string = MSG.forbidden, data: unknown = null) => new AppError('FORBIDDEN', message, data);
 export const notFound = (message: string = MSG.notFound) => new AppError('NOT_FOUND', message);
 export const sessionReplaced = (message: string = MSG.sessionReplaced) =>
   new AppError('SESSION_REPLACED', message);

@@ -225,7 +225,7 @@ const tieBreakSchema = z
   .array(z.enum(TIE_BREAKS, { error: M.tieBreakInvalid }), { error: M.tieBreakInvalid })
   .max(TIE_BREAKS.length, M.tieBreakDuplicate)
   .refine((list) => new Set(list).size === list.length, M.tieBreakDuplicate);
-const ruleSchema = z.object({ aggregate: aggregateSchema, minScoresForTrim: minScoresSchema, tieBreak: tieBreakSchema }, { error: M.settingsInvalid });
+export const scoringRuleSchema = z.object({ aggregate: aggregateSchema, minScoresForTrim: minScoresSchema, tieBreak: tieBreakSchema }, { error: M.settingsInvalid });
 const divergenceSchema = z.number({ error: M.divergenceInvalid }).min(0, M.divergenceInvalid).max(100, M.divergenceInvalid);
 const minExpertsSchema = intIn(1, 50, M.minExpertsInvalid);
 const publicityDaysSchema = intIn(1, 30, M.publicityDaysInvalid);
@@ -245,7 +245,7 @@ export const contestSettingsSchema = z
       dataDocMenuName: z.string({ error: M.dataDocMenuNameRequired }).trim().min(1, M.dataDocMenuNameRequired).max(20, M.dataDocMenuNameTooLong),
       review: group({
         blind: switchSchema,
-        rules: group({ PRELIMINARY: ruleSchema, FINAL: ruleSchema }),
+        rules: group({ PRELIMINARY: scoringRuleSchema, FINAL: scoringRuleSchema }),
         divergenceThreshold: divergenceSchema,
         minExpertsPerProject: minExpertsSchema,
       }),

@@ -1,3 +1,4 @@
+import { REVIEW_MSG } from '../review/messages.js';
 import { CONTEST_MSG as M } from '../contest/messages.js';
 import { TEAM_STATUSES } from '../enums.js';
 import { defineWorkflow } from './workflow.js';
@@ -67,6 +68,26 @@ export const FINAL_WORKFLOW = defineWorkflow({
   refused: M.finalNotIn,
 });
 
+export const SHEET_STATUSES = ['DRAFT', 'SUBMITTED', 'RETURNED'] as const;
+export type SheetStatus = (typeof SHEET_STATUSES)[number];
+
+/**
+ * A score sheet (one expert, one project, one round): the expert saves drafts and submits; an
+ * admin returns a submitted sheet with a reason (the submitted version is kept as a revision);
+ * the expert then saves and submits again.
+ */
+export const SHEET_WORKFLOW = defineWorkflow({
+  subject: 'SHEET',
+  states: SHEET_STATUSES,
+  transitions: [
+    { action: 'SAVE', from: [null, 'DRAFT', 'RETURNED'], to: 'DRAFT', by: ['EXPERT'] },
+    { action: 'SUBMIT', from: [null, 'DRAFT', 'RETURNED'], to: 'SUBMITTED', by: ['EXPERT'] },
+    { action: 'RETURN', from: ['SUBMITTED'], to: 'RETURNED', by: ['ADMIN'], reasonRequired: true },
+  ],
+  refusals: { SAVE: REVIEW_MSG.sheetLocked, SUBMIT: REVIEW_MSG.sheetLocked, RETURN: REVIEW_MSG.sheetNotSubmitted },
+  refused: REVIEW_MSG.sheetLocked,
+});
+
 /** Every workflow by the subject type written to the history. */
-export const WORKFLOWS = { TEAM: TEAM_WORKFLOW, PRELIM: PRELIM_WORKFLOW, FINAL: FINAL_WORKFLOW } as const;
+export const WORKFLOWS = { TEAM: TEAM_WORKFLOW, PRELIM: PRELIM_WORKFLOW, FINAL: FINAL_WORKFLOW, SHEET: SHEET_WORKFLOW } as const;
 export type WorkflowSubject = keyof typeof WORKFLOWS;

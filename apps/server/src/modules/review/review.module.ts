@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import type { Db } from '../../db/client.js';
+import { createAdminGuards, createMenuAccess, type AdminGuards } from '../admin/admin.guard.js';
+import type { IdentityServices } from '../auth/identity.module.js';
+import { expertsRoutes } from '../experts/experts.routes.js';
+import type { NoticeOutbox } from '../notices/notice-outbox.js';
+import { enqueueSmsNotice } from '../notices/notice-outbox.js';
+import { readSettings, type ContestSettings } from '@contest/shared';
+import { createSettingsRepository } from '../settings/settings.repository.js';
+import { createReminders, type Reminders } from '../workflow/reminders.js';
+import { createWorkflowService, type WorkflowService } from '../workflow/workflow.service.js';
+import { createExpertGuards, type ExpertGuards } from './expert.guard.js';
+import { groupsRoutes } from './groups.routes.js';
+import { resultsRoutes } from './results.routes.js';
+import { createRoundView, type RoundView } from './round-view.js';
+import { createRubricStore, type RubricStore } from './rubric-store.js';
+import { scoringRoutes } from './scoring.routes.js';
+
+/** What every part of the review module is built from (one object, so tests can build it too). */
+export interface ReviewDeps {
+  db: Db;
+  now: () => Date;
+  view: RoundView;
+  rubrics: RubricStore;
+  /**
+   * The contest settings now (read per call, so a change applies at once). Inside a transaction
+   * pass the transaction: on PGlite a read through `db` while a transaction is open deadlocks.
+   */
+  settingsOf(tx?: Db): Promise<ContestSettings>;
+  guards: AdminGuards;
+  expert: ExpertGuards;
+  workflow: WorkflowService;
+  reminders: Reminders;
+  /** Wakes the notice outbox after a commit that queued SMS. */
+  afterCommit: () => void;
+}
+
+export interface ReviewOptions {
+  now?: () => Date;
+  /** The contest module's outbox (one dispatcher per process). */
+  outbox?: NoticeOutbox;
+}
+
+/**
+ * Expert review (issue 11): expert accounts (专家库), rubrics, review groups and assignment,
+ * expert scoring, score query, monitoring and promotion, for both rounds. docs/api-review.md.
+ */
+export async function registerReview(api: FastifyInstance, deps: AppDeps, identity: IdentityServices, options: ReviewOptions = {}): Promise<ReviewDeps> {
+  const db = deps.database.db;
+  const now = options.now ?? (() => new Date());
+  const settingsRepo = createSettingsRepository(db);
+  const settingsOf = async (tx?: Db) => readSettings(await settingsRepo.readAll(tx));
+  const smsEnabled = async (tx: Db) => (await settingsOf(tx)).notify.sms;
+  const review: ReviewDeps = {
+    db,
+    now,
+    view: createRoundView(),
+    rubrics: createRubricStore(),
+    settingsOf,
+    guards: createAdminGuards(identity.sessions, identity.permissions, createMenuAccess(db)),
+    expert: createExpertGuards(identity.sessions, db),
+    workflow: createWorkflowService({ now, enqueueSms: enqueueSmsNotice, smsEnabled }),
+    reminders: createReminders({ now, enqueueSms: enqueueSmsNotice, smsEnabled }),
+    afterCommit: () => options.outbox?.kick(),
+  };
+  await api.register(async (scope) => {
+    if (!scope.hasRequestDecorator('auth')) scope.decorateRequest('auth', null);
+    await scope.register(expertsRoutes, review);
+    await scope.register(groupsRoutes, review);
+    await scope.register(scoringRoutes, review);
+    await scope.register(resultsRoutes, review);
+  });
+  return review;
+}
+
+/** The files module's rule for experts (registered before this module): a file of a project the expert scores. */
+export function createExpertFileRule(db: Db) {
+  const view = createRoundView();
+  return (expertId: string, attachmentId: string) => view.expertCanReadAttachment(db, expertId, attachmentId);
+}

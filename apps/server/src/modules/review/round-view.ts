@@ -1,0 +1,278 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { conflictBetween, type ConflictCause, type ExpertOrgs, type ReviewRound } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import {
+  accounts,
+  expertConflicts,
+  expertProfiles,
+  finalEntries,
+  prelimDocs,
+  reviewAssignments,
+  reviewExtraExperts,
+  reviewGroupExperts,
+  reviewGroups,
+  teams,
+} from '../../db/schema.js';
+
+/**
+ * Who reviews what (issue 11): the one place that answers, for a round, which projects are in it,
+ * which group each sits in, and which experts are expected to score each one. Every review call
+ * (groups, expert scoring, file access, score query, monitoring) reads through here, so the
+ * conflict-of-interest rule (product.md 6) is applied the same way everywhere:
+ *
+ *   scorers(project) = enabled experts of the project's group who are not in conflict with it
+ *                      + experts added to it for re-review (复评)
+ *
+ * A project of the round: PRELIMINARY = materials APPROVED; FINAL = also a final entry IN.
+ */
+
+export interface RoundProject {
+  id: string;
+  projectName: string;
+  teamName: string;
+  orgName: string;
+  creditCode: string | null;
+  track: string | null;
+  groupId: string | null;
+  groupName: string | null;
+  source: 'AUTO' | 'MANUAL' | null;
+  reason: string | null;
+}
+
+export interface RoundExpert {
+  id: string;
+  code: string;
+  name: string;
+  phone: string | null;
+  enabled: boolean;
+  organization: string;
+  orgCreditCode: string | null;
+  declaredOrgs: { name: string; creditCode?: string | null }[];
+  tracks: string[];
+}
+
+export interface Scorer {
+  expert: RoundExpert;
+  /** Added for re-review rather than by the group. */
+  extra: boolean;
+}
+
+export interface ConflictPair {
+  expert: RoundExpert;
+  cause: ConflictCause;
+}
+
+export const orgsOf = (e: Pick<RoundExpert, 'organization' | 'orgCreditCode' | 'declaredOrgs'>): ExpertOrgs => ({
+  own: { name: e.organization, creditCode: e.orgCreditCode },
+  declared: e.declaredOrgs,
+});
+
+export const conflictOf = (expert: RoundExpert, project: Pick<RoundProject, 'orgName' | 'creditCode'>): ConflictCause | null =>
+  conflictBetween(orgsOf(expert), { name: project.orgName, creditCode: project.creditCode });
+
+/** SQL condition: the materials row is a project of the round. */
+export function inRound(round: ReviewRound) {
+  return round === 'PRELIMINARY'
+    ? eq(prelimDocs.status, 'APPROVED')
+    : and(eq(prelimDocs.status, 'APPROVED'), sql`exists (select 1 from ${finalEntries} where ${finalEntries.prelimId} = ${prelimDocs.id} and ${finalEntries.status} = 'IN')`);
+}
+
+const projectColumns = {
+  id: prelimDocs.id,
+  projectName: prelimDocs.projectName,
+  teamName: teams.teamName,
+  orgName: teams.orgName,
+  creditCode: teams.creditCode,
+  track: prelimDocs.track,
+  groupId: reviewAssignments.groupId,
+  groupName: reviewGroups.name,
+  source: reviewAssignments.source,
+  reason: reviewAssignments.reason,
+};
+
+const expertColumns = {
+  id: accounts.id,
+  code: accounts.code,
+  name: accounts.name,
+  phone: accounts.phone,
+  enabled: accounts.enabled,
+  organization: expertProfiles.organization,
+  tracks: expertProfiles.tracks,
+  orgCreditCode: expertConflicts.orgCreditCode,
+  declaredOrgs: expertConflicts.declaredOrgs,
+};
+
+type ExpertSelect = {
+  id: string;
+  code: string | null;
+  name: string | null;
+  phone: string | null;
+  enabled: boolean;
+  organization: string | null;
+  tracks: string[] | null;
+  orgCreditCode: string | null;
+  declaredOrgs: { name: string; creditCode?: string | null }[] | null;
+};
+
+const toExpert = (r: ExpertSelect): RoundExpert => ({
+  id: r.id,
+  code: r.code ?? '',
+  name: r.name ?? '',
+  phone: r.phone,
+  enabled: r.enabled,
+  organization: r.organization ?? '',
+  orgCreditCode: r.orgCreditCode,
+  declaredOrgs: r.declaredOrgs ?? [],
+  tracks: r.tracks ?? [],
+});
+
+export function createRoundView() {
+  async function projects(tx: Db, round: ReviewRound, where?: ReturnType<typeof and>): Promise<RoundProject[]> {
+    const rows = await tx
+      .select(projectColumns)
+      .from(prelimDocs)
+      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+      .leftJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocs.id), eq(reviewAssignments.round, round)))
+      .leftJoin(reviewGroups, eq(reviewGroups.id, reviewAssignments.groupId))
+      .where(and(inRound(round), where))
+      .orderBy(asc(prelimDocs.projectName), asc(prelimDocs.id));
+    return rows;
+  }
+
+  async function experts(tx: Db, ids?: readonly string[]): Promise<RoundExpert[]> {
+    if (ids && ids.length === 0) return [];
+    const rows = await tx
+      .select(expertColumns)
+      .from(accounts)
+      .leftJoin(expertProfiles, eq(expertProfiles.accountId, accounts.id))
+      .leftJoin(expertConflicts, eq(expertConflicts.accountId, accounts.id))
+      .where(and(eq(accounts.realm, 'EXPERT'), ids ? inArray(accounts.id, [...ids]) : undefined))
+      .orderBy(asc(accounts.code), asc(accounts.id));
+    return rows.map(toExpert);
+  }
+
+  /** Groups of a round in order, with their expert ids. */
+  async function groups(tx: Db, round: ReviewRound) {
+    const rows = await tx.select().from(reviewGroups).where(eq(reviewGroups.round, round)).orderBy(asc(reviewGroups.sort), asc(reviewGroups.createdAt), asc(reviewGroups.id));
+    const members = rows.length
+      ? await tx.select({ groupId: reviewGroupExperts.groupId, expertId: reviewGroupExperts.expertId }).from(reviewGroupExperts).where(eq(reviewGroupExperts.round, round))
+      : [];
+    return rows.map((g) => ({ ...g, expertIds: members.filter((m) => m.groupId === g.id).map((m) => m.expertId) }));
+  }
+
+  async function extras(tx: Db, round: ReviewRound, filter: { prelimId?: string; expertId?: string }) {
+    return tx
+      .select()
+      .from(reviewExtraExperts)
+      .where(
+        and(
+          eq(reviewExtraExperts.round, round),
+          filter.prelimId ? eq(reviewExtraExperts.prelimId, filter.prelimId) : undefined,
+          filter.expertId ? eq(reviewExtraExperts.expertId, filter.expertId) : undefined,
+        ),
+      );
+  }
+
+  /**
+   * Everything about a round at once (score query, monitoring, export, assignment): projects,
+   * experts, and per project its scorers and conflicts. One pass in memory: a national round
+   * (10,000 projects, 300 experts) is a few MB.
+   */
+  async function snapshot(tx: Db, round: ReviewRound) {
+    const [ps, gs, allExtras] = await Promise.all([projects(tx, round), groups(tx, round), extras(tx, round, {})]);
+    const expertIds = new Set<string>([...gs.flatMap((g) => g.expertIds), ...allExtras.map((x) => x.expertId)]);
+    const es = await experts(tx, [...expertIds]);
+    const byId = new Map(es.map((e) => [e.id, e]));
+    const groupExperts = new Map(gs.map((g) => [g.id, g.expertIds.map((id) => byId.get(id)).filter((e): e is RoundExpert => !!e)]));
+    const extrasByProject = new Map<string, RoundExpert[]>();
+    for (const x of allExtras) {
+      const e = byId.get(x.expertId);
+      if (!e) continue;
+      extrasByProject.set(x.prelimId, [...(extrasByProject.get(x.prelimId) ?? []), e]);
+    }
+    const scorers = new Map<string, Scorer[]>();
+    const conflicts = new Map<string, ConflictPair[]>();
+    for (const p of ps) {
+      const list: Scorer[] = [];
+      const cs: ConflictPair[] = [];
+      for (const e of p.groupId ? (groupExperts.get(p.groupId) ?? []) : []) {
+        const cause = conflictOf(e, p);
+        if (cause) cs.push({ expert: e, cause });
+        else if (e.enabled) list.push({ expert: e, extra: false });
+      }
+      for (const e of extrasByProject.get(p.id) ?? []) {
+        if (!list.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) list.push({ expert: e, extra: true });
+      }
+      scorers.set(p.id, list);
+      conflicts.set(p.id, cs);
+    }
+    return { round, projects: ps, groups: gs, experts: es, scorers, conflicts };
+  }
+
+  /** The project if it is in the round (any group or none). */
+  async function project(tx: Db, round: ReviewRound, prelimId: string): Promise<RoundProject | undefined> {
+    const [p] = await projects(tx, round, and(eq(prelimDocs.id, prelimId)));
+    return p;
+  }
+
+  /** Scorers and conflicts of one project. */
+  async function scorersOf(tx: Db, round: ReviewRound, p: RoundProject): Promise<{ scorers: Scorer[]; conflicts: ConflictPair[] }> {
+    const gs = p.groupId ? await tx.select({ expertId: reviewGroupExperts.expertId }).from(reviewGroupExperts).where(eq(reviewGroupExperts.groupId, p.groupId)) : [];
+    const xs = await extras(tx, round, { prelimId: p.id });
+    const es = await experts(tx, [...new Set([...gs.map((g) => g.expertId), ...xs.map((x) => x.expertId)])]);
+    const scorers: Scorer[] = [];
+    const conflicts: ConflictPair[] = [];
+    for (const e of es.filter((e) => gs.some((g) => g.expertId === e.id))) {
+      const cause = conflictOf(e, p);
+      if (cause) conflicts.push({ expert: e, cause });
+      else if (e.enabled) scorers.push({ expert: e, extra: false });
+    }
+    for (const e of es.filter((e) => xs.some((x) => x.expertId === e.id))) {
+      if (!scorers.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) scorers.push({ expert: e, extra: true });
+    }
+    return { scorers, conflicts };
+  }
+
+  /**
+   * The projects an expert scores in a round (their group's projects not in conflict, plus
+   * re-review additions), in list order (project name, id). A disabled expert has none.
+   */
+  async function projectsOfExpert(tx: Db, round: ReviewRound, expertId: string): Promise<(RoundProject & { extra: boolean })[]> {
+    const [expert] = await experts(tx, [expertId]);
+    if (!expert || !expert.enabled) return [];
+    const [membership] = await tx.select({ groupId: reviewGroupExperts.groupId }).from(reviewGroupExperts).where(and(eq(reviewGroupExperts.round, round), eq(reviewGroupExperts.expertId, expertId)));
+    const xs = await extras(tx, round, { expertId });
+    const groupPart = membership ? await projects(tx, round, and(eq(reviewAssignments.groupId, membership.groupId))) : [];
+    const extraPart = xs.length ? await projects(tx, round, and(inArray(prelimDocs.id, xs.map((x) => x.prelimId)))) : [];
+    const out = new Map<string, RoundProject & { extra: boolean }>();
+    for (const p of groupPart) if (!conflictOf(expert, p)) out.set(p.id, { ...p, extra: false });
+    for (const p of extraPart) if (!out.has(p.id) && !conflictOf(expert, p)) out.set(p.id, { ...p, extra: true });
+    return [...out.values()].sort((a, b) => a.projectName.localeCompare(b.projectName, 'zh-CN') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Whether the expert scores this project in this round (assigned and not in conflict). */
+  async function expertSees(tx: Db, round: ReviewRound, expertId: string, prelimId: string): Promise<boolean> {
+    const p = await project(tx, round, prelimId);
+    if (!p) return false;
+    const { scorers } = await scorersOf(tx, round, p);
+    return scorers.some((s) => s.expert.id === expertId);
+  }
+
+  /** File access (files.access isExpertAssigned): the file belongs to a project the expert scores in either round. */
+  async function expertCanReadAttachment(tx: Db, expertId: string, attachmentId: string): Promise<boolean> {
+    const owners = await tx
+      .select({ id: prelimDocs.id })
+      .from(prelimDocs)
+      .where(
+        sql`${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb`,
+      );
+    for (const o of owners) {
+      for (const round of ['PRELIMINARY', 'FINAL'] as const) if (await expertSees(tx, round, expertId, o.id)) return true;
+    }
+    return false;
+  }
+
+  return { projects, experts, groups, extras, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment };
+}
+export type RoundView = ReturnType<typeof createRoundView>;
+export type RoundSnapshot = Awaited<ReturnType<RoundView['snapshot']>>;

@@ -1,0 +1,20 @@
+import { DEFAULT_RUBRICS, type Criterion, type ReviewRound } from '@contest/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { rubrics, scoreSheets } from '../../db/schema.js';
+
+/** A round's rubric (stored, else the defaults of product.md 6) and whether it is locked. */
+export function createRubricStore() {
+  return {
+    async get(tx: Db, round: ReviewRound): Promise<{ criteria: Criterion[]; version: number }> {
+      const [row] = await tx.select().from(rubrics).where(eq(rubrics.round, round)).limit(1);
+      return row ? { criteria: row.criteria, version: row.version } : { criteria: DEFAULT_RUBRICS[round].map((c) => ({ ...c })), version: 0 };
+    },
+    /** Locked once any sheet of the round exists (draft or submitted): the rubric and the rule are fixed from then on. */
+    async locked(tx: Db, round: ReviewRound): Promise<boolean> {
+      const [row] = await tx.select({ one: sql<number>`1` }).from(scoreSheets).where(and(eq(scoreSheets.round, round))).limit(1);
+      return !!row;
+    },
+  };
+}
+export type RubricStore = ReturnType<typeof createRubricStore>;
