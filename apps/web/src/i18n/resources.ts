@@ -6,6 +6,8 @@ import zhAdmin from './locales/zh-cn/admin.json';
 import zhExpert from './locales/zh-cn/expert.json';
 import zhFiles from './locales/zh-cn/files.json';
 import zhSignup from './locales/zh-cn/signup.json';
+import zhReview from './locales/zh-cn/review.json';
+import zhExperts from './locales/zh-cn/experts.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
@@ -13,6 +15,8 @@ import enAdmin from './locales/en/admin.json';
 import enExpert from './locales/en/expert.json';
 import enFiles from './locales/en/files.json';
 import enSignup from './locales/en/signup.json';
+import enReview from './locales/en/review.json';
+import enExperts from './locales/en/experts.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -23,6 +27,8 @@ export const zhCnResources = {
   expert: zhExpert,
   files: zhFiles,
   signup: zhSignup,
+  review: zhReview,
+  experts: zhExperts,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -36,6 +42,8 @@ const enResources: AppResources = {
   expert: enExpert,
   files: enFiles,
   signup: enSignup,
+  review: enReview,
+  experts: enExperts,
 };
 
 export const resources: Record<Locale, AppResources> = {

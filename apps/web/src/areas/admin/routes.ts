@@ -106,17 +106,31 @@ const consoleRoutes: RouteObject[] = [
   // that path stands for the preliminary score query.
   redirectTo(P.grade, P.gradeManage),
   redirectTo(P.gradeManage, P.gradeManageGrade),
-  page(P.databaseExpert, 'databaseExpert', 'admin:titles.databaseExpert'),
-  page(P.reviewGroup, 'reviewGroup', 'admin:titles.reviewGroup'),
-  page(P.gradeManageGrade, 'gradeManageGrade', 'admin:titles.gradeManageGrade'),
-  page(P.scoringMonitoringExpert, 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert'),
+  page(P.databaseExpert, 'databaseExpert', 'admin:titles.databaseExpert', withNamespaces(['experts'], async () => ({
+    Component: (await import('./experts/ExpertsPage')).ExpertsPage,
+  }))),
+  page(P.reviewGroup, 'reviewGroup', 'admin:titles.reviewGroup', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ReviewGroupsPage')).PrelimGroupsPage,
+  }))),
+  page(P.gradeManageGrade, 'gradeManageGrade', 'admin:titles.gradeManageGrade', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ScoresPage')).PrelimScoresPage,
+  }))),
+  page(P.scoringMonitoringExpert, 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/MonitorPage')).PrelimMonitorPage,
+  }))),
 
   page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', async () => ({
     Component: (await import('./preliminary/FinalListPage')).FinalListPage,
   })),
-  page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup'),
-  page(P.gradeManageAdminGrade, 'gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade'),
-  page(P.scoringMonitoringAdminExpert, 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert'),
+  page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ReviewGroupsPage')).FinalGroupsPage,
+  }))),
+  page(P.gradeManageAdminGrade, 'gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ScoresPage')).FinalScoresPage,
+  }))),
+  page(P.scoringMonitoringAdminExpert, 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/MonitorPage')).FinalMonitorPage,
+  }))),
 
   page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement'),
   page(P.docManage, 'docManage', 'admin:titles.docManage'),
@@ -158,12 +172,12 @@ const consoleRoutes: RouteObject[] = [
   detail('/admin/preliminary-admin/detail/:id', 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminDetail', async () => ({
     Component: (await import('./preliminary/FinalDetailPage')).FinalDetailPage,
   })),
-  detail('/admin/competition/grade-admin-detail/:id', 'gradeManageAdminGrade', 'admin:titles.gradeAdminDetail'),
-  detail(
-    '/admin/competition/scoring-monitoring-expert-admin-detail/:id',
-    'scoringMonitoringAdminExpert',
-    'admin:titles.scoringMonitoringExpertAdminDetail',
-  ),
+  detail('/admin/competition/grade-admin-detail/:id', 'gradeManageAdminGrade', 'admin:titles.gradeAdminDetail', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ScoreDetailPage')).FinalScoreDetailPage,
+  }))),
+  detail('/admin/competition/scoring-monitoring-expert-admin-detail/:id', 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringExpertAdminDetail', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/MonitorDetailPage')).FinalMonitorDetailPage,
+  }))),
   detail('/admin/competition/qualification-detail/:id', 'qualification', 'admin:titles.qualificationDetail', async () => ({
     Component: (await import('./qualification/QualificationDetailPage')).QualificationDetailPage,
   })),
@@ -186,12 +200,12 @@ const consoleRoutes: RouteObject[] = [
   detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit'),
   detail('/admin/user/siteContentManagement-detail/:id?', 'siteContentManagement', 'admin:titles.siteContentDetail'),
   detail('/admin/user/docManagement-edit/:id?', 'docManage', 'admin:titles.docEdit'),
-  detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail'),
-  detail(
-    '/admin/competition/scoring-monitoring-expert-detail/:id',
-    'scoringMonitoringExpert',
-    'admin:titles.scoringMonitoringExpertDetail',
-  ),
+  detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/ScoreDetailPage')).PrelimScoreDetailPage,
+  }))),
+  detail('/admin/competition/scoring-monitoring-expert-detail/:id', 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpertDetail', withNamespaces(['review'], async () => ({
+    Component: (await import('./review/MonitorDetailPage')).PrelimMonitorDetailPage,
+  }))),
 
   // Any other /admin path: a menu group's own path (/admin/system, /admin/final...) opens its
   // first permitted entry, from the menus the server sent; the rest is a 404 inside the console.
