@@ -145,3 +145,19 @@ export const DEMO_EXPERTS = [
   { code: 'E0002', name: '吴主任', phone: '13900000002', organization: '示例省医疗保障局', title: 'SENIOR', tracks: ['PAYMENT_REFORM', 'PUBLIC_SERVICE'] },
   { code: 'E0003', name: '冯研究员', phone: '13900000003', organization: '示例信息技术研究院', title: 'ASSOCIATE_SENIOR', tracks: ['DATA_GOVERNANCE', 'OTHER_INNOVATION'] },
 ];
+
+/**
+ * Teams whose sign-up and preliminary materials are approved, so a demo install can be tried
+ * through expert review (groups, scoring, ranking, promotion). demo10's organisation is expert
+ * E0001's own (示例医科大学): a conflict of interest the console shows.
+ */
+export const DEMO_REVIEW_TEAMS = [
+  { username: 'demo6', orgName: '示例省人民医院', track: 'SMART_SUPERVISION', teamName: '基金监管智眼', projectName: '基于知识图谱的医保基金智能监管平台' },
+  { username: 'demo7', orgName: '示例市第一人民医院', track: 'SMART_SUPERVISION', teamName: '智能审核小组', projectName: '住院费用智能审核与异常检测系统' },
+  { username: 'demo8', orgName: '示例数据科技股份有限公司', track: 'DATA_GOVERNANCE', teamName: '数据标准化团队', projectName: '医保数据质量治理与标准化工具' },
+  { username: 'demo9', orgName: '示例市医疗保障局信息中心', track: 'PUBLIC_SERVICE', teamName: '掌上医保', projectName: '医保服务一网通办移动端' },
+  { username: 'demo10', orgName: '示例医科大学', track: 'PAYMENT_REFORM', teamName: 'DRG 研究组', projectName: 'DRG/DIP 支付方式改革效果评估模型' },
+  { username: 'demo11', orgName: '示例县医共体总医院', track: 'PAYMENT_REFORM', teamName: '县域医共体支付组', projectName: '县域医共体打包付费监测平台' },
+  { username: 'demo12', orgName: '示例健康科技有限公司', track: 'PRICING_PROCUREMENT', teamName: '集采价格监测组', projectName: '药品集采价格监测与预警系统' },
+  { username: 'demo13', orgName: '示例大学公共管理学院', track: 'OTHER_INNOVATION', teamName: '医保政策仿真组', projectName: '医保政策仿真与决策支持系统' },
+] as const;

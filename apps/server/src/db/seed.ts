@@ -4,6 +4,7 @@ import {
   ADMIN_MENUS,
   CONTEST_NAME_DEFAULT,
   DICTIONARY_SEED,
+  PRELIM_WORKFLOW,
   TEAM_STATUS_LABELS,
   TEAM_WORKFLOW,
   flattenMenus,
@@ -20,13 +21,14 @@ import {
   expertProfiles,
   menus,
   news,
+  prelimDocs,
   roleButtons,
   roleMenus,
   roles,
   settings,
   teams,
 } from './schema.js';
-import { DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_TEAMS } from './demo-data.js';
+import { DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_REVIEW_TEAMS, DEMO_TEAMS } from './demo-data.js';
 
 export interface SeedOptions {
   adminUsername: string;
@@ -247,6 +249,18 @@ async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
     await demoTeamThroughWorkflow(tx, { accountId: account.id, username: t.username }, t, reviewer);
   }
 
+  for (const [i, r] of DEMO_REVIEW_TEAMS.entries()) {
+    const phone = `138000001${String(i).padStart(2, '0')}`;
+    const [account] = await tx
+      .insert(accounts)
+      .values({ realm: 'USER', username: r.username, phone, email: `${r.username}@example.com`, name: `${r.teamName}负责人`, roleCode: 'USER', passwordHash, agreedAt: new Date() })
+      .onConflictDoNothing()
+      .returning({ id: accounts.id });
+    participants.push(r.username);
+    if (!account) continue;
+    await demoReviewProject(tx, { accountId: account.id, username: r.username }, r, phone, reviewer);
+  }
+
   const experts: string[] = [];
   for (const e of DEMO_EXPERTS) {
     const [account] = await tx
@@ -258,4 +272,54 @@ async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
     if (account) await tx.insert(expertProfiles).values({ accountId: account.id, organization: e.organization, title: e.title, tracks: e.tracks });
   }
   return { password: DEMO_PASSWORD, participants, experts };
+}
+
+/** A demo team approved at sign-up whose materials passed the formal check (both through the workflow records). */
+async function demoReviewProject(
+  tx: Db,
+  owner: { accountId: string; username: string },
+  r: (typeof DEMO_REVIEW_TEAMS)[number],
+  phone: string,
+  reviewer: { accountId: string; username: string } | undefined,
+): Promise<void> {
+  const workflow = createWorkflowService({});
+  const participant = { auth: { accountId: owner.accountId, realm: 'USER' as const, username: owner.username } };
+  const admin = reviewer ? { auth: { accountId: reviewer.accountId, realm: 'ADMIN' as const, username: reviewer.username } } : participant;
+  const day = (n: number) => new Date(Date.now() - n * 86_400_000);
+  const leader = { name: `${r.teamName}负责人`, phone, email: `${owner.username}@example.com`, title: 'SENIOR' };
+  const [team] = await tx
+    .insert(teams)
+    .values({
+      ownerId: owner.accountId,
+      orgName: r.orgName,
+      orgType: 'MEDICAL_INSTITUTION',
+      region: 'P01',
+      city: '示例市',
+      track: r.track,
+      teamName: r.teamName,
+      leader,
+      members: [{ name: `${r.teamName}成员`, organization: r.orgName, title: 'INTERMEDIATE', role: 'DEVELOPER' }],
+      status: 'APPROVED',
+      submittedAt: day(20),
+      auditedAt: day(18),
+    })
+    .returning();
+  await workflow.record(tx, { workflow: TEAM_WORKFLOW, subjectId: team!.id, from: null, to: 'SUBMITTED', actor: participant, at: day(20) });
+  await workflow.record(tx, { workflow: TEAM_WORKFLOW, subjectId: team!.id, from: 'SUBMITTED', to: 'APPROVED', actor: admin, at: day(18) });
+  const [doc] = await tx
+    .insert(prelimDocs)
+    .values({
+      teamId: team!.id,
+      ownerId: owner.accountId,
+      status: 'APPROVED',
+      projectName: r.projectName,
+      track: r.track,
+      summary: `${r.projectName}：面向医保业务的创新应用，包含需求分析、技术方案、实施计划与预期成效。`,
+      keywords: ['智慧医保', '数据应用'],
+      submittedAt: day(10),
+      auditedAt: day(8),
+    })
+    .returning();
+  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: null, historyFrom: 'NOT_FILLED', to: 'SUBMITTED', actor: participant, at: day(10) });
+  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: 'SUBMITTED', to: 'APPROVED', actor: admin, at: day(8) });
 }
