@@ -61,7 +61,8 @@ export async function registerContent(
     await scope.register(newsRoutes, { service: createNewsService(createNewsRepository(db)), canPreview: admin.button('news:edit') });
     await scope.register(siteContentRoutes, { service: createSiteContentService(createSiteContentRepository(db)) });
     await scope.register(documentsRoutes, { service: documents, participantOf });
-    await scope.register(messagesRoutes, { service: messages, participant });
+    // Experts read their notices too (returned sheets, reminders, re-review): same inbox, own rows only.
+    await scope.register(messagesRoutes, { service: messages, participant: requireRealm(sessions, 'USER', 'EXPERT') });
     await scope.register(feedbackRoutes, {
       service: createFeedbackService({ db, repo: createFeedbackRepository(db) }),
       participant,

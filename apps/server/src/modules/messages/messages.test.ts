@@ -124,4 +124,17 @@ describe('participant inbox', () => {
     expect(bad.body.message).toBe(CONTENT_MSG.messageOrderInvalid);
     expect((await call<MessageSummary>('GET', '/api/messages/summary', me)).body.data).toEqual({ unreadCount: 0 });
   });
+
+  it('experts read their own notices (returned sheets, reminders) and nobody else\'s', async () => {
+    const expert = await signIn(t, { realm: 'EXPERT' });
+    const other = await signIn(t, { realm: 'USER' });
+    const [mine] = await inboxOf(expert, ['评分被退回']);
+    const [theirs] = await inboxOf(other, ['别人的']);
+    const list = await call<Page<InboxMessage>>('GET', '/api/messages', expert);
+    expect(list.status).toBe(200);
+    expect(list.body.data.list.map((m) => m.title)).toEqual(['评分被退回']);
+    expect((await call('GET', `/api/messages/${mine}`, expert)).status).toBe(200);
+    expect((await call('GET', `/api/messages/${theirs}`, expert)).status).toBe(404);
+    expect((await call<MessageSummary>('GET', '/api/messages/summary', expert)).body.data).toEqual({ unreadCount: 0 });
+  });
 });
