@@ -1,0 +1,385 @@
+import {
+  CONTEST_MSG,
+  REVIEW_MSG as M,
+  REVIEW_ROUNDS,
+  ROUND_ACCESS,
+  ROUND_NAMES,
+  ROUND_PHASE,
+  SHEET_WORKFLOW,
+  isValidPoints,
+  phaseState,
+  type ContestAttachment,
+  type ContestSettings,
+  type Criterion,
+  type ExpertOverview,
+  type ExpertProjectDetail,
+  type ExpertProjectQuery,
+  type ExpertProjectRow,
+  type Page,
+  type RereviewBody,
+  type ReturnSheetBody,
+  type ReviewRound,
+  type SheetBody,
+  type SheetView,
+  type SheetViewStatus,
+} from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import type { TeamPerson } from '../../db/schema.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { escapeHtml, toContestAttachment } from '../contest/contest.service.js';
+import { deliverMessage } from '../messages/deliver.js';
+import type { ReviewDeps } from './review.module.js';
+import { conflictOf } from './round-view.js';
+import type { SheetRow, SheetsRepository } from './sheets.repository.js';
+
+type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
+
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+/** Totals are stored in half points (0.5 steps are exact integers). */
+const toHalfPoints = (points: number) => Math.round(points * 2);
+const fromHalfPoints = (half: number | null) => (half ?? 0) / 2;
+
+export const toSheetView = (s: SheetRow): SheetView => ({
+  id: s.id,
+  status: s.status,
+  scores: s.scores,
+  comment: s.comment,
+  total: fromHalfPoints(s.total),
+  version: s.version,
+  returnReason: s.returnReason,
+  submittedAt: iso(s.submittedAt),
+  updatedAt: s.updatedAt.toISOString(),
+});
+
+const windowOf = (settings: ContestSettings, round: ReviewRound) => settings.phases[ROUND_PHASE[round]];
+const isOpen = (settings: ContestSettings, round: ReviewRound, now: Date) => phaseState(windowOf(settings, round), now) === 'OPEN';
+
+/**
+ * Each score names a criterion of the round's rubric and is 0..max in 0.5 steps; a submission
+ * scores every criterion and carries a comment. Answers the scores in rubric order. Own keys
+ * only: a criterion keyed like an Object member (`constructor`) must never read the prototype's.
+ */
+export function checkScores(criteria: readonly Criterion[], body: SheetBody, submit: boolean): Record<string, number> {
+  const byKey = new Map(criteria.map((c) => [c.key, c]));
+  for (const [key, value] of Object.entries(body.scores)) {
+    const c = byKey.get(key);
+    if (!c) throw badRequest(M.scoreUnknownCriterion, { field: `scores.${key}` });
+    if (!isValidPoints(value, c.max)) throw badRequest(M.scoreInvalid, { field: `scores.${key}` });
+  }
+  if (submit) {
+    const missing = criteria.find((c) => !Object.hasOwn(body.scores, c.key));
+    if (missing) throw badRequest(M.scoreRequired, { field: `scores.${missing.key}` });
+    if (!body.comment.trim()) throw badRequest(M.commentRequired, { field: 'comment' });
+  }
+  return Object.fromEntries(criteria.filter((c) => Object.hasOwn(body.scores, c.key)).map((c) => [c.key, body.scores[c.key]!]));
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/**
+ * Expert scoring (issue 11, product.md 6): the expert's overview, list and project detail (blind
+ * by setting), draft and submit of their own sheet inside the round's window; an admin's return
+ * of a submitted sheet and re-review (复评). A sheet never changes without the SHEET workflow:
+ * history, operation record and (for returns) the expert's in-site notice in the same transaction.
+ */
+export function createScoringService(deps: Deps, repo: SheetsRepository) {
+  const { db, now, view, rubrics, settingsOf, workflow } = deps;
+
+  function statusOf(sheet: SheetRow | undefined): SheetViewStatus {
+    return sheet?.status ?? 'NONE';
+  }
+
+  async function ownSheets(tx: Db, round: ReviewRound, expertId: string): Promise<Map<string, SheetRow>> {
+    return new Map((await repo.ofExpert(tx, round, expertId)).map((s) => [s.prelimId, s]));
+  }
+
+  async function files(tx: Db, ids: ReadonlyArray<string | null>): Promise<Map<string, ContestAttachment>> {
+    const rows = await repo.attachmentsById(tx, ids.filter((id): id is string => id !== null));
+    return new Map(rows.map((r) => [r.id, toContestAttachment(r)]));
+  }
+
+  /** Unknown, not assigned, in conflict: the same 404, so an expert never learns which. */
+  async function assertSees(tx: Db, round: ReviewRound, expertId: string, prelimId: string): Promise<void> {
+    if (!(await view.expertSees(tx, round, expertId, prelimId))) throw notFound(M.sheetNotFound);
+  }
+
+  async function detail(expertId: string, round: ReviewRound, prelimId: string): Promise<ExpertProjectDetail> {
+    await assertSees(db, round, expertId, prelimId);
+    const found = await repo.project(db, prelimId);
+    if (!found) throw notFound(M.sheetNotFound);
+    const { doc, team } = found;
+    const settings = await settingsOf(db);
+    const list = await view.projectsOfExpert(db, round, expertId);
+    const { criteria } = await rubrics.get(db, round);
+    const sheet = await repo.own(db, round, prelimId, expertId);
+    const fileMap = await files(db, [doc.applicationFileId, doc.presentationFileId, doc.videoFileId, ...doc.otherFileIds]);
+    const file = (id: string | null) => (id ? (fileMap.get(id) ?? null) : null);
+    const at = list.findIndex((p) => p.id === prelimId);
+    const open = isOpen(settings, round, now());
+    const blind = settings.review.blind;
+    const person = (p: TeamPerson | null | undefined) => p ?? ({ name: '' } as TeamPerson);
+    const leader = team.leader ? person(team.leader) : null;
+    return {
+      id: doc.id,
+      round,
+      projectName: doc.projectName,
+      track: doc.track,
+      summary: doc.summary,
+      keywords: doc.keywords,
+      application: file(doc.applicationFileId),
+      applicationChars: doc.applicationChars,
+      presentation: file(doc.presentationFileId),
+      video: file(doc.videoFileId),
+      others: doc.otherFileIds.map((id) => file(id)).filter((f) => f !== null),
+      blind,
+      // Blind review: nothing that names the organisation or the people (product.md 6).
+      team: blind
+        ? null
+        : {
+            orgName: team.orgName,
+            teamName: team.teamName,
+            leader: leader && { name: str(leader.name), phone: str(leader.phone), email: str(leader.email), title: str(leader.title) },
+            members: team.members.map((m) => ({
+              name: str(m.name),
+              organization: str(m.organization),
+              title: str(m.title),
+              phone: str(m.phone),
+              email: str(m.email),
+              role: str(m.role),
+            })),
+            advisor: team.advisor
+              ? { name: str(team.advisor.name), organization: str(team.advisor.organization), title: str(team.advisor.title), phone: str(team.advisor.phone), email: str(team.advisor.email) }
+              : null,
+          },
+      criteria,
+      sheet: sheet ? toSheetView(sheet) : null,
+      editable: open && sheet?.status !== 'SUBMITTED',
+      open,
+      prevId: at > 0 ? list[at - 1]!.id : null,
+      nextId: at >= 0 && at < list.length - 1 ? list[at + 1]!.id : null,
+    };
+  }
+
+  async function write(actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody, submit: boolean): Promise<ExpertProjectDetail> {
+    const expertId = actor.auth.accountId;
+    await db.transaction(async (tx) => {
+      await assertSees(tx, round, expertId, prelimId);
+      if (!isOpen(await settingsOf(tx), round, now())) throw badRequest(M.reviewClosed, { reason: 'CLOSED' });
+      const { criteria } = await rubrics.get(tx, round);
+      const scores = checkScores(criteria, body, submit);
+      const action = submit ? 'SUBMIT' : 'SAVE';
+      const at = now();
+      const values = {
+        scores,
+        total: toHalfPoints(criteria.reduce((sum, c) => sum + (Object.hasOwn(scores, c.key) ? scores[c.key]! : 0), 0)),
+        comment: body.comment.trim(),
+        updatedAt: at,
+        ...(submit ? { submittedAt: at, returnReason: null } : {}),
+      };
+
+      let current = await repo.lockOwn(tx, round, prelimId, expertId);
+      let saved: SheetRow | null = null;
+      if (!current) {
+        const to = workflow.check(SHEET_WORKFLOW, action, null, actor);
+        saved = await repo.insert(tx, { ...values, round, prelimId, expertId, status: to, createdAt: at });
+        // A concurrent first save won the insert: this one is now a save over its row.
+        if (!saved) current = await repo.lockOwn(tx, round, prelimId, expertId);
+      }
+      const from = current?.status ?? null;
+      if (current) {
+        if (body.version !== undefined && current.version !== body.version) {
+          throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: current.status, version: current.version });
+        }
+        const to = workflow.check(SHEET_WORKFLOW, action, current.status, actor);
+        saved = await repo.update(tx, current.id, { ...values, status: to });
+      }
+      const sheet = saved!;
+      const projectName = await repo.projectName(tx, prelimId);
+      await workflow.record(tx, {
+        workflow: SHEET_WORKFLOW,
+        subjectId: sheet.id,
+        from,
+        to: sheet.status,
+        actor,
+        operation: {
+          action: submit ? 'review:submit' : 'review:save',
+          targetType: 'score_sheet',
+          targetId: sheet.id,
+          summary: `${submit ? '提交' : '保存'}${ROUND_NAMES[round]}评分「${projectName}」：总分 ${fromHalfPoints(sheet.total)}`,
+        },
+      });
+    });
+    return detail(expertId, round, prelimId);
+  }
+
+  /**
+   * Returns one submitted sheet inside `tx` (SHEET RETURN): the submitted version is copied to the
+   * revisions first, the expert is told by in-site message. Locked, so a submit racing it either
+   * lands before (and is returned) or after (and this answers sheetNotSubmitted).
+   */
+  async function returnOne(
+    tx: Db,
+    actor: OperationActor,
+    round: ReviewRound,
+    sheetId: string,
+    reason: string,
+    opts: { version?: number | undefined; operation: boolean },
+  ): Promise<SheetRow> {
+    let projectName = '';
+    let expertName = '';
+    const { row } = await workflow.transition(tx, {
+      workflow: SHEET_WORKFLOW,
+      action: 'RETURN',
+      actor,
+      reason,
+      expectedVersion: opts.version,
+      notFoundMessage: M.sheetNotFound,
+      lock: async (t) => {
+        const sheet = await repo.lockById(t, round, sheetId);
+        if (sheet) {
+          projectName = await repo.projectName(t, sheet.prelimId);
+          const [expert] = await view.experts(t, [sheet.expertId]);
+          expertName = expert ? `${expert.name}（${expert.code}）` : sheet.expertId;
+        }
+        return sheet;
+      },
+      apply: async (t, sheet, to, at) => {
+        await repo.addRevision(t, sheet, { reason, returnedBy: actor.auth.accountId, returnedAt: at });
+        return repo.update(t, sheet.id, { status: to, returnReason: reason, updatedAt: at });
+      },
+      subjectId: (sheet) => sheet.id,
+      notice: (sheet) => ({
+        ownerId: sheet.expertId,
+        title: '评分被退回',
+        body: `您对项目「${escapeHtml(projectName)}」的${ROUND_NAMES[round]}评分已被退回。退回原因：${escapeHtml(reason)}。请在评审时间内重新评分并提交。`,
+      }),
+      operation: opts.operation
+        ? (sheet) => ({
+            action: ROUND_ACCESS[round].scoreReturn,
+            targetType: 'score_sheet',
+            targetId: sheet.id,
+            summary: `退回${ROUND_NAMES[round]}评分「${projectName}」，专家 ${expertName}；原因：${reason}`,
+          })
+        : undefined,
+    });
+    return row;
+  }
+
+  return {
+    async overview(expertId: string): Promise<ExpertOverview> {
+      const agreed = await repo.agreed(db, expertId);
+      const settings = await settingsOf(db);
+      const at = now();
+      const rounds = [];
+      for (const round of REVIEW_ROUNDS) {
+        const projects = await view.projectsOfExpert(db, round, expertId);
+        const sheets = await ownSheets(db, round, expertId);
+        const count = (s: SheetViewStatus) => projects.filter((p) => statusOf(sheets.get(p.id)) === s).length;
+        rounds.push({
+          round,
+          window: windowOf(settings, round),
+          open: isOpen(settings, round, at),
+          assigned: projects.length,
+          notStarted: count('NONE'),
+          draft: count('DRAFT'),
+          submitted: count('SUBMITTED'),
+          returned: count('RETURNED'),
+        });
+      }
+      return { agreed, rounds };
+    },
+
+    /** The expert's projects of the round (never one in conflict: the round view leaves them out). */
+    async list(expertId: string, round: ReviewRound, q: ExpertProjectQuery): Promise<Page<ExpertProjectRow>> {
+      const projects = await view.projectsOfExpert(db, round, expertId);
+      const sheets = await ownSheets(db, round, expertId);
+      const keyword = q.keyword?.toLowerCase();
+      const rows: ExpertProjectRow[] = projects
+        .map((p) => {
+          const s = sheets.get(p.id);
+          return {
+            id: p.id,
+            projectName: p.projectName,
+            track: p.track,
+            status: statusOf(s),
+            total: s ? fromHalfPoints(s.total) : null,
+            updatedAt: iso(s?.updatedAt),
+            submittedAt: iso(s?.submittedAt),
+          };
+        })
+        .filter((r) => (!q.status || r.status === q.status) && (!q.track || r.track === q.track) && (!keyword || r.projectName.toLowerCase().includes(keyword)));
+      const start = (q.page - 1) * q.size;
+      return { list: rows.slice(start, start + q.size), page: q.page, size: q.size, total: rows.length };
+    },
+
+    detail,
+    saveDraft: (actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody) => write(actor, round, prelimId, body, false),
+    submit: (actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody) => write(actor, round, prelimId, body, true),
+
+    /** POST /admin/review/:r/sheets/:id/return: only a SUBMITTED sheet. */
+    async returnSheet(actor: OperationActor, round: ReviewRound, sheetId: string, body: ReturnSheetBody): Promise<SheetView> {
+      const row = await db.transaction((tx) => returnOne(tx, actor, round, sheetId, body.reason, { version: body.version, operation: true }));
+      deps.afterCommit();
+      return toSheetView(row);
+    },
+
+    /**
+     * POST /admin/review/:r/projects/:id/rereview (复评): add experts to the project, or return
+     * every submitted sheet of it. Earlier scores stay in the revisions. All or nothing.
+     */
+    async rereview(actor: OperationActor, round: ReviewRound, prelimId: string, body: RereviewBody): Promise<{ added: number; returned: number }> {
+      const result = await db.transaction(async (tx) => {
+        const locked = await repo.lockProject(tx, prelimId);
+        const project = locked && (await view.project(tx, round, prelimId));
+        if (!project) throw notFound(M.projectNotFound);
+        const roundName = ROUND_NAMES[round];
+        if (body.mode === 'ADD_EXPERTS') {
+          const ids = [...new Set(body.expertIds)];
+          const experts = await view.experts(tx, ids);
+          const { scorers } = await view.scorersOf(tx, round, project);
+          for (const id of ids) {
+            const expert = experts.find((e) => e.id === id);
+            if (!expert || !expert.enabled) throw badRequest(M.expertNotFound, { field: 'expertIds', expertId: id });
+            if (conflictOf(expert, project)) throw badRequest(M.rereviewExpertConflict, { field: 'expertIds', expertId: id });
+            if (scorers.some((s) => s.expert.id === id)) throw badRequest(M.rereviewExpertAlready, { field: 'expertIds', expertId: id });
+          }
+          const at = now();
+          await repo.addExtras(
+            tx,
+            ids.map((expertId) => ({ round, prelimId, expertId, reason: body.reason, actorId: actor.auth.accountId, createdAt: at })),
+          );
+          await deliverMessage(tx, {
+            title: '新的复评项目',
+            body: `您被邀请参与项目「${escapeHtml(project.projectName)}」的${roundName}复评。复评原因：${escapeHtml(body.reason)}。请在评审时间内完成评分。`,
+            kind: 'SYSTEM',
+            senderId: actor.auth.accountId,
+            accountIds: ids,
+          });
+          const names = ids.map((id) => experts.find((e) => e.id === id)!).map((e) => `${e.name}（${e.code}）`);
+          await recordOperation(tx, actor, {
+            action: ROUND_ACCESS[round].scoreReturn,
+            targetType: 'prelim_doc',
+            targetId: prelimId,
+            summary: `发起${roundName}复评「${project.projectName}」：新增评审专家 ${names.join('、')}；原因：${body.reason}`,
+          });
+          return { added: ids.length, returned: 0 };
+        }
+        const sheets = await repo.lockSubmittedOf(tx, round, prelimId);
+        if (sheets.length === 0) throw badRequest(M.sheetNotSubmitted, { reason: 'NOT_ALLOWED' });
+        for (const s of sheets) await returnOne(tx, actor, round, s.id, body.reason, { operation: false });
+        await recordOperation(tx, actor, {
+          action: ROUND_ACCESS[round].scoreReturn,
+          targetType: 'prelim_doc',
+          targetId: prelimId,
+          summary: `发起${roundName}复评「${project.projectName}」：退回全部 ${sheets.length} 份已提交评分；原因：${body.reason}`,
+        });
+        return { added: 0, returned: sheets.length };
+      });
+      deps.afterCommit();
+      return result;
+    },
+  };
+}
+export type ScoringService = ReturnType<typeof createScoringService>;
