@@ -12,6 +12,10 @@ export function createAuthRepository(db: Db) {
     findByUsername: async (realm: Realm, username: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.username, username))).limit(1))[0],
 
+    /** Experts also sign in with their code (any case) or their phone (unique among experts). */
+    findExpertByCodeOrPhone: async (identifier: string, tx: Db = db) =>
+      (await tx.select().from(accounts).where(and(eq(accounts.realm, 'EXPERT'), or(eq(accounts.code, identifier.toUpperCase()), eq(accounts.phone, identifier)))).limit(1))[0],
+
     findByPhone: async (realm: Realm, phone: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.phone, phone))).limit(1))[0],
 

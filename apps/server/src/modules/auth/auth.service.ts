@@ -80,7 +80,8 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
   }
 
   async function passwordLogin(realm: Realm, input: { username: string; password: string; imageKey?: string }, meta: ClientMeta) {
-    const account = await repo.findByUsername(realm, input.username);
+    const account =
+      (await repo.findByUsername(realm, input.username)) ?? (realm === 'EXPERT' ? await repo.findExpertByCodeOrPhone(input.username) : undefined);
     await gateCaptcha(realm, input.username, 'PASSWORD', input.imageKey, account, meta);
     if (!account) {
       await verifyPassword(await dummy(), input.password);
