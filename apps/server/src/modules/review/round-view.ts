@@ -176,10 +176,11 @@ export function createRoundView() {
   /**
    * Everything about a round at once (score query, monitoring, export, assignment): projects,
    * experts, and per project its scorers and conflicts. One pass in memory: a national round
-   * (10,000 projects, 300 experts) is a few MB.
+   * (10,000 projects, 300 experts) is a few MB. `where` narrows the projects (a page of a list:
+   * only those get their scorers and conflicts computed).
    */
-  async function snapshot(tx: Db, round: ReviewRound) {
-    const [ps, gs, allExtras] = await Promise.all([projects(tx, round), groups(tx, round), extras(tx, round, {})]);
+  async function snapshot(tx: Db, round: ReviewRound, where?: ReturnType<typeof and>) {
+    const [ps, gs, allExtras] = await Promise.all([projects(tx, round, where), groups(tx, round), extras(tx, round, {})]);
     const expertIds = new Set<string>([...gs.flatMap((g) => g.expertIds), ...allExtras.map((x) => x.expertId)]);
     const es = await experts(tx, [...expertIds]);
     const byId = new Map(es.map((e) => [e.id, e]));

@@ -1,6 +1,8 @@
-import { SETTING_KEY_LABELS, readSettings, settingsToStored, type ContestSettings, type SettingKey } from '@contest/shared';
+import { REVIEW_ROUNDS, SETTING_KEY_LABELS, readSettings, settingsToStored, type ContestSettings, type SettingKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { createRubricStore } from '../review/rubric-store.js';
+import { lockReviewRound, rubricLockedError } from '../review/rubric.service.js';
 import { createSettingsRepository, type SettingsRepository } from './settings.repository.js';
 
 /** How modules read the contest settings: every key in one query, defaults for anything absent or malformed. */
@@ -33,6 +35,21 @@ const shown = (value: unknown) => {
 };
 
 export function createSettingsService({ db, repo, now = () => new Date() }: { db: Db; repo: SettingsRepository; now?: () => Date }) {
+  const rubrics = createRubricStore();
+
+  /**
+   * A round's scoring rule is declared before scoring (product.md 6): once the round has a sheet
+   * it is fixed, here as on the rubric page. The round's review lock (after the settings lock, the
+   * order the rubric page takes them in) keeps a first sheet save from slipping in between.
+   */
+  async function assertRulesEditable(tx: Db, before: ContestSettings, after: ContestSettings): Promise<void> {
+    for (const round of REVIEW_ROUNDS) {
+      if (canonical(before.review.rules[round]) === canonical(after.review.rules[round])) continue;
+      await lockReviewRound(tx, round);
+      if (await rubrics.locked(tx, round)) throw rubricLockedError(round);
+    }
+  }
+
   return {
     async get(): Promise<ContestSettings> {
       return readSettings(await repo.readAll());
@@ -46,7 +63,9 @@ export function createSettingsService({ db, repo, now = () => new Date() }: { db
     async update(actor: OperationActor, input: ContestSettings): Promise<ContestSettings> {
       return db.transaction(async (tx) => {
         await repo.lock(tx);
-        const before = settingsToStored(readSettings(await repo.readAll(tx)));
+        const current = readSettings(await repo.readAll(tx));
+        await assertRulesEditable(tx, current, input);
+        const before = settingsToStored(current);
         const after = settingsToStored(input);
         const at = now();
         for (const key of Object.keys(after) as SettingKey[]) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import {
   CONTEST_MSG,
+  REVIEW_MSG,
   SETTINGS_DEFAULTS,
   SETTINGS_MSG as M,
   SETTING_KEY_LIST,
@@ -10,7 +11,8 @@ import {
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import { api, operationsBy } from '../../../test/admin-helpers.js';
-import { operationRecords, roleButtons, roleMenus, roles, settings } from '../../db/schema.js';
+import { operationRecords, roleButtons, roleMenus, roles, scoreSheets, settings } from '../../db/schema.js';
+import { seedExperts, seedProjects } from '../../../test/review-helpers.js';
 import { seedAtStartup } from '../../startup.js';
 import { createSettingsReader } from './settings.service.js';
 
@@ -278,5 +280,40 @@ describe('contest settings: stored values and seeding', () => {
     expect(menus).toEqual(['system', 'systemSettings']);
     const superRole = (await db.select().from(roles).where(eq(roles.code, 'SUPER_ADMIN')))[0]!;
     expect(await db.select().from(roleMenus).where(and(eq(roleMenus.roleId, superRole.id), eq(roleMenus.menuCode, 'systemSettings')))).toHaveLength(1);
+  });
+});
+
+describe('contest settings: scoring rules of a scored round are fixed', () => {
+  it('refuses a change of a round\'s rule once it has a sheet (400 rubricLocked), writing nothing; other rounds and keys still save', async () => {
+    const db = t.database.db;
+    // From a valid whole (an earlier test leaves a malformed stored value behind).
+    expect((await put(clone(SETTINGS_DEFAULTS))).statusCode).toBe(200);
+    const [project] = await seedProjects(t, 1);
+    const [expert] = await seedExperts(t, 1);
+    const [sheet] = await db.insert(scoreSheets).values({ round: 'PRELIMINARY', prelimId: project!, expertId: expert!.accountId, status: 'DRAFT', scores: {} }).returning({ id: scoreSheets.id });
+    try {
+      const base = clone(await current());
+      const before = await stored();
+      const opsBefore = (await settingsOps()).length;
+      const changed = clone(base);
+      changed.review.rules.PRELIMINARY = { aggregate: 'MEDIAN', minScoresForTrim: 3, tieBreak: ['RAW_MEAN'] };
+      changed.name = '锁定时一起修改的名称';
+      const refused = await put(changed);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toMatchObject({ message: REVIEW_MSG.rubricLocked, data: { reason: 'LOCKED', round: 'PRELIMINARY' } });
+      expect(await stored()).toEqual(before);
+      expect(await settingsOps()).toHaveLength(opsBefore);
+
+      // The final round has no sheet: its rule still changes; so do other keys with the locked rule as it is.
+      const finalOnly = clone(base);
+      finalOnly.review.rules.FINAL = { aggregate: 'MEAN', minScoresForTrim: 6, tieBreak: ['CRITERIA'] };
+      finalOnly.name = '决赛规则可改';
+      const saved = await put(finalOnly);
+      expect(saved.statusCode).toBe(200);
+      expect(saved.body.data.review.rules).toEqual({ PRELIMINARY: base.review.rules.PRELIMINARY, FINAL: finalOnly.review.rules.FINAL });
+      expect(saved.body.data.name).toBe('决赛规则可改');
+    } finally {
+      await db.delete(scoreSheets).where(eq(scoreSheets.id, sheet!.id));
+    }
   });
 });
