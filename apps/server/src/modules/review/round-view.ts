@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { conflictBetween, type ConflictCause, type ExpertOrgs, type ReviewRound } from '@contest/shared';
+import { conflictBetween, conflictBetweenFolded, foldExpertOrgs, foldOrg, type ConflictCause, type ExpertOrgs, type ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import {
   accounts,
@@ -193,16 +193,19 @@ export function createRoundView() {
     }
     const scorers = new Map<string, Scorer[]>();
     const conflicts = new Map<string, ConflictPair[]>();
+    // Each organisation folded once, not once per pair: a national round compares ~70,000 pairs.
+    const folded = new Map(es.map((e) => [e.id, foldExpertOrgs(orgsOf(e))]));
     for (const p of ps) {
       const list: Scorer[] = [];
       const cs: ConflictPair[] = [];
+      const team = foldOrg({ name: p.orgName, creditCode: p.creditCode });
       for (const e of p.groupId ? (groupExperts.get(p.groupId) ?? []) : []) {
-        const cause = conflictOf(e, p);
+        const cause = conflictBetweenFolded(folded.get(e.id)!, team);
         if (cause) cs.push({ expert: e, cause });
         else if (e.enabled) list.push({ expert: e, extra: false });
       }
       for (const e of extrasByProject.get(p.id) ?? []) {
-        if (!list.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) list.push({ expert: e, extra: true });
+        if (!list.some((s) => s.expert.id === e.id) && !conflictBetweenFolded(folded.get(e.id)!, team)) list.push({ expert: e, extra: true });
       }
       scorers.set(p.id, list);
       conflicts.set(p.id, cs);

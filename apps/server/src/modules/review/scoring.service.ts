@@ -1,3 +1,4 @@
+import { lockReviewRound } from './rubric.service.js';
 import {
   CONTEST_MSG,
   REVIEW_MSG as M,
@@ -165,6 +166,9 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
   async function write(actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody, submit: boolean): Promise<ExpertProjectDetail> {
     const expertId = actor.auth.accountId;
     await db.transaction(async (tx) => {
+      // Shared with other saves, exclusive against rubric, rule, group and assignment changes of
+      // the round (rubric.service.ts): a first save never slips past a rubric change or a move.
+      await lockReviewRound(tx, round, 'shared');
       await assertSees(tx, round, expertId, prelimId);
       if (!isOpen(await settingsOf(tx), round, now())) throw badRequest(M.reviewClosed, { reason: 'CLOSED' });
       const { criteria } = await rubrics.get(tx, round);
