@@ -205,7 +205,7 @@ export function createRoundView() {
         else if (e.enabled) list.push({ expert: e, extra: false });
       }
       for (const e of extrasByProject.get(p.id) ?? []) {
-        if (!list.some((s) => s.expert.id === e.id) && !conflictBetweenFolded(folded.get(e.id)!, team)) list.push({ expert: e, extra: true });
+        if (e.enabled && !list.some((s) => s.expert.id === e.id) && !conflictBetweenFolded(folded.get(e.id)!, team)) list.push({ expert: e, extra: true });
       }
       scorers.set(p.id, list);
       conflicts.set(p.id, cs);
@@ -232,7 +232,7 @@ export function createRoundView() {
       else if (e.enabled) scorers.push({ expert: e, extra: false });
     }
     for (const e of es.filter((e) => xs.some((x) => x.expertId === e.id))) {
-      if (!scorers.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) scorers.push({ expert: e, extra: true });
+      if (e.enabled && !scorers.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) scorers.push({ expert: e, extra: true });
     }
     return { scorers, conflicts };
   }

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import {
+  FINAL_WORKFLOW,
+  REVIEW_MSG as M,
+  phaseState,
+  round2,
+  type PromotionBody,
+  type PromotionConfirmBody,
+  type PromotionPreview,
+  type PromotionRankRow,
+  type PromotionRecord,
+  type PromotionResult,
+} from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { badRequest } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/sanitize-html.js';
+import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import type { Notice } from '../workflow/workflow.service.js';
+import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './results.service.js';
+import { createResultsRepository, type ResultsRepository } from './results.repository.js';
+import type { ReviewDeps } from './review.module.js';
+
+type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
+
+/** How the promotion chose, in the final entry's reason and the audit log. */
+export function promotionRuleText(body: Pick<PromotionBody, 'mode' | 'n'>): string {
+  if (body.mode === 'TOP_OVERALL') return `初赛总排名前 ${body.n} 名`;
+  if (body.mode === 'TOP_PER_TRACK') return `初赛各赛道排名前 ${body.n} 名`;
+  return '人工选定';
+}
+
+/**
+ * The participant's notice of a promotion. The manual add of 决赛项目管理 (prelim.service
+ * changeFinal) sends none; a promotion is news for the team (issue 11: "the participant sees
+ * 晋级决赛, notified"), so the text lives here.
+ */
+export function promotedNotice(doc: { ownerId: string; projectName: string }): Notice {
+  return {
+    ownerId: doc.ownerId,
+    title: '晋级决赛',
+    body: `恭喜！您的项目「${escapeHtml(doc.projectName)}」已晋级决赛，请留意决赛安排通知。`,
+    sms: {
+      templateKey: 'FINAL_PROMOTED',
+      params: [doc.projectName],
+      text: `【智慧医保大赛】恭喜！您的项目「${doc.projectName}」已晋级决赛，请登录大赛官网查看。`,
+    },
+  };
+}
+
+interface Plan {
+  preview: PromotionPreview;
+  /** Selected ids in ranking order. */
+  selected: string[];
+  scores: RoundScores;
+}
+
+/**
+ * 晋级决赛 (issue 11) from the PRELIMINARY ranking:
+ * - TOP_OVERALL n: every ranked project with rank <= n. Ties share a rank, so projects tied at
+ *   the cut line all go (the count may exceed n; the page shows selectedCount against n). That
+ *   is the simple fair rule: no project is left out by a tie the chain could not break.
+ * - TOP_PER_TRACK n: every ranked project with trackRank <= n, per track (same tie rule).
+ * - PICKED: exactly the ids, each a project of the preliminary round (approved materials);
+ *   unranked ones (no score yet) are allowed, the admin chose them by hand.
+ * atCutLine: ranked projects left out whose rule score (2 decimals, what the console shows)
+ * equals the last selected one's (per track for TOP_PER_TRACK): they lost on the tie-break
+ * chain only, which the admin should see before confirming. None for PICKED.
+ */
+export function createPromotionService(deps: Deps, repo: ResultsRepository = createResultsRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
+  /** `tx` given: inside the confirm's transaction, computed there (never from the shared cache). */
+  async function plan(body: PromotionBody, tx?: Db): Promise<Plan> {
+    const db = tx ?? deps.db;
+    const [scores, inFinal, settings] = await Promise.all([tx ? computeRound(deps, repo, tx, 'PRELIMINARY') : rounds.get('PRELIMINARY'), repo.finalInIds(db), deps.settingsOf(tx)]);
+    const picked = new Set(body.ids);
+    if (body.mode === 'PICKED') {
+      const unknown = [...picked].filter((id) => !scores.projectsById.has(id));
+      if (unknown.length) throw badRequest(M.promoteNotRanked, { reason: 'NOT_RANKED', ids: unknown });
+    }
+    const n = body.n ?? 0;
+    const isSelected = (rank: number | null, trackRank: number | null, id: string) =>
+      body.mode === 'TOP_OVERALL' ? rank !== null && rank <= n : body.mode === 'TOP_PER_TRACK' ? trackRank !== null && trackRank <= n : picked.has(id);
+    const ranking: PromotionRankRow[] = [];
+    for (const a of scores.aggregate.projects) {
+      const selected = isSelected(a.rank, a.trackRank, a.projectId);
+      // The ranked projects, plus unranked ones picked by hand (so the stored ranking shows who went).
+      if (a.rank === null && !selected) continue;
+      const p = scores.projectsById.get(a.projectId)!;
+      ranking.push({
+        id: a.projectId,
+        projectName: p.projectName,
+        orgName: p.orgName,
+        track: p.track,
+        rank: a.rank,
+        trackRank: a.trackRank,
+        ruleScore: a.ruleScore,
+        decidedBy: a.decidedBy,
+        inFinal: inFinal.has(a.projectId),
+        selected,
+      });
+    }
+    const selectedRows = ranking.filter((r) => r.selected);
+    let atCutLine: PromotionRankRow[] = [];
+    if (body.mode !== 'PICKED') {
+      // The last selected rule score overall, or per track.
+      const cut = new Map<string, number>();
+      const key = (r: PromotionRankRow) => (body.mode === 'TOP_PER_TRACK' ? (r.track ?? '') : '');
+      for (const r of selectedRows) if (r.ruleScore !== null) cut.set(key(r), round2(r.ruleScore));
+      atCutLine = ranking.filter((r) => !r.selected && r.ruleScore !== null && cut.get(key(r)) === round2(r.ruleScore));
+    }
+    const token = createHash('sha256')
+      .update(
+        JSON.stringify({
+          mode: body.mode,
+          n: body.n ?? null,
+          ids: [...picked].sort(),
+          // inFinal too: a project added to the final meanwhile (by hand or by a concurrent
+          // confirm of the same preview) makes the preview stale instead of silently counting it.
+          ranking: ranking.map((r) => [r.id, r.ruleScore, r.inFinal]),
+        }),
+      )
+      .digest('hex');
+    return {
+      preview: {
+        token,
+        rule: scores.rule,
+        reviewOpen: phaseState(settings.phases.prelimReview, deps.now()) === 'OPEN',
+        ranking,
+        selectedCount: selectedRows.length,
+        atCutLine,
+      },
+      selected: selectedRows.map((r) => r.id),
+      scores,
+    };
+  }
+
+  const nothingNew = (p: Plan) => p.preview.ranking.every((r) => !r.selected || r.inFinal);
+
+  return {
+    async preview(body: PromotionBody): Promise<PromotionPreview> {
+      const p = await plan(body);
+      if (nothingNew(p)) throw badRequest(M.promoteNothing, { reason: 'NOTHING' });
+      return p.preview;
+    },
+
+    /**
+     * Recomputes the preview in one transaction (promotions serialised by an advisory lock) and
+     * refuses a token that no longer matches (400 promoteStale, STALE). Then the snapshot row,
+     * and per selected project not yet IN the FINAL workflow's ADD exactly as the manual add
+     * (materials row then entry locked, history with the reason, entry IN) plus the team's
+     * notice; one operation record for the whole promotion.
+     */
+    async confirm(actor: OperationActor, body: PromotionConfirmBody): Promise<PromotionResult> {
+      const result = await deps.db.transaction(async (tx) => {
+        await repo.lockPromotions(tx);
+        const p = await plan(body, tx);
+        if (p.preview.token !== body.token) throw badRequest(M.promoteStale, { reason: 'STALE' });
+        if (nothingNew(p)) throw badRequest(M.promoteNothing, { reason: 'NOTHING' });
+        const at = deps.now();
+        const ruleText = promotionRuleText(body);
+        const reason = `晋级决赛（${ruleText}）`;
+        const promotion = await repo.insertPromotion(tx, {
+          mode: body.mode,
+          n: body.n ?? null,
+          rule: { ...p.scores.rule },
+          ranking: p.preview.ranking,
+          promotedIds: p.selected,
+          actorId: actor.auth.accountId,
+          actorName: await repo.accountName(tx, actor.auth.accountId, actor.auth.username),
+          createdAt: at,
+        });
+        let added = 0;
+        let already = 0;
+        for (const id of p.selected) {
+          const doc = await repo.lockDoc(tx, id);
+          if (!doc || doc.status !== 'APPROVED') throw badRequest(M.promoteStale, { reason: 'STALE' });
+          const entry = await repo.lockFinalEntry(tx, id);
+          if (entry?.status === 'IN') {
+            already++;
+            continue;
+          }
+          const from = entry?.status ?? null;
+          const to = deps.workflow.check(FINAL_WORKFLOW, 'ADD', from, actor, reason);
+          await repo.upsertFinal(tx, id, reason, at);
+          await deps.workflow.record(tx, { workflow: FINAL_WORKFLOW, subjectId: id, from, to, reason, actor, notice: promotedNotice(doc), at });
+          added++;
+        }
+        await recordOperation(tx, actor, {
+          action: 'final:promote',
+          targetType: 'promotion',
+          targetId: promotion.id,
+          summary: `${reason}：选定 ${p.selected.length} 个项目，新加入决赛 ${added} 个，已在决赛 ${already} 个`,
+        });
+        return { promotionId: promotion.id, added, already };
+      });
+      deps.afterCommit();
+      return result;
+    },
+
+    async list(): Promise<PromotionRecord[]> {
+      const rows = await repo.promotions(deps.db);
+      return rows.map((r) => ({ id: r.id, mode: r.mode, n: r.n, count: r.count, actorName: r.actorName, createdAt: r.createdAt.toISOString() }));
+    },
+  };
+}
+export type PromotionService = ReturnType<typeof createPromotionService>;
