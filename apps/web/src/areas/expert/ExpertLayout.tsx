@@ -1,11 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
-import { EXPERT_PATHS } from './routes';
+import { EXPERT_PATHS } from './paths';
 
 /**
  * The expert console shares the admin layout (spec section 2): menu from the server (the
  * final review entry already dropped until the agreement is accepted), tabs, and the
- * watermark of the account code and masked account that every expert page carries.
+ * watermark of the account code and masked account that every expert page carries (drawn over
+ * the preview dialog too; the dialog adds the same text over the file, see ReviewFiles).
+ * Menu codes are not enforced: the review pages wait behind the agreement gate (routes.ts).
  */
 export function ExpertLayout() {
   const { t } = useTranslation('expert');

@@ -1,15 +1,19 @@
 import { redirect, type RouteObject } from 'react-router';
-import type { RouteHandle } from '../../lib/route-handle';
 import { withNamespaces } from '../../i18n';
+import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
+import type { RouteHandle } from '../../lib/route-handle';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
+import { EXPERT_PATHS, ROUND_PAGES } from './paths';
 
-/** Expert area under /expert (spec section 2). Placeholders; review pages come later. Pages need the ExpertToken. */
-export const EXPERT_PATHS = {
-  root: '/expert',
-  login: '/expert/login',
-  home: '/expert/index',
-} as const;
+export { EXPERT_PATHS } from './paths';
 
+/**
+ * Expert area under /expert (spec section 2). Pages need the ExpertToken. Each page names the
+ * menu code of EXPERT_MENUS it belongs to (for the menu's highlight); the console does not enforce
+ * them for experts: the review pages sit behind the agreement gate instead, which sends an expert
+ * who has not agreed to the agreement on the home page (the server hides the final-review entry
+ * until then, and a /404 would be the wrong answer to a page they will be allowed to open).
+ */
 export const expertRoutes: RouteObject[] = [
   {
     path: EXPERT_PATHS.root,
@@ -32,10 +36,53 @@ export const expertRoutes: RouteObject[] = [
           [
             {
               path: EXPERT_PATHS.home,
-              handle: { title: 'expert:titles.home' } satisfies RouteHandle,
+              handle: { title: 'expert:titles.home', code: 'expertIndex' } satisfies ConsoleRouteHandle,
               lazy: async () => ({
                 Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
               }),
+            },
+            {
+              lazy: async () => ({
+                Component: (await import('./components/AgreementGate')).AgreementGate,
+              }),
+              children: [
+                {
+                  path: ROUND_PAGES.PRELIMINARY.list,
+                  handle: { title: 'expert:titles.reviewManage', code: ROUND_PAGES.PRELIMINARY.menuCode } satisfies ConsoleRouteHandle,
+                  lazy: async () => ({
+                    Component: (await import('./pages/ReviewListPage')).PrelimReviewListPage,
+                  }),
+                },
+                {
+                  path: ROUND_PAGES.FINAL.list,
+                  handle: { title: 'expert:titles.reviewAdminManage', code: ROUND_PAGES.FINAL.menuCode } satisfies ConsoleRouteHandle,
+                  lazy: async () => ({
+                    Component: (await import('./pages/ReviewListPage')).FinalReviewListPage,
+                  }),
+                },
+                {
+                  path: `${ROUND_PAGES.PRELIMINARY.detail}/:id?`,
+                  handle: {
+                    title: 'expert:titles.reviewDetail',
+                    notInMenu: true,
+                    activeMenu: ROUND_PAGES.PRELIMINARY.menuCode,
+                  } satisfies ConsoleRouteHandle,
+                  lazy: async () => ({
+                    Component: (await import('./pages/ReviewDetailPage')).PrelimReviewDetailPage,
+                  }),
+                },
+                {
+                  path: `${ROUND_PAGES.FINAL.detail}/:id?`,
+                  handle: {
+                    title: 'expert:titles.reviewAdminDetail',
+                    notInMenu: true,
+                    activeMenu: ROUND_PAGES.FINAL.menuCode,
+                  } satisfies ConsoleRouteHandle,
+                  lazy: async () => ({
+                    Component: (await import('./pages/ReviewDetailPage')).FinalReviewDetailPage,
+                  }),
+                },
+              ],
             },
             // Unknown /expert paths: a 404 inside the console, back to its home.
             {

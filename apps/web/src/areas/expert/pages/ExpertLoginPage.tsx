@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { StaffLogin } from '../../../components/StaffLogin';
-import { EXPERT_PATHS } from '../routes';
+import { EXPERT_PATHS } from '../paths';
 
 export function ExpertLoginPage() {
   const { t } = useTranslation('expert');
