@@ -1,0 +1,338 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { openBrowser, type Browser } from './support/browser.js';
+import { startPortal, type Portal } from './support/portal.js';
+import { apiClient, collectErrors, dialogsStill, openDialog, row, staffLogin, tableSettled, toast } from './support/ui.js';
+
+/**
+ * Expert review end to end (issue 11), in Chromium against the built portal with its demo data
+ * (eight projects whose materials passed the formal check; demo10 belongs to expert E0001's own
+ * organisation). An admin imports three experts from an .xlsx sheet, assigns the projects to two
+ * groups automatically and moves one by hand; an imported expert accepts the agreement, opens a
+ * project (blind: no organisation on the page, the expert's watermark over it), scores, saves a
+ * draft and submits; the other experts score through the API; the admin sees the sheet in the
+ * monitoring and the score query and returns it; the expert rescores; the admin promotes the
+ * top three to the final; one final-round score reaches the final ranking.
+ */
+let portal: Portal;
+let files: string;
+let api: ReturnType<typeof apiClient>;
+let superToken = '';
+
+const SUPER = { username: 'admin', password: 'Admin@2025' };
+const RUN = String(Math.floor(Math.random() * 9000) + 1000);
+const IMPORTED = [
+  { code: `E7${RUN}1`, name: `导入专家甲${RUN}`, phone: `1370${RUN}001`, org: '示例医学信息研究所', tracks: '智能监管与基金安全；医保数据治理与应用；医药价格与招采' },
+  { code: `E7${RUN}2`, name: `导入专家乙${RUN}`, phone: `1370${RUN}002`, org: '示例卫生经济学会', tracks: '支付方式改革；医保便民服务；其他创新应用' },
+  { code: `E7${RUN}3`, name: `导入专家丙${RUN}`, phone: `1370${RUN}003`, org: '示例软件工程中心', tracks: '智能监管与基金安全；支付方式改革' },
+];
+const passwords = new Map<string, string>();
+const DEMO_ORGS = ['示例省人民医院', '示例市第一人民医院', '示例数据科技股份有限公司', '示例市医疗保障局信息中心', '示例医科大学', '示例县医共体总医院', '示例健康科技有限公司', '示例大学公共管理学院'];
+const RETURN_REASON = '创新性评分与评语不一致，请复核';
+const DAY = 86_400_000;
+
+interface Settings {
+  phases: Record<string, { start: string | null; end: string | null } | null>;
+  review: { minExpertsPerProject: number; blind: boolean };
+  [key: string]: unknown;
+}
+
+async function importSheet(): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('专家');
+  sheet.addRow(['专家编号', '姓名*', '手机号*', '所在单位*', '单位统一社会信用代码', '职称', '擅长方向*', '回避单位']);
+  for (const e of IMPORTED) sheet.addRow([e.code, e.name, e.phone, e.org, '', '教授', e.tracks, '']);
+  const path = join(files, '专家导入.xlsx');
+  await book.xlsx.writeFile(path);
+  return path;
+}
+
+/** Signs an expert in through the API (no slider for a first attempt) and accepts the agreement. */
+async function expertToken(code: string, password: string): Promise<string> {
+  const { accessToken } = await api.ok<{ accessToken: string }>('POST', '/expert/login', null, { username: code.toLowerCase(), password });
+  await api.ok('PUT', '/user/agreement', accessToken);
+  return accessToken;
+}
+
+interface ListRow {
+  id: string;
+  projectName: string;
+  status: string;
+}
+interface Criterion {
+  key: string;
+  max: number;
+}
+
+/** Scores every project an expert has in a round, totals spread by `bias`, and submits. */
+async function scoreAll(token: string, slug: 'prelim' | 'final', bias: number): Promise<number> {
+  const list = await api.ok<{ list: ListRow[] }>('GET', `/expert/review/${slug}/list?size=100`, token);
+  let n = 0;
+  for (const [i, p] of list.list.entries()) {
+    if (p.status === 'SUBMITTED') continue;
+    const detail = await api.ok<{ criteria: Criterion[]; sheet: { version: number } | null }>('GET', `/expert/review/${slug}/${p.id}`, token);
+    const scores = Object.fromEntries(detail.criteria.map((c, k) => [c.key, Math.max(0, c.max - ((i * 3 + k + bias) % 9) * 0.5)]));
+    await api.ok('POST', `/expert/review/${slug}/${p.id}/sheet/submit`, token, { scores, comment: '方案完整，建议关注落地成本。', version: detail.sheet?.version });
+    n++;
+  }
+  return n;
+}
+
+/** The input of an antd InputNumber marked with a test id (on the input or its wrapper). */
+async function numberInput(page: Page, testId: string): Promise<Locator> {
+  const box = page.getByTestId(testId);
+  return (await box.evaluate((e) => e.tagName)) === 'INPUT' ? box : box.locator('input');
+}
+
+beforeAll(async () => {
+  portal = await startPortal();
+  api = apiClient(portal.url);
+  files = mkdtempSync(join(tmpdir(), 'contest-review-files-'));
+  ({ accessToken: superToken } = await api.ok<{ accessToken: string }>('POST', '/admin/login', null, SUPER));
+  // Both review windows open now; two experts per project is enough for six experts in two groups.
+  const settings = await api.ok<Settings>('GET', '/admin/settings', superToken);
+  const open = { start: new Date(Date.now() - DAY).toISOString(), end: new Date(Date.now() + 10 * DAY).toISOString() };
+  settings.phases = { ...settings.phases, prelimReview: open, finalReview: open };
+  settings.review = { ...settings.review, minExpertsPerProject: 2 };
+  await api.ok('PUT', '/admin/settings', superToken, settings);
+});
+
+afterAll(async () => {
+  await portal?.stop();
+  if (files) rmSync(files, { recursive: true, force: true });
+});
+
+describe('expert review: import, assignment, blind scoring, return, promotion, final ranking', () => {
+  let admin: Browser;
+  let expert: Browser;
+  let adminErrors: string[] = [];
+  let expertErrors: string[] = [];
+  const groupIds: string[] = [];
+  let scoredProject = '';
+
+  afterAll(async () => {
+    for (const b of [admin, expert]) await b?.close();
+  });
+
+  afterEach(async (ctx) => {
+    const result = ctx.task.result;
+    if (result?.state !== 'fail' && !result?.errors?.length) return;
+    for (const [name, b] of [['admin', admin], ['expert', expert]] as const) {
+      if (!b) continue;
+      const path = await b.screenshot(`review-failed-${name}`).catch(() => 'none');
+      console.error(`[${ctx.task.name}] ${name} at ${b.page.url()}: ${path}`);
+    }
+  });
+
+  it('an admin imports three experts from an .xlsx sheet and reads their one-time passwords', async () => {
+    admin = await openBrowser({ width: 1440 });
+    adminErrors = collectErrors(admin.page);
+    const page = admin.page;
+    await staffLogin(page, portal.url, 'admin', SUPER.username, SUPER.password);
+    await page.goto(`${portal.url}/admin/grade/database-expert`);
+    await page.getByTestId('experts-page').waitFor();
+    await page.getByTestId('expert-import-open').click();
+    const dialog = openDialog(page);
+    await dialog.getByTestId('expert-import').waitFor();
+    await dialog.locator('input[type="file"]').setInputFiles(await importSheet());
+    await dialog.getByTestId('import-start').click();
+    const done = dialog.getByTestId('import-done');
+    await done.waitFor({ timeout: 30_000 });
+    for (const e of IMPORTED) {
+      const cells = await row(done, e.code).locator('td').allInnerTexts();
+      const password = cells[cells.length - 1]!.trim();
+      expect(password.length).toBeGreaterThanOrEqual(8);
+      passwords.set(e.code, password);
+    }
+    await admin.screenshot('review-import-1440');
+    await dialog.getByRole('button', { name: /关\s*闭/ }).click();
+    await tableSettled(page);
+    for (const e of IMPORTED) await row(page, e.code).waitFor();
+  });
+
+  it('assigns the projects automatically after a preview, then moves one by hand', async () => {
+    const page = admin.page;
+    // Two groups through the API: the imported experts with the three demo experts.
+    const experts = await api.ok<{ list: { id: string; code: string }[] }>('GET', '/admin/expert/list?size=100', superToken);
+    const id = (code: string) => experts.list.find((e) => e.code === code)!.id;
+    for (const [name, codes] of [
+      ['甲组', [IMPORTED[0]!.code, IMPORTED[2]!.code, 'E0001']],
+      ['乙组', [IMPORTED[1]!.code, 'E0002', 'E0003']],
+    ] as const) {
+      const group = await api.ok<{ id: string }>('POST', '/admin/review/prelim/groups', superToken, { name, expertIds: codes.map(id) });
+      groupIds.push(group.id);
+    }
+
+    await page.goto(`${portal.url}/admin/grade/review-group`);
+    await page.getByTestId('review-groups-page').waitFor();
+    await page.getByTestId('assign-open').click();
+    const dialog = page.getByTestId('assign-dialog');
+    await dialog.getByTestId('assign-placements').waitFor();
+    await expect.poll(() => dialog.getByTestId('assign-placements').locator('tr.ant-table-row').count()).toBe(8);
+    await admin.screenshot('review-assign-preview-1440');
+    await dialog.getByTestId('assign-apply').click();
+    await toast(page, '自动分配已完成').waitFor();
+
+    const assigned = await api.ok<{ list: { id: string; projectName: string; groupName: string | null; conflicts: unknown[] }[] }>('GET', '/admin/review/prelim/projects?size=50', superToken);
+    expect(assigned.list.every((p) => p.groupName)).toBe(true);
+    // demo10's organisation is E0001's own: the conflict is shown, whichever group it landed in.
+    const drg = assigned.list.find((p) => p.projectName.startsWith('DRG'))!;
+    if (drg.groupName === '甲组') expect(drg.conflicts.length).toBe(1);
+
+    // One project by hand into the other group, with a reason.
+    await page.getByRole('tab', { name: '项目分组' }).click();
+    const panel = page.getByTestId('projects-panel');
+    await tableSettled(panel);
+    const first = panel.locator('tr.ant-table-row').first();
+    const before = await first.innerText();
+    await first.getByTestId('project-move').click();
+    const move = openDialog(page);
+    await dialogsStill(page);
+    await move.getByTestId('move-target').click();
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: before.includes('甲组') ? '乙组' : '甲组' }).first().click();
+    await move.locator('textarea').fill('专业方向更匹配');
+    await move.getByRole('button', { name: /确\s*认|确\s*定/ }).click();
+    await toast(page, '项目分组已调整').waitFor();
+    await expect.poll(async () => (await api.ok<{ list: { source: string }[] }>('GET', '/admin/review/prelim/projects?size=50', superToken)).list.filter((p) => p.source === 'MANUAL').length).toBe(1);
+    await admin.screenshot('review-groups-1440');
+  });
+
+  it('an imported expert accepts the agreement and scores a project blind: draft, then submit', async () => {
+    const me = IMPORTED[0]!;
+    expert = await openBrowser({ width: 1440 });
+    expertErrors = collectErrors(expert.page);
+    const page = expert.page;
+    await staffLogin(page, portal.url, 'expert', me.code, passwords.get(me.code)!);
+    await page.getByTestId('review-agreement').waitFor();
+    await page.getByTestId('agreement-check').click();
+    await page.getByTestId('agreement-accept').click();
+    await page.getByTestId('round-PRELIMINARY').waitFor();
+    // The final review entry appears once agreed.
+    await page.getByRole('menuitem', { name: /决赛评审/ }).waitFor();
+
+    await page.goto(`${portal.url}/expert/review-manage`);
+    const list = page.getByTestId('review-list-prelim');
+    await tableSettled(list);
+    const firstRow = list.locator('tr.ant-table-row').first();
+    scoredProject = (await firstRow.locator('td').first().innerText()).trim();
+    await firstRow.getByTestId('row-action').click();
+    await page.getByTestId('review-detail').waitFor();
+    await page.getByTestId('blind-note').waitFor();
+
+    // Blind: no organisation of any team on the page; the expert's code in the watermark.
+    const text = await page.locator('body').innerText();
+    for (const org of DEMO_ORGS) expect(text).not.toContain(org);
+    expect(await page.getByTestId('console-watermark').getAttribute('data-text')).toContain(me.code);
+
+    const scores = { innovation: 20, feasibility: 18.5, value: 24, completeness: 15 };
+    for (const [key, value] of Object.entries(scores)) await (await numberInput(page, `score-input-${key}`)).fill(String(value));
+    await expect.poll(() => page.getByTestId('score-total').innerText()).toContain('77.5');
+    await page.getByTestId('save-draft').click();
+    await toast(page, '草稿已保存').waitFor();
+    await page.getByTestId('score-comment').fill('技术路线清晰，数据来源可靠，建议补充落地成本测算。');
+    await page.getByTestId('submit-sheet').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    await dialogsStill(page);
+    await confirm.getByRole('button', { name: /确\s*定|确\s*认|提\s*交/ }).last().click();
+    await page.getByTestId('score-readonly').waitFor();
+    await expect.poll(() => page.getByTestId('sheet-state').innerText()).toContain('已提交');
+    await expert.screenshot('review-expert-submitted-1440');
+  });
+
+  it('the other experts score through the API', async () => {
+    let sheets = 0;
+    for (const [i, code] of [IMPORTED[1]!.code, IMPORTED[2]!.code].entries()) sheets += await scoreAll(await expertToken(code, passwords.get(code)!), 'prelim', i + 1);
+    for (const [i, code] of ['E0001', 'E0002', 'E0003'].entries()) sheets += await scoreAll(await expertToken(code, 'Demo@2025'), 'prelim', i + 3);
+    expect(sheets).toBeGreaterThanOrEqual(12);
+    // The first expert's remaining projects too, so every project has its scores.
+    await scoreAll(await expertToken(IMPORTED[0]!.code, passwords.get(IMPORTED[0]!.code)!), 'prelim', 0);
+  });
+
+  it('the admin sees the sheet in the monitoring and the score query, and returns it with a reason', async () => {
+    const page = admin.page;
+    const me = IMPORTED[0]!;
+    await page.goto(`${portal.url}/admin/grade/scoringMonitoringExpert`);
+    await page.getByTestId('monitor-page').waitFor();
+    await tableSettled(page);
+    await row(page, me.code).waitFor();
+    await admin.screenshot('review-monitor-1440');
+
+    await page.goto(`${portal.url}/admin/grade/gradeManage-grade`);
+    await tableSettled(page);
+    const line = row(page, scoredProject);
+    await line.waitFor();
+    await admin.screenshot('review-scores-1440');
+    await line.getByRole('link', { name: /详情/ }).or(line.getByRole('button', { name: /详情/ })).first().click();
+    await page.waitForURL('**/admin/competition/grade-detail/**');
+    const sheet = row(page, me.code);
+    await sheet.waitFor();
+    await sheet.getByTestId('sheet-return').click();
+    const dialog = page.getByTestId('review-reason-dialog');
+    await dialog.locator('textarea').fill(RETURN_REASON);
+    await dialog.getByRole('button', { name: /确\s*认|退\s*回|确\s*定/ }).last().click();
+    await toast(page, '评分已退回').waitFor();
+    await admin.screenshot('review-score-detail-1440');
+  });
+
+  it('the expert reads the reason, rescores and submits again', async () => {
+    const page = expert.page;
+    await page.goto(`${portal.url}/expert/index`);
+    await page.getByTestId('round-returned').waitFor();
+    await page.goto(`${portal.url}/expert/review-manage?status=RETURNED`);
+    const list = page.getByTestId('review-list-prelim');
+    await tableSettled(list);
+    await row(list, scoredProject).getByTestId('row-action').click();
+    await expect.poll(() => page.getByTestId('return-reason').innerText()).toContain(RETURN_REASON);
+    await (await numberInput(page, 'score-input-innovation')).fill('16');
+    await expect.poll(() => page.getByTestId('score-total').innerText()).toContain('73.5');
+    await page.getByTestId('submit-sheet').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    await dialogsStill(page);
+    await confirm.getByRole('button', { name: /确\s*定|确\s*认|提\s*交/ }).last().click();
+    await page.getByTestId('score-readonly').waitFor();
+    expect(expertErrors).toEqual([]);
+  });
+
+  it('the admin promotes the top three to the final round', async () => {
+    const page = admin.page;
+    await page.goto(`${portal.url}/admin/preliminary/preliminaryAdminSearch`);
+    await page.getByTestId('final-list-page').waitFor();
+    await page.getByTestId('final-promote').click();
+    const dialog = page.getByTestId('promotion-dialog');
+    await dialog.waitFor();
+    await dialog.locator('#promotion-n').fill('3');
+    await dialog.getByTestId('promotion-preview').click();
+    await dialog.getByTestId('promotion-ranking').waitFor();
+    await admin.screenshot('review-promotion-1440');
+    await dialog.getByTestId('promotion-confirm').click();
+    await toast(page, '晋级名单已确认').waitFor();
+    const finals = await api.ok<{ total: number }>('GET', '/admin/final/list?size=50', superToken);
+    expect(finals.total).toBeGreaterThanOrEqual(3);
+    const records = await api.ok<{ count: number }[]>('GET', '/admin/final/promotions', superToken);
+    expect(records[0]!.count).toBe(finals.total);
+  });
+
+  it('one final-round score reaches the final ranking', async () => {
+    const finals = await api.ok<{ list: { id: string }[] }>('GET', '/admin/final/list?size=50', superToken);
+    const experts = await api.ok<{ list: { id: string; code: string }[] }>('GET', '/admin/expert/list?size=100', superToken);
+    const judge = IMPORTED[1]!;
+    await api.ok('POST', '/admin/review/final/groups', superToken, { name: '决赛组', expertIds: [experts.list.find((e) => e.code === judge.code)!.id] });
+    await api.ok('POST', `/admin/review/final/projects/${finals.list[0]!.id}/move`, superToken, { groupId: (await api.ok<{ groups: { id: string }[] }>('GET', '/admin/review/final/groups', superToken)).groups[0]!.id, reason: '决赛分组' });
+    expect(await scoreAll(await expertToken(judge.code, passwords.get(judge.code)!), 'final', 0)).toBe(1);
+
+    const page = admin.page;
+    await page.goto(`${portal.url}/admin/grade/gradeManage-admin-grade`);
+    await tableSettled(page);
+    const ranked = page.locator('tr.ant-table-row').first();
+    await ranked.waitFor();
+    expect((await ranked.locator('td').first().innerText()).trim()).toBe('1');
+    await admin.screenshot('review-final-scores-1440');
+    expect(adminErrors).toEqual([]);
+  });
+});
