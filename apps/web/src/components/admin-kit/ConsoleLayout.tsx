@@ -40,7 +40,8 @@ export interface ConsoleLayoutProps {
   logoutLabel: string;
   /**
    * Apply the menu rules of spec section 4 (pages need their code in the menus). The expert
-   * console's routes carry no codes, so it only draws the menu.
+   * console's routes carry codes only to highlight the menu: an expert who has not agreed yet
+   * must reach the agreement on the home page, not a 404, so it only draws the menu.
    */
   enforceMenus?: boolean;
 }

@@ -14,3 +14,4 @@ export {
   toUploadValues,
   useDictLabels,
 } from './contest-common';
+export { VideoPlayer } from './VideoPlayer';

@@ -13,7 +13,7 @@ import { TRACK_DICT, auditable } from './fields';
 import { AUDIT_QUEUE_ID, PRELIM_PATHS } from './paths';
 import { PRELIM_QUERY_KEYS, fetchPrelim, fetchPrelimQueueNext } from './prelim-api';
 import { usePrelimAudit } from './use-prelim-audit';
-import { VideoPlayer } from './VideoPlayer';
+import { VideoPlayer } from '../../../components/contest';
 import './preliminary.css';
 
 const TRACK_TYPES = [TRACK_DICT];

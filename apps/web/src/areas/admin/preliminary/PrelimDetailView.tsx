@@ -6,7 +6,7 @@ import { DetailLayout, formatDateTime, type DetailSection } from '../../../compo
 import { ContestStatusTag } from '../../../components/contest';
 import { ApplicationChars } from './ApplicationChars';
 import { FinalHistory } from './FinalHistory';
-import { VideoPlayer } from './VideoPlayer';
+import { VideoPlayer } from '../../../components/contest';
 
 export interface PrelimDetailViewProps {
   doc: PrelimAdminDetail;

@@ -2,7 +2,7 @@ import { Button, Descriptions, Space, Typography } from 'antd';
 import { DownloadOutlined, EyeOutlined, FileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize, previewKindOf, type ContestAttachment, type ExpertProjectDetail } from '@contest/shared';
-import { downloadAttachment } from '../../../components/contest';
+import { VideoPlayer, downloadAttachment } from '../../../components/contest';
 import { usePreviewDialog, type PreviewFile } from '../../../components/preview';
 
 const isPreviewable = (file: ContestAttachment) => ['image', 'pdf'].includes(previewKindOf(file.name));
@@ -23,7 +23,7 @@ export interface ReviewFilesProps {
 /**
  * The project's materials: the application PDF and the presentation open in the preview dialog
  * (PDF viewer, images) under the expert's watermark, switching between the previewable files;
- * the video and other files download. The server answers 404 for a project not assigned to the
+ * the video plays in the page; every file can be downloaded. The server answers 404 for a project not assigned to the
  * expert or in conflict, files included.
  */
 export function ReviewFiles({ detail, watermark }: ReviewFilesProps) {
@@ -89,7 +89,11 @@ export function ReviewFiles({ detail, watermark }: ReviewFilesProps) {
               : t(`detail.files.${group.key}`),
           children:
             group.files.length > 0 ? (
-              <div className="expert-files__list">{group.files.map(row)}</div>
+              <div className="expert-files__list">
+                {group.files.map(row)}
+                {/* The video plays in the page (a short-lived signed link, asked for on play). */}
+                {group.key === 'video' && detail.video && <VideoPlayer file={detail.video} />}
+              </div>
             ) : (
               <Typography.Text type="secondary">{t('detail.files.none')}</Typography.Text>
             ),

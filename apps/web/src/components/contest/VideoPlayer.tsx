@@ -3,10 +3,12 @@ import { Button, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ContestAttachment } from '@contest/shared';
-import { fetchFileAccessUrl } from './prelim-api';
+import { api } from '../../lib/api';
+import { fetchAccessUrl } from '../../lib/upload';
 
 /**
- * The materials' video in the browser's own player. The file is streamed through a short-lived
+ * The materials' video in the browser's own player (the console's and the expert's pages; texts
+ * of the console namespace, which the expert console loads too). The file is streamed through a short-lived
  * signed link (GET /attachment/accessUrl, docs/files.md), asked for when the operator presses
  * play so a page left open does not hold an expired one; when the link dies mid-way (seeking after
  * 15 minutes) a fresh one is asked for once and playback resumes where it was.
@@ -24,7 +26,7 @@ export function VideoPlayer({ file }: { file: ContestAttachment }) {
     setLoading(true);
     setFailed(false);
     try {
-      const url = await fetchFileAccessUrl(file.filePath);
+      const url = await fetchAccessUrl(api, file.filePath);
       if (!url) throw new Error('no link');
       setSrc(url);
     } catch {
