@@ -44,7 +44,9 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
   });
   const canView = deps.guards.menu('databaseExpert');
 
-  app.get('/admin/expert/list', { onRequest: canView, schema: { querystring: expertListQuerySchema } }, async (request) => ok(await service.list(request.query)));
+  // The groups pages and 发起复评 pick experts from this list: their menus read it too.
+  const canPick = deps.guards.menu('databaseExpert', 'reviewGroup', 'reviewAdminGroup', 'gradeManageGrade', 'gradeManageAdminGrade');
+  app.get('/admin/expert/list', { onRequest: canPick, schema: { querystring: expertListQuerySchema } }, async (request) => ok(await service.list(request.query)));
 
   // Fixed paths before /:id (find-my-way prefers static segments anyway; kept in order for readers).
   app.get('/admin/expert/import-template', { onRequest: deps.guards.button('expert:import') }, async (_request, reply) => {

@@ -149,6 +149,10 @@ describe('experts: who may call', () => {
     for (const [method, url, payload] of calls.slice(2)) {
       expect((await api(t, method as 'GET', url, { headers: reader.headers, body: payload })).statusCode, `${method} ${url}`).toBe(403);
     }
+    // The review pages pick experts: their menus read the list (and nothing else here).
+    const grouper = await signIn(t, { realm: 'ADMIN', buttons: ['final-group:edit'] });
+    expect((await api(t, 'GET', '/api/admin/expert/list', { headers: grouper.headers })).statusCode).toBe(200);
+    expect((await api(t, 'GET', `/api/admin/expert/${someone.id}`, { headers: grouper.headers })).statusCode).toBe(403);
     // Each button opens exactly its call.
     const editor = await signIn(t, { realm: 'ADMIN', buttons: ['expert:edit'] });
     expect((await create({}, editor)).statusCode).toBe(200);

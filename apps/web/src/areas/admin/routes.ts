@@ -119,9 +119,10 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorPage')).PrelimMonitorPage,
   }))),
 
-  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', async () => ({
+  // The page opens the promotion dialog of ./review, whose texts are in the review namespace.
+  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', withNamespaces(['review'], async () => ({
     Component: (await import('./preliminary/FinalListPage')).FinalListPage,
-  })),
+  }))),
   page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ReviewGroupsPage')).FinalGroupsPage,
   }))),

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Space } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, TrophyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -8,6 +8,9 @@ import type { FinalAdminRow } from '@contest/shared';
 import { ExportButton, SearchTable, isStale, type SearchColumns } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
+import { PromotionDialog } from '../review/PromotionDialog';
+import { PromotionHistoryButton } from '../review/PromotionHistory';
+import { REVIEW_QUERY_KEYS } from '../review/review-api';
 import { ApplicationChars } from './ApplicationChars';
 import { FinalAddDialog } from './FinalAddDialog';
 import { PRELIM_FIELDS, TRACK_DICT } from './fields';
@@ -20,16 +23,19 @@ const PROMOTE = ['final:promote'];
 
 /**
  * 决赛项目管理 (/admin/preliminary/preliminaryAdminSearch): the projects in the final round, with
- * the materials list's filters; add one (APPROVED materials only) or remove one, each with a
+ * the materials list's filters; 晋级决赛 from the preliminary ranking (review/PromotionDialog) and
+ * the record of past promotions; add one (APPROVED materials only) or remove one, each with a
  * required reason; export.
  */
 export function FinalListPage() {
   const { t } = useTranslation('admin');
+  const { t: tr } = useTranslation('review');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { message } = useFeedback();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<FinalAdminRow | null>(null);
+  const [promoting, setPromoting] = useState(false);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.all });
 
@@ -104,13 +110,19 @@ export function FinalListPage() {
         toolbar={(filters) => (
           <>
             <Permission codes={PROMOTE}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="final-add">
+              <Button type="primary" icon={<TrophyOutlined />} onClick={() => setPromoting(true)} data-testid="final-promote">
+                {tr('promotion.open')}
+              </Button>
+            </Permission>
+            <Permission codes={PROMOTE}>
+              <Button icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="final-add">
                 {t('pages.prelim.final.add')}
               </Button>
             </Permission>
             <Permission codes={['final:export']}>
               <ExportButton url={FINAL_EXPORT_URL} params={filters} fallbackName={t('pages.prelim.final.exportName')} />
             </Permission>
+            <PromotionHistoryButton />
           </>
         )}
       />
@@ -120,6 +132,15 @@ export function FinalListPage() {
         onAdded={() => {
           void message.success(t('pages.prelim.final.added'));
           refresh();
+        }}
+      />
+      <PromotionDialog
+        open={promoting}
+        onClose={() => setPromoting(false)}
+        onPromoted={(result) => {
+          void message.success(tr('promotion.done', { added: result.added, already: result.already }));
+          refresh();
+          void queryClient.invalidateQueries({ queryKey: REVIEW_QUERY_KEYS.promotions });
         }}
       />
       <ReasonDialog
