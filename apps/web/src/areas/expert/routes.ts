@@ -3,9 +3,53 @@ import { withNamespaces } from '../../i18n';
 import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
 import type { RouteHandle } from '../../lib/route-handle';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
-import { EXPERT_PATHS, ROUND_PAGES } from './paths';
+import { ROUND_SLUGS, type ReviewRound, type RoundSlug } from '@contest/shared';
 
-export { EXPERT_PATHS } from './paths';
+/**
+ * Paths of the expert area (spec section 2). Here, not in their own module, because the router
+ * (and so the home page's bundle) loads this file and no other file of the area; pages import
+ * them through ./paths.
+ */
+export const EXPERT_PATHS = {
+  root: '/expert',
+  login: '/expert/login',
+  home: '/expert/index',
+  reviewManage: '/expert/review-manage',
+  reviewAdminManage: '/expert/review-admin-manage',
+  reviewDetail: '/expert/review-detail',
+  reviewAdminDetail: '/expert/review-admin-detail',
+} as const;
+
+export interface RoundPages {
+  round: ReviewRound;
+  /** The round in API paths: /api/expert/review/<slug>/... */
+  slug: RoundSlug;
+  list: string;
+  /** The scoring page without id; `detailPath(round, id)` adds it. */
+  detail: string;
+  /** Menu code of the list page (EXPERT_MENUS in packages/shared/src/admin-menus.ts). */
+  menuCode: string;
+}
+
+/** 初赛评审 and 决赛评审: the same pages, one per round. */
+export const ROUND_PAGES: Record<ReviewRound, RoundPages> = {
+  PRELIMINARY: {
+    round: 'PRELIMINARY',
+    slug: ROUND_SLUGS.PRELIMINARY,
+    list: EXPERT_PATHS.reviewManage,
+    detail: EXPERT_PATHS.reviewDetail,
+    menuCode: 'reviewManage',
+  },
+  FINAL: {
+    round: 'FINAL',
+    slug: ROUND_SLUGS.FINAL,
+    list: EXPERT_PATHS.reviewAdminManage,
+    detail: EXPERT_PATHS.reviewAdminDetail,
+    menuCode: 'reviewAdminManage',
+  },
+};
+
+export const detailPath = (round: ReviewRound, id: string) => `${ROUND_PAGES[round].detail}/${encodeURIComponent(id)}`;
 
 /**
  * Expert area under /expert (spec section 2). Pages need the ExpertToken. Each page names the
