@@ -24,6 +24,18 @@ let api: ReturnType<typeof apiClient>;
 let superToken = '';
 
 const SUPER = { username: 'admin', password: 'Admin@2025' };
+/** The operator in the browser (the super admin works through the API: one session per account). */
+const OPERATOR = { username: `review${Math.random().toString(36).slice(2, 7)}`, name: '评审运营', password: '' };
+const REVIEW_ROLE = {
+  code: `REVIEW_OPS_${Math.random().toString(36).slice(2, 7).toUpperCase()}`,
+  name: '评审运营',
+  menuCodes: ['home', 'databaseExpert', 'reviewGroup', 'gradeManageGrade', 'scoringMonitoringExpert', 'preliminaryAdminSearch', 'reviewAdminGroup', 'gradeManageAdminGrade', 'scoringMonitoringAdminExpert'],
+  buttonCodes: [
+    'expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export',
+    'group:edit', 'score:return', 'score:export', 'monitor:remind',
+    'final:promote', 'final:export', 'final-group:edit', 'final-score:return', 'final-score:export', 'final-monitor:remind',
+  ],
+};
 const RUN = String(Math.floor(Math.random() * 9000) + 1000);
 const IMPORTED = [
   { code: `E7${RUN}1`, name: `导入专家甲${RUN}`, phone: `1370${RUN}001`, org: '示例医学信息研究所', tracks: '智能监管与基金安全；医保数据治理与应用；医药价格与招采' },
@@ -93,13 +105,24 @@ beforeAll(async () => {
   api = apiClient(portal.url);
   files = mkdtempSync(join(tmpdir(), 'contest-review-files-'));
   ({ accessToken: superToken } = await api.ok<{ accessToken: string }>('POST', '/admin/login', null, SUPER));
-  // Both review windows open now; two experts per project is enough for six experts in two groups.
+  const role = await api.ok<{ id: string }>('POST', '/admin/role', superToken, REVIEW_ROLE);
+  ({ password: OPERATOR.password } = await api.ok<{ password: string }>('POST', '/admin/system/account', superToken, { username: OPERATOR.username, name: OPERATOR.name, roleIds: [role.id] }));
+  // Sign-up and submission over, the preliminary review open; two experts per project is enough
+  // for six experts in two groups.
+  await setPhases('prelim');
+});
+
+/** The phase windows of the preliminary review (open now), or of the final review (open now). */
+async function setPhases(round: 'prelim' | 'final'): Promise<void> {
   const settings = await api.ok<Settings>('GET', '/admin/settings', superToken);
-  const open = { start: new Date(Date.now() - DAY).toISOString(), end: new Date(Date.now() + 10 * DAY).toISOString() };
-  settings.phases = { ...settings.phases, prelimReview: open, finalReview: open };
+  const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+  settings.phases =
+    round === 'prelim'
+      ? { signUp: { start: at(-30), end: at(-20) }, prelimSubmission: { start: at(-20), end: at(-2) }, prelimReview: { start: at(-1), end: at(10) }, finalReview: { start: at(11), end: at(20) } }
+      : { signUp: { start: at(-30), end: at(-20) }, prelimSubmission: { start: at(-20), end: at(-2) }, prelimReview: { start: at(-1.5), end: at(-0.001) }, finalReview: { start: at(-0.0005), end: at(10) } };
   settings.review = { ...settings.review, minExpertsPerProject: 2 };
   await api.ok('PUT', '/admin/settings', superToken, settings);
-});
+}
 
 afterAll(async () => {
   await portal?.stop();
@@ -123,7 +146,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     if (result?.state !== 'fail' && !result?.errors?.length) return;
     for (const [name, b] of [['admin', admin], ['expert', expert]] as const) {
       if (!b) continue;
-      const path = await b.screenshot(`review-failed-${name}`).catch(() => 'none');
+      const path = await b.screenshot(`review-failed-${name}-${ctx.task.name.slice(0, 24).replace(/[^a-z]+/gi, '-')}`).catch(() => 'none');
       console.error(`[${ctx.task.name}] ${name} at ${b.page.url()}: ${path}`);
     }
   });
@@ -132,7 +155,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     admin = await openBrowser({ width: 1440 });
     adminErrors = collectErrors(admin.page);
     const page = admin.page;
-    await staffLogin(page, portal.url, 'admin', SUPER.username, SUPER.password);
+    await staffLogin(page, portal.url, 'admin', OPERATOR.username, OPERATOR.password);
     await page.goto(`${portal.url}/admin/grade/database-expert`);
     await page.getByTestId('experts-page').waitFor();
     await page.getByTestId('expert-import-open').click();
@@ -143,15 +166,15 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     const done = dialog.getByTestId('import-done');
     await done.waitFor({ timeout: 30_000 });
     for (const e of IMPORTED) {
-      const cells = await row(done, e.code).locator('td').allInnerTexts();
-      const password = cells[cells.length - 1]!.trim();
+      const password = (await row(done, e.code).locator('.generated-password').first().innerText()).trim();
       expect(password.length).toBeGreaterThanOrEqual(8);
       passwords.set(e.code, password);
     }
     await admin.screenshot('review-import-1440');
-    await dialog.getByRole('button', { name: /关\s*闭/ }).click();
-    await tableSettled(page);
-    for (const e of IMPORTED) await row(page, e.code).waitFor();
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
+    const list = page.getByTestId('experts-page');
+    await tableSettled(list);
+    for (const e of IMPORTED) await row(list, e.code).waitFor();
   });
 
   it('assigns the projects automatically after a preview, then moves one by hand', async () => {
@@ -215,7 +238,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     await page.getByRole('menuitem', { name: /决赛评审/ }).waitFor();
 
     await page.goto(`${portal.url}/expert/review-manage`);
-    const list = page.getByTestId('review-list-prelim');
+    const list = page.getByTestId('review-list-PRELIMINARY');
     await tableSettled(list);
     const firstRow = list.locator('tr.ant-table-row').first();
     scoredProject = (await firstRow.locator('td').first().innerText()).trim();
@@ -281,10 +304,11 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
 
   it('the expert reads the reason, rescores and submits again', async () => {
     const page = expert.page;
-    await page.goto(`${portal.url}/expert/index`);
+    // The API signed this expert in meanwhile (one session per account): sign in again.
+    await staffLogin(page, portal.url, 'expert', IMPORTED[0]!.code, passwords.get(IMPORTED[0]!.code)!);
     await page.getByTestId('round-returned').waitFor();
     await page.goto(`${portal.url}/expert/review-manage?status=RETURNED`);
-    const list = page.getByTestId('review-list-prelim');
+    const list = page.getByTestId('review-list-PRELIMINARY');
     await tableSettled(list);
     await row(list, scoredProject).getByTestId('row-action').click();
     await expect.poll(() => page.getByTestId('return-reason').innerText()).toContain(RETURN_REASON);
@@ -304,8 +328,9 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     await page.goto(`${portal.url}/admin/preliminary/preliminaryAdminSearch`);
     await page.getByTestId('final-list-page').waitFor();
     await page.getByTestId('final-promote').click();
-    const dialog = page.getByTestId('promotion-dialog');
-    await dialog.waitFor();
+    const dialog = openDialog(page);
+    await dialog.getByTestId('promotion-mode').waitFor();
+    await dialogsStill(page);
     await dialog.locator('#promotion-n').fill('3');
     await dialog.getByTestId('promotion-preview').click();
     await dialog.getByTestId('promotion-ranking').waitFor();
@@ -319,6 +344,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
   });
 
   it('one final-round score reaches the final ranking', async () => {
+    await setPhases('final');
     const finals = await api.ok<{ list: { id: string }[] }>('GET', '/admin/final/list?size=50', superToken);
     const experts = await api.ok<{ list: { id: string; code: string }[] }>('GET', '/admin/expert/list?size=100', superToken);
     const judge = IMPORTED[1]!;

@@ -25,7 +25,7 @@ type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 
 /** How the promotion chose, in the final entry's reason and the audit log. */
 export function promotionRuleText(body: Pick<PromotionBody, 'mode' | 'n'>): string {
   if (body.mode === 'TOP_OVERALL') return `初赛总排名前 ${body.n} 名`;
-  if (body.mode === 'TOP_PER_TRACK') return `初赛各赛道排名前 ${body.n} 名`;
+  if (body.mode === 'TOP_PER_TRACK') return `初赛各参赛方向排名前 ${body.n} 名`;
   return '人工选定';
 }
 

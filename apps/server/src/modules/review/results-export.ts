@@ -25,7 +25,7 @@ const yesNo = (v: boolean) => (v ? '是' : '否');
 function summaryColumns(scores: RoundScores): XlsxColumn[] {
   return [
     { header: '排名', key: 'rank', width: 8 },
-    { header: '赛道排名', key: 'trackRank', width: 10 },
+    { header: '方向排名', key: 'trackRank', width: 10 },
     { header: '项目名称', key: 'projectName', width: 30 },
     { header: '团队名称', key: 'teamName', width: 24 },
     { header: '单位名称', key: 'orgName', width: 32 },
