@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { solveSlider } from './support/slider.js';
+import { card, choose, collectErrors, dialogsStill, item, openDialog, passSlider, row, staffLogin as consoleLogin, tableSettled, toast } from './support/ui.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
@@ -142,16 +142,6 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    // A refused call is logged by the browser itself ("Failed to load resource").
-    if (msg.type() === 'error' && !msg.text().includes('Failed to load resource')) errors.push(msg.text());
-  });
-  return errors;
-}
-
 async function participantLogin(page: Page): Promise<void> {
   await page.goto(portal.url);
   await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
@@ -163,75 +153,13 @@ async function participantLogin(page: Page): Promise<void> {
 }
 
 async function staffLogin(page: Page, username: string, password: string): Promise<void> {
-  await page.goto(`${portal.url}/admin/login`);
-  await page.getByTestId('staff-login-submit').waitFor();
-  await page.getByPlaceholder('请输入用户名', { exact: true }).fill(username);
-  await page.getByPlaceholder('请输入密码', { exact: true }).fill(password);
-  await page.getByTestId('staff-login-submit').click();
-  await passSlider(page, '**/admin/home');
-}
-
-/**
- * Solves the slider and waits for the page the login leads to. Should the server ask for the
- * slider again (it answers captchaRequired when a proof did not hold), a person solves the new
- * one: so does this, twice at most.
- */
-async function passSlider(page: Page, landing: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await solveSlider(page);
-    const next = await Promise.race([
-      page.waitForURL(landing, { timeout: 40_000 }).then(() => 'landed' as const),
-      page
-        .locator('[data-testid="slider-captcha"][data-state="idle"]')
-        .waitFor({ timeout: 40_000 })
-        .then(() => 'slider' as const),
-    ].map((p) => p.catch(() => 'timeout' as const)));
-    if (next === 'landed') return;
-    if (next === 'timeout' || attempt >= 3) {
-      const messages = await page.locator('.ant-message-notice, .ant-form-item-explain-error').allInnerTexts().catch(() => []);
-      throw new Error(`login did not reach ${landing} (${next}, attempt ${attempt}): at ${page.url()}, ${JSON.stringify(messages)}`);
-    }
-  }
-}
-
-const card = (page: Page, title: string) => page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
-// antd gives a string label its text as title; `has` needs a locator of the page, not of the scope.
-const item = (scope: Locator | Page, label: string) => {
-  const page = 'page' in scope ? scope.page() : scope;
-  return scope.locator('.ant-form-item').filter({ has: page.locator(`label[title="${label}"]`) }).first();
-};
-const row = (scope: Page | Locator, text: string) => scope.locator('tr.ant-table-row').filter({ hasText: text });
-const openDialog = (page: Page) => page.locator('.ant-modal-wrap:not([style*="display: none"]) .ant-modal').last();
-const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
-
-async function choose(page: Page, scope: Locator | Page, label: string, option: string, search = false): Promise<void> {
-  const select = item(scope, label).locator('.ant-select');
-  await select.click();
-  // The dropdown of THIS select (its listbox is `<input id>_list`): another one may still be
-  // fading out with the same options, and a click on that one never lands.
-  const id = await select.locator('input').first().getAttribute('id');
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
-  await dropdown.waitFor();
-  // Long lists are virtual: only the options near the top exist until the search narrows them.
-  if (search) await page.keyboard.type(option);
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
+  await consoleLogin(page, portal.url, 'admin', username, password);
 }
 
 async function upload(scope: Locator, label: string, file: string): Promise<void> {
   const formItem = item(scope, label);
   await formItem.getByTestId('upload-input').setInputFiles(join(files, file));
   await formItem.locator('[data-status="ok"]').first().waitFor({ timeout: 30_000 });
-}
-
-/**
- * Waits until the open dialogs stand still: they open with a zoom, and a click measured
- * mid-animation on a loaded machine can land beside its target.
- */
-async function dialogsStill(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const modals = Array.from(document.querySelectorAll<HTMLElement>('.ant-modal')).filter((m) => m.offsetParent !== null);
-    return modals.length > 0 && modals.every((m) => m.getAnimations({ subtree: false }).length === 0 && getComputedStyle(m).opacity === '1');
-  });
 }
 
 /** Confirms the participant's submit dialog and waits for the detail page. */
@@ -273,11 +201,6 @@ async function search(page: Page, scope: Locator, label: string, value: string):
   const form = scope.getByTestId('kit-search-form').first();
   await item(form, label).locator('input').fill(value);
   await form.getByRole('button', { name: /查\s*询/ }).click();
-}
-
-/** Waits until the list's table has finished loading (antd shows a spinner over it meanwhile). */
-async function tableSettled(scope: Locator): Promise<void> {
-  await scope.locator('.ant-table-wrapper .ant-spin-spinning').first().waitFor({ state: 'detached' });
 }
 
 describe('contest operations: sign-up audit, audit queue, formal check, final round', () => {

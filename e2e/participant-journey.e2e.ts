@@ -8,6 +8,7 @@ import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
+import { card, choose, item } from './support/ui.js';
 
 /**
  * The participant's journey in Chromium against the built portal: the sign-up filled over two
@@ -65,26 +66,6 @@ async function logout(page: Page): Promise<void> {
   await page.getByTestId('account-menu').hover(); // opens on hover; a click would toggle it shut again
   await page.getByRole('menuitem', { name: '退出登录' }).click();
   await page.waitForURL((url) => url.pathname === '/');
-}
-
-const card = (page: Page, title: string) => page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: title }) });
-// antd gives a string label its text as title; `has` needs a locator of the page, not of the scope.
-const item = (scope: Locator | Page, label: string) => {
-  const page = 'page' in scope ? scope.page() : scope;
-  return scope.locator('.ant-form-item').filter({ has: page.locator(`label[title="${label}"]`) }).first();
-};
-
-async function choose(page: Page, scope: Locator | Page, label: string, option: string, search = false): Promise<void> {
-  const select = item(scope, label).locator('.ant-select');
-  await select.click();
-  // The dropdown of THIS select (its listbox is `<input id>_list`): another one may still be
-  // fading out with the same options, and a click on that one never lands.
-  const id = await select.locator('input').first().getAttribute('id');
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
-  await dropdown.waitFor();
-  // Long lists are virtual: only the options near the top exist until the search narrows them.
-  if (search) await page.keyboard.type(option);
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
 }
 
 async function upload(scope: Locator, label: string, file: string): Promise<void> {
