@@ -144,6 +144,18 @@ describe('expert area', { timeout: 60_000 }, () => {
     localStorage.clear();
   });
 
+  it('home: the notices of a returned sheet are listed; opening one reads it', async () => {
+    const notice = { id: ID(9), title: '评分被退回', body: '项目「甲」的评分被退回：请复核', kind: 'SYSTEM', read: false, readAt: null, createdAt: '2025-07-02T02:00:00.000Z' };
+    const get = mockGet(expert, { '/expert/review/overview': OVERVIEW, '/messages': page([notice]), [`/messages/${ID(9)}`]: { ...notice, read: true } });
+    renderRoute('/expert/index');
+    const notices = await screen.findByTestId('expert-notices', {}, SLOW);
+    const item = await within(notices).findByTestId('expert-notice', {}, SLOW);
+    expect(item.textContent).toContain('评分被退回');
+    fireEvent.click(within(item).getByRole('button', { name: '查看通知「评分被退回」' }));
+    expect((await screen.findByTestId('expert-notice-body', {}, SLOW)).textContent).toBe('项目「甲」的评分被退回：请复核');
+    await waitFor(() => expect(callsTo(get, `/messages/${ID(9)}`)).toHaveLength(1));
+  });
+
   it('agreement: accepted with the box ticked (PUT /user/agreement), then the home shows the rounds', async () => {
     let agreed = false;
     const get = mockGet(() => (agreed ? expert() : notAgreed()), { '/expert/review/overview': OVERVIEW });

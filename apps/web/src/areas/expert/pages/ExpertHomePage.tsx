@@ -6,6 +6,7 @@ import type { ExpertRoundProgress } from '@contest/shared';
 import { useFeedback } from '../../../components/feedback';
 import { useStaffInfo } from '../../../lib/session';
 import type { AgreementRedirectState } from '../components/AgreementGate';
+import { ExpertNotices } from '../components/ExpertNotices';
 import { ReviewAgreement } from '../components/ReviewAgreement';
 import { EXPERT_QUERY_KEYS, acceptAgreement, fetchOverview } from '../expert-api';
 import { ROUND_PAGES } from '../paths';
@@ -165,6 +166,7 @@ export function ExpertHomePage() {
     <div className="expert-home" data-testid="expert-home">
       {greeting}
       {body}
+      <ExpertNotices />
     </div>
   );
 }

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Badge, Button, Card, Empty, List, Modal, Skeleton, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { DATE_FORMATS, type InboxMessage, type Page } from '@contest/shared';
+import { api } from '../../../lib/api';
+
+const NOTICES_KEY = ['expert', 'notices'] as const;
+const SHOWN = 5;
+
+/**
+ * The expert's notices (GET /messages, own rows only): a returned sheet, a reminder, a
+ * re-review. Opening one reads it. Bodies are plain text or allow-listed HTML sanitised by the
+ * server when stored and when served (deliverMessage's contract), hence injected as HTML.
+ */
+export function ExpertNotices() {
+  const { t } = useTranslation('expert');
+  const client = useQueryClient();
+  const [open, setOpen] = useState<InboxMessage | null>(null);
+  const notices = useQuery({
+    queryKey: NOTICES_KEY,
+    queryFn: async () => (await api.get<Page<InboxMessage>>('/messages', { params: { page: 1, size: SHOWN, order: 'time' }, silent: true })).data,
+  });
+
+  const read = async (item: InboxMessage) => {
+    setOpen(item);
+    if (item.read) return;
+    await api.get(`/messages/${item.id}`, { silent: true }).catch(() => undefined);
+    void client.invalidateQueries({ queryKey: NOTICES_KEY });
+  };
+
+  let body;
+  if (notices.isPending) body = <Skeleton active paragraph={{ rows: 2 }} />;
+  else if (notices.isError || notices.data.list.length === 0) body = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('notices.empty')} />;
+  else
+    body = (
+      <List
+        size="small"
+        dataSource={notices.data.list}
+        renderItem={(item) => (
+          <List.Item
+            key={item.id}
+            data-testid="expert-notice"
+            actions={[
+              <Button key="open" type="link" size="small" onClick={() => void read(item)} aria-label={t('notices.openOf', { title: item.title })}>
+                {t('notices.open')}
+              </Button>,
+            ]}
+          >
+            <List.Item.Meta
+              title={
+                <Badge dot={!item.read} offset={[6, 0]}>
+                  <Typography.Text strong={!item.read}>{item.title}</Typography.Text>
+                </Badge>
+              }
+              description={dayjs(item.createdAt).format(DATE_FORMATS.datetime)}
+            />
+          </List.Item>
+        )}
+      />
+    );
+
+  return (
+    <Card className="expert-notices" title={<h3 className="expert-notices__title">{t('notices.title')}</h3>} data-testid="expert-notices">
+      {body}
+      <Modal open={open !== null} title={open?.title} footer={null} onCancel={() => setOpen(null)} destroyOnHidden>
+        {open && <div data-testid="expert-notice-body" dangerouslySetInnerHTML={{ __html: open.body }} />}
+      </Modal>
+    </Card>
+  );
+}
