@@ -117,6 +117,8 @@ export interface PrelimDetail extends Omit<PrelimForm, 'application' | 'presenta
   editable: boolean;
   history: StatusHistoryEntry[];
   owner?: { id: string; username: string; phone: string | null };
+  /** The project is in the final round now (promoted or added): the participant sees 晋级决赛. */
+  inFinal?: boolean;
 }
 
 /** GET /prelim-doc/my-brief. */

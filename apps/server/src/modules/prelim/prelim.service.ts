@@ -321,7 +321,10 @@ export function createPrelimService({
     async mine(ownerId: string): Promise<PrelimDetail | null> {
       const team = await repo.teamOf(ownerId);
       if (!team || team.status !== 'APPROVED') return null;
-      return toDetail(team, await repo.byTeam(team.id), 'participant');
+      const row = await repo.byTeam(team.id);
+      const detail = await toDetail(team, row, 'participant');
+      // 晋级决赛 shows on the participant's materials once the project is in the final round.
+      return { ...detail, inFinal: row ? (await repo.finalEntry(row.id))?.status === 'IN' : false };
     },
 
     saveDraft: (actor: Participant, form: PrelimForm) => save(actor, form, false),

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTEST_MSG as M, type PrelimDetail, type PrelimFormInput } from '@contest/shared';
-import { messageRecipients, messages, operationRecords, prelimDocs, statusHistory, teams } from '../../db/schema.js';
+import { finalEntries, messageRecipients, messages, operationRecords, prelimDocs, statusHistory, teams } from '../../db/schema.js';
 import { api, endedWindow, makePdf, openWindow, seedDictionary, setSetting, upload, withContest } from '../../../test/contest-helpers.js';
 import { fakeFile } from '../../../test/files-helpers.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -88,7 +88,19 @@ describe('who may fill in materials', () => {
     });
     expect((await api(t, 'GET', '/api/team/my-brief', { headers: user.headers })).body.data.prelimDocStatus).toBe('NOT_FILLED');
     const mine = (await api<PrelimDetail>(t, 'GET', '/api/prelim-doc/my', { headers: user.headers })).body.data!;
-    expect(mine).toMatchObject({ id: null, status: 'NOT_FILLED', track: 'DATA_GOVERNANCE', teamName: '智审先锋队', history: [], editable: true });
+    expect(mine).toMatchObject({ id: null, status: 'NOT_FILLED', track: 'DATA_GOVERNANCE', teamName: '智审先锋队', history: [], editable: true, inFinal: false });
+  });
+
+  it('shows 晋级决赛 (inFinal) while the project is in the final round', async () => {
+    const user = await participant();
+    await api(t, 'PUT', '/api/prelim-doc/my', { headers: user.headers, body: { projectName: '决赛项目' } });
+    const doc = await docOf(user.accountId);
+    const mine = async () => (await api<PrelimDetail>(t, 'GET', '/api/prelim-doc/my', { headers: user.headers })).body.data!.inFinal;
+    expect(await mine()).toBe(false);
+    await db().insert(finalEntries).values({ prelimId: doc!.id, status: 'IN' });
+    expect(await mine()).toBe(true);
+    await db().update(finalEntries).set({ status: 'OUT' }).where(eq(finalEntries.prelimId, doc!.id));
+    expect(await mine()).toBe(false);
   });
 });
 

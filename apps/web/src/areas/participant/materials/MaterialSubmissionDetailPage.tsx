@@ -70,6 +70,10 @@ function PrelimView({ doc, labels, onEdit }: { doc: PrelimDetail; labels: DictLa
         )}
       </div>
 
+      {doc.inFinal && (
+        <Alert className="contest-page__alert" type="success" showIcon title={t('materials.inFinalTitle')} description={t('materials.inFinalText')} data-testid="in-final" />
+      )}
+
       {(doc.status === 'REVISING' || doc.status === 'REJECTED') && (
         <Alert
           className="contest-page__alert"

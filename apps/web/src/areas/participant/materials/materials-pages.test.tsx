@@ -151,5 +151,13 @@ describe('/material-submission/detail', { timeout: 30_000 }, () => {
     expect(within(detail).getByText('基金安全')).toBeTruthy();
     expect(within(detail).getByTestId('status-history').textContent).toContain('demo1：草稿 → 已提交');
     expect(within(detail).queryByTestId('edit-materials')).toBeNull();
+    expect(within(detail).queryByTestId('in-final')).toBeNull();
+  });
+
+  it('says 晋级决赛 once the project is in the final round', async () => {
+    mockGets({ '/prelim-doc/my': prelimFixture('APPROVED', { inFinal: true }) });
+    renderRoute('/material-submission/detail');
+    const detail = await screen.findByTestId('materials-detail');
+    expect(within(detail).getByTestId('in-final').textContent).toContain('晋级决赛');
   });
 });
