@@ -13,7 +13,7 @@ import { PromotionHistoryButton } from '../review/PromotionHistory';
 import { REVIEW_QUERY_KEYS } from '../review/review-api';
 import { ApplicationChars } from './ApplicationChars';
 import { FinalAddDialog } from './FinalAddDialog';
-import { PRELIM_FIELDS, TRACK_DICT } from './fields';
+import { FINAL_FIELDS, TRACK_DICT } from './fields';
 import { PRELIM_PATHS } from './paths';
 import { FINAL_EXPORT_URL, PRELIM_QUERY_KEYS, fetchFinals, removeFromFinal } from './prelim-api';
 import { ReasonDialog } from './ReasonDialog';
@@ -105,7 +105,7 @@ export function FinalListPage() {
         fetchPage={fetchFinals}
         rowKey="id"
         columns={columns}
-        searchFields={PRELIM_FIELDS}
+        searchFields={FINAL_FIELDS}
         urlState
         toolbar={(filters) => (
           <>

@@ -32,3 +32,5 @@ export const PRELIM_FIELDS: SearchField[] = [
 
 /** The filters of 初赛草稿: every row is a draft, never submitted. */
 export const PRELIM_DRAFT_FIELDS: SearchField[] = PRELIM_FIELDS.filter((f) => f.name !== 'status' && f.name !== 'submitted');
+/** 决赛项目管理: every project there passed the formal check, so a status filter has nothing to choose. */
+export const FINAL_FIELDS: SearchField[] = PRELIM_FIELDS.filter((f) => f.name !== 'status');
