@@ -125,6 +125,8 @@ export const roleButtons = pgTable(
 export const dictTypes = pgTable('dict_types', {
   code: text('code').primaryKey(),
   name: text('name').notNull(),
+  /** English name; English pages fall back to `name` when empty. */
+  nameEn: text('name_en'),
   sort: integer('sort').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -139,6 +141,8 @@ export const dictItems = pgTable(
       .references(() => dictTypes.code, { onDelete: 'restrict' }),
     code: text('code').notNull(),
     name: text('name').notNull(),
+    /** English name; English pages fall back to `name` when empty. */
+    nameEn: text('name_en'),
     sort: integer('sort').notNull().default(0),
     /** Disabled items disappear from selects but keep old records readable. */
     enabled: boolean('enabled').notNull().default(true),
@@ -165,6 +169,10 @@ export const news = pgTable(
     summary: text('summary').notNull().default(''),
     /** Rich text, already sanitised by the allow-list when stored. */
     body: text('body').notNull().default(''),
+    /** English version (optional): English pages show it, falling back to the Chinese. */
+    titleEn: text('title_en'),
+    summaryEn: text('summary_en'),
+    bodyEn: text('body_en'),
     source: text('source'),
     status: text('status', { enum: ['DRAFT', 'PUBLISHED', 'OFFLINE'] }).notNull().default('DRAFT'),
     pinned: boolean('pinned').notNull().default(false),
@@ -309,9 +317,13 @@ export const messages = pgTable(
     audience: text('audience', { enum: ['ALL', 'SEGMENT', 'ACCOUNTS'] }).notNull().default('ACCOUNTS'),
     segment: jsonb('segment').$type<Record<string, unknown> | null>(),
     senderId: uuid('sender_id').references(() => accounts.id, { onDelete: 'set null' }),
+    /** The bulk send (站内信管理) this message belongs to; null for event notices. */
+    batchId: uuid('batch_id'),
+    /** Recalled by an admin (sent by mistake): recipients no longer see it. */
+    recalledAt: timestamp('recalled_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('messages_created_idx').on(t.createdAt)],
+  (t) => [index('messages_created_idx').on(t.createdAt), index('messages_batch_idx').on(t.batchId)],
 );
 
 export const messageRecipients = pgTable(
@@ -362,6 +374,7 @@ export const documents = pgTable(
     /** Well-known templates are found by code (e.g. COMMITMENT_LETTER) through /template/public. */
     code: text('code'),
     title: text('title').notNull(),
+    titleEn: text('title_en'),
     attachmentId: uuid('attachment_id')
       .notNull()
       .references(() => attachments.id, { onDelete: 'restrict' }),
@@ -383,6 +396,8 @@ export const siteContent = pgTable('site_content', {
   key: text('key').primaryKey(),
   title: text('title').notNull().default(''),
   body: text('body').notNull().default(''),
+  titleEn: text('title_en'),
+  bodyEn: text('body_en'),
   updatedBy: uuid('updated_by').references(() => accounts.id, { onDelete: 'set null' }),
   updatedAt: updatedAt(),
 });
@@ -558,6 +573,12 @@ export const noticeOutbox = pgTable(
     templateKey: text('template_key').notNull(),
     params: jsonb('params').$type<string[]>().notNull().default([]),
     text: text('text').notNull(),
+    /** Email subject (EMAIL only). */
+    subject: text('subject'),
+    /** The bulk send this delivery belongs to (短信管理, email): one row per recipient and channel. */
+    batchId: uuid('batch_id'),
+    /** What the provider answered (message id, or its refusal), kept per phone/address. */
+    providerAnswer: text('provider_answer'),
     status: text('status', { enum: ['QUEUED', 'SENDING', 'SENT', 'FAILED'] }).notNull().default('QUEUED'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
@@ -568,6 +589,8 @@ export const noticeOutbox = pgTable(
   (t) => [
     check('notice_outbox_status_ck', sql`${t.status} in ('QUEUED', 'SENDING', 'SENT', 'FAILED')`),
     index('notice_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    // A bulk send delivers once per recipient and channel, however often its job is restarted.
+    uniqueIndex('notice_outbox_batch_recipient_uq').on(t.batchId, t.accountId, t.channel).where(sql`${t.batchId} is not null`),
   ],
 );
 
@@ -760,3 +783,93 @@ export const promotions = pgTable('promotions', {
   actorName: text('actor_name').notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Messaging (issue 12, product.md 8 and 11): one template model for the three channels, bulk
+// sends, and durable jobs.
+
+export type Channel = 'INSITE' | 'SMS' | 'EMAIL';
+
+/**
+ * A message template: an event notice (`code` = the event, e.g. TEAM_APPROVED, one per event) or
+ * a template for bulk sends (code null). The body names variables ({teamName}, {reason}, ...)
+ * checked against the variables its event offers.
+ */
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code'),
+    name: text('name').notNull(),
+    channels: jsonb('channels').$type<Channel[]>().notNull().default(['INSITE']),
+    /** In-site title and email subject. */
+    subject: text('subject').notNull().default(''),
+    body: text('body').notNull().default(''),
+    /** SMS text (short) and the gateway's template id. */
+    smsText: text('sms_text').notNull().default(''),
+    smsTemplateId: text('sms_template_id'),
+    enabled: boolean('enabled').notNull().default(true),
+    version: integer('version').notNull().default(1),
+    updatedBy: uuid('updated_by').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('message_templates_code_uq').on(t.code).where(sql`${t.code} is not null`)],
+);
+
+/** A bulk send (短信管理, 站内信管理, email): what, to whom (segment), how far it got. */
+export const messageBatches = pgTable(
+  'message_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channel: text('channel', { enum: ['INSITE', 'SMS', 'EMAIL'] }).notNull(),
+    templateId: uuid('template_id').references(() => messageTemplates.id, { onDelete: 'set null' }),
+    title: text('title').notNull().default(''),
+    body: text('body').notNull().default(''),
+    /** The recipients' description: { kind: 'ALL' | 'TEAM_STATUS' | 'PRELIM_STATUS' | 'TRACK' | 'ACCOUNTS', values: [...] }. */
+    segment: jsonb('segment').$type<Record<string, unknown>>().notNull(),
+    total: integer('total').notNull().default(0),
+    status: text('status', { enum: ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'RECALLED'] }).notNull().default('QUEUED'),
+    jobId: uuid('job_id'),
+    senderId: uuid('sender_id').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('message_batches_status_ck', sql`${t.status} in ('QUEUED', 'RUNNING', 'DONE', 'FAILED', 'RECALLED')`),
+    index('message_batches_channel_idx').on(t.channel, t.createdAt),
+  ],
+);
+
+/**
+ * Durable background jobs (product.md 11): claimed with FOR UPDATE SKIP LOCKED, so one instance
+ * runs each; a running job whose heartbeat stopped (process killed) is claimed again and resumes
+ * from its own records (per-recipient idempotency lives in the work, e.g. notice_outbox's unique
+ * batch + recipient + channel).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status', { enum: ['QUEUED', 'RUNNING', 'DONE', 'FAILED'] }).notNull().default('QUEUED'),
+    /** Units done of total (recipients, rows...), for progress bars. */
+    done: integer('done').notNull().default(0),
+    total: integer('total').notNull().default(0),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedBy: text('locked_by'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    /** At most one live job per key (e.g. the daily upload sweep). */
+    dedupeKey: text('dedupe_key'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('jobs_status_ck', sql`${t.status} in ('QUEUED', 'RUNNING', 'DONE', 'FAILED')`),
+    index('jobs_due_idx').on(t.status, t.runAt),
+    uniqueIndex('jobs_dedupe_uq').on(t.dedupeKey).where(sql`${t.dedupeKey} is not null and ${t.status} in ('QUEUED', 'RUNNING')`),
+  ],
+);
