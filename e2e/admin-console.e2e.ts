@@ -48,9 +48,10 @@ describe('the admin console', () => {
       expect(await menu.getByText(name, { exact: true }).first().isVisible()).toBe(true);
     }
     expect(await tabLabels(b.page)).toEqual(['首页']);
-    // The home's figures come from the demo data: five participants, each with a team.
+    // The home's figures come from the demo data: thirteen participants (demo1..demo13; eight of
+    // them with approved projects to try the review).
     const home = b.page.getByTestId('admin-home');
-    await expect.poll(() => home.getByTestId('home-stat-users').innerText()).toMatch(/注册用户\s+5\b/);
+    await expect.poll(() => home.getByTestId('home-stat-users').innerText()).toMatch(/注册用户\s+13\b/);
     await home.getByTestId('home-registrations').waitFor();
     await home.getByTestId('home-teams-by-status').waitFor();
     await b.screenshot('admin-home');

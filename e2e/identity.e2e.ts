@@ -90,8 +90,7 @@ describe('participant identity', () => {
     await b.page.waitForURL('**/my-sign');
     expect(await b.page.evaluate(() => localStorage.getItem('AccessToken'))).toBeTruthy();
     await b.screenshot('identity-after-login');
-    await b.page.getByTestId('account-menu').hover(); // opens on hover; a click would toggle it shut again
-    await b.page.getByRole('menuitem', { name: '退出登录' }).click();
+    await logoutByMenu(b.page);
     await b.page.waitForURL((url) => url.pathname === '/');
     expect(await b.page.evaluate(() => localStorage.getItem('AccessToken'))).toBeNull();
   });
@@ -116,8 +115,7 @@ describe('participant identity', () => {
     await solveSlider(b.page);
     await b.page.waitForURL('**/my-sign**');
     expect(await b.page.evaluate(() => localStorage.getItem('AccessToken'))).toBeTruthy();
-    await b.page.getByTestId('account-menu').hover(); // opens on hover; a click would toggle it shut again
-    await b.page.getByRole('menuitem', { name: '退出登录' }).click();
+    await logoutByMenu(b.page);
     await b.page.waitForURL((url) => url.pathname === '/');
   });
 
@@ -187,3 +185,23 @@ describe('staff consoles', () => {
     await second.page.waitForURL('**/admin/home');
   });
 });
+
+/**
+ * Opens the account menu (on hover: a click would toggle it shut again) and presses 退出登录. On a
+ * loaded machine the hover can land before the header has settled; a person moves the mouse
+ * again, so does this.
+ */
+async function logoutByMenu(page: import('playwright-core').Page): Promise<void> {
+  const item = page.getByRole('menuitem', { name: '退出登录' });
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.move(0, 0);
+    await page.getByTestId('account-menu').hover();
+    try {
+      await item.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+  await item.click();
+}
