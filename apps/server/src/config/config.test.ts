@@ -56,3 +56,43 @@ describe('loadConfig', () => {
     expect(run.stderr.trim()).toBe('Invalid configuration: PORT must be an integer from 0 to 65535 (got "abc")');
   });
 });
+
+describe('loadConfig: SMTP', () => {
+  it('has no SMTP without SMTP_HOST (mail goes to the log outbox)', () => {
+    expect(loadConfig({}).email).toEqual({ smtp: null, from: 'noreply@localhost' });
+    expect(loadConfig({ SMTP_FROM: '大赛组委会 <noreply@contest.cn>' }).email).toEqual({ smtp: null, from: '大赛组委会 <noreply@contest.cn>' });
+  });
+
+  it('reads host, port, TLS, credentials and sender', () => {
+    expect(loadConfig({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'noreply@example.com' }).email.smtp).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      secure: false,
+      user: undefined,
+      password: undefined,
+    });
+    expect(loadConfig({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'a@b.cn', SMTP_PORT: '465' }).email.smtp).toMatchObject({ port: 465, secure: true });
+    expect(loadConfig({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'a@b.cn', SMTP_SECURE: 'true' }).email.smtp).toMatchObject({ port: 465, secure: true });
+    expect(loadConfig({ SMTP_HOST: 'smtp.example.com', SMTP_FROM: 'a@b.cn', SMTP_PORT: '2525', SMTP_SECURE: 'false' }).email.smtp).toMatchObject({ port: 2525, secure: false });
+    expect(
+      loadConfig({ SMTP_HOST: '127.0.0.1', SMTP_FROM: 'Contest <a@b.cn>', SMTP_USER: 'mailer', SMTP_PASSWORD: 'pw' }).email,
+    ).toEqual({ smtp: { host: '127.0.0.1', port: 587, secure: false, user: 'mailer', password: 'pw' }, from: 'Contest <a@b.cn>' });
+  });
+
+  it.each([
+    [{ SMTP_HOST: 'smtp.example.com' }, /^Invalid configuration: SMTP_FROM is required when SMTP_HOST is set$/],
+    [{ SMTP_HOST: 'smtp example', SMTP_FROM: 'a@b.cn' }, /^Invalid configuration: SMTP_HOST must be a host name or address/],
+    [{ SMTP_PORT: '0' }, /^Invalid configuration: SMTP_PORT must be an integer from 1 to 65535 \(got "0"\)$/],
+    [{ SMTP_PORT: 'abc' }, /^Invalid configuration: SMTP_PORT must be an integer from 1 to 65535/],
+    [{ SMTP_FROM: 'not an address' }, /^Invalid configuration: SMTP_FROM must be an address, or a name and <address>/],
+    [{ SMTP_SECURE: 'yes' }, /^Invalid configuration: SMTP_SECURE/],
+    [{ SMTP_USER: 'mailer' }, /^Invalid configuration: SMTP_PASSWORD is required when SMTP_USER is set$/],
+    [{ SMTP_PASSWORD: 'pw' }, /^Invalid configuration: SMTP_USER is required when SMTP_PASSWORD is set$/],
+  ])('rejects %o with one clear line', (env, pattern) => {
+    expect(() => loadConfig(env)).toThrow(pattern);
+  });
+
+  it('never echoes the SMTP password', () => {
+    expect(() => loadConfig({ SMTP_USER: 'u', SMTP_PASSWORD: 's3cret-pw', SMTP_PORT: 'x' })).toThrow(/^(?!.*s3cret-pw)/);
+  });
+});

@@ -8,6 +8,9 @@ import { z } from 'zod';
  */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** `noreply@example.com` or `大赛组委会 <noreply@example.com>`. */
+const SMTP_FROM_PATTERN = /^([^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+
 const optionalString = z
   .string()
   .trim()
@@ -85,7 +88,24 @@ const envSchema = z.object({
     .default(''),
   FILE_LINK_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(24 * 3600).default(900),
+  SMTP_HOST: optionalString.pipe(z.string().regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name or address').optional()),
+  SMTP_PORT: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'must be an integer from 1 to 65535' })
+      .int({ error: 'must be an integer from 1 to 65535' })
+      .min(1, { error: 'must be an integer from 1 to 65535' })
+      .max(65535, { error: 'must be an integer from 1 to 65535' })
+      .optional(),
+  ),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  SMTP_FROM: optionalString.pipe(z.string().regex(SMTP_FROM_PATTERN, 'must be an address, or a name and <address>').optional()),
+  SMTP_SECURE: z.enum(['true', 'false', '1', '0', '']).default(''),
 }).superRefine((e, ctx) => {
+  if (e.SMTP_HOST && !e.SMTP_FROM) ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'is required when SMTP_HOST is set' });
+  if (e.SMTP_PASSWORD && !e.SMTP_USER) ctx.addIssue({ code: 'custom', path: ['SMTP_USER'], message: 'is required when SMTP_PASSWORD is set' });
+  if (e.SMTP_USER && !e.SMTP_PASSWORD) ctx.addIssue({ code: 'custom', path: ['SMTP_PASSWORD'], message: 'is required when SMTP_USER is set' });
   if (e.STORAGE_DRIVER === 's3') {
     for (const key of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
       if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when STORAGE_DRIVER=s3' });
@@ -137,6 +157,23 @@ export interface AppConfig {
     linkSecret: string | undefined;
     linkTtlSeconds: number;
   };
+  email: {
+    /** null: no SMTP_HOST, mails are written to DATA_DIR/email-outbox.jsonl (the log provider). */
+    smtp: SmtpConfig | null;
+    /** The From header (SMTP_FROM; a placeholder for the log provider when unset). */
+    from: string;
+  };
+}
+
+export interface SmtpConfig {
+  host: string;
+  /** SMTP_PORT, else 465 with SMTP_SECURE, else 587. */
+  port: number;
+  /** TLS from the first byte (SMTPS, port 465); false = plain, upgraded by STARTTLS when offered. */
+  secure: boolean;
+  /** Both or neither (AUTH only when set). */
+  user: string | undefined;
+  password: string | undefined;
 }
 
 export interface DiskStorageConfig {
@@ -230,5 +267,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkSecret: e.FILE_LINK_SECRET,
       linkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
     },
+    email: {
+      smtp: e.SMTP_HOST ? smtpOf(e.SMTP_HOST, e.SMTP_PORT, e.SMTP_SECURE, e.SMTP_USER, e.SMTP_PASSWORD) : null,
+      from: e.SMTP_FROM ?? 'noreply@localhost',
+    },
   };
+}
+
+function smtpOf(host: string, port: number | undefined, secureFlag: string, user: string | undefined, password: string | undefined): SmtpConfig {
+  // Unset SMTP_SECURE follows the port: 465 is SMTPS, anything else starts plain (STARTTLS).
+  const secure = secureFlag === '' ? port === 465 : secureFlag === 'true' || secureFlag === '1';
+  return { host, port: port ?? (secure ? 465 : 587), secure, user, password };
 }

@@ -12,6 +12,7 @@ import { createTeamRepository } from '../team/team.repository.js';
 import { teamRoutes } from '../team/team.routes.js';
 import { createTeamService, type TeamService } from '../team/team.service.js';
 import { createLogSmsProvider } from '../sms/sms.provider.js';
+import { createEmailProvider } from '../email/email.provider.js';
 import { createNoticeOutbox, enqueueSmsNotice, type NoticeOutbox } from '../notices/notice-outbox.js';
 import { createReminders } from '../workflow/reminders.js';
 import { createWorkflowService } from '../workflow/workflow.service.js';
@@ -52,7 +53,9 @@ export async function registerContest(
   const smsEnabled = async (tx: Db) => (await contestRepo.setting(NOTIFY_SMS_KEY, tx)) === true;
   const workflow = createWorkflowService({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
   const reminders = createReminders({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
-  const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), log: api.log, now: contest.now });
+  const email = createEmailProvider(deps.config.email, { dataDir: deps.config.dataDir, log: api.log });
+  api.addHook('onClose', async () => email.close?.());
+  const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), email, log: api.log, now: contest.now });
   const afterCommit = () => outbox.kick();
   const team = createTeamService({ db, repo: createTeamRepository(db), contest, workflow, reminders, afterCommit });
   const prelim = createPrelimService({ db, repo: createPrelimRepository(db), contest, workflow, reminders, afterCommit });

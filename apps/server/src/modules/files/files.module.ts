@@ -14,7 +14,6 @@ import { createLinkSigner } from './signed-link.js';
 
 /** Pieces of an upload untouched this long are removed (product.md section 9). */
 export const UPLOAD_MAX_AGE_MS = 24 * 3600_000;
-const SWEEP_INTERVAL_MS = 3600_000;
 
 export interface FilesOptions {
   /** Review assignments live in the review module; until it provides this, experts read nothing. */
@@ -53,12 +52,6 @@ export async function registerFiles(
   });
   await api.register(filesRoutes, { service: files, sessions: identity.sessions, incomingPath: () => pieces.incomingPath() });
 
-  const sweep = () => {
-    files.sweep(UPLOAD_MAX_AGE_MS).catch((err: unknown) => api.log.error({ err }, 'upload sweep failed'));
-  };
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
-  timer.unref();
-  api.addHook('onClose', async () => clearInterval(timer));
-  sweep();
+  // Leftover pieces are swept by a daily durable job (app.ts, kind files.sweep): one instance runs it.
   return { files };
 }

@@ -51,6 +51,8 @@ describe('notice outbox', () => {
     expect(new Set(gateway.sent.map((m) => m.text)).size).toBe(30);
     const rows = await db().select().from(noticeOutbox).where(inArray(noticeOutbox.id, ids));
     expect(rows.every((r) => r.status === 'SENT' && r.attempts === 1 && r.sentAt)).toBe(true);
+    // What the provider answered is kept per row (this fake answers nothing: its name is kept).
+    expect(rows.every((r) => r.providerAnswer === 'fake: accepted')).toBe(true);
     await a.drain();
     expect(gateway.sent).toHaveLength(30);
   });
@@ -63,7 +65,7 @@ describe('notice outbox', () => {
     const outbox = createNoticeOutbox({ db: db(), sms: flaky, now });
     await outbox.drain();
     let [row] = await db().select().from(noticeOutbox).where(eq(noticeOutbox.id, id!));
-    expect(row).toMatchObject({ status: 'QUEUED', attempts: 1, lastError: 'gateway busy' });
+    expect(row).toMatchObject({ status: 'QUEUED', attempts: 1, lastError: 'gateway busy', providerAnswer: 'gateway busy' });
     // Not due yet: nothing is sent.
     await outbox.drain();
     expect(flaky.sent).toHaveLength(0);
@@ -80,7 +82,7 @@ describe('notice outbox', () => {
       clock += 3_600_000;
     }
     [row] = await db().select().from(noticeOutbox).where(eq(noticeOutbox.id, dead!));
-    expect(row).toMatchObject({ status: 'FAILED', attempts: 5, lastError: 'gateway busy' });
+    expect(row).toMatchObject({ status: 'FAILED', attempts: 5, lastError: 'gateway busy', providerAnswer: 'gateway busy' });
   });
 
   it('queues nothing for an account without a phone', async () => {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, noticeOutbox } from '../../db/schema.js';
+import type { EmailProvider } from '../email/email.provider.js';
 import type { SmsProvider } from '../sms/sms.provider.js';
 
 const MAX_ATTEMPTS = 5;
@@ -15,8 +16,13 @@ export interface OutboxLogger {
  * change it reports does. The owner's phone is read here; an account without one gets none.
  */
 export async function enqueueSmsNotice(tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }): Promise<void> {
+  await queueSmsNotice(tx, notice);
+}
+
+/** enqueueSmsNotice, telling whether a row was written (false: the account has no phone). */
+export async function queueSmsNotice(tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }): Promise<boolean> {
   const [owner] = await tx.select({ phone: accounts.phone }).from(accounts).where(eq(accounts.id, notice.accountId)).limit(1);
-  if (!owner?.phone) return;
+  if (!owner?.phone) return false;
   await tx.insert(noticeOutbox).values({
     channel: 'SMS',
     recipient: owner.phone,
@@ -25,6 +31,41 @@ export async function enqueueSmsNotice(tx: Db, notice: { accountId: string; temp
     params: notice.params,
     text: notice.text,
   });
+  return true;
+}
+
+/**
+ * Puts an email notice in the outbox, in the caller's transaction, like enqueueSmsNotice: the
+ * owner's address is read here and an account without one gets none. Whether email notices are
+ * on (settings `notify.email`) is the caller's check, as for SMS (notifyEvent does both).
+ * False when the account has no address.
+ */
+export async function enqueueEmailNotice(tx: Db, notice: { accountId: string; subject: string; text: string; templateKey?: string }): Promise<boolean> {
+  const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, notice.accountId)).limit(1);
+  if (!owner?.email) return false;
+  await tx.insert(noticeOutbox).values({
+    channel: 'EMAIL',
+    recipient: owner.email,
+    accountId: notice.accountId,
+    templateKey: notice.templateKey ?? 'EMAIL',
+    subject: notice.subject,
+    text: notice.text,
+  });
+  return true;
+}
+
+/** What a provider's send resolved to, as the row keeps it. */
+function answerOf(result: unknown, provider: string): string {
+  if (typeof result === 'string' && result) return result.slice(0, 500);
+  if (result && typeof result === 'object' && typeof (result as { answer?: unknown }).answer === 'string') return (result as { answer: string }).answer.slice(0, 500);
+  return `${provider}: accepted`;
+}
+
+/** What a provider's refusal said: its own answer when it gives one, else the error. */
+function refusalOf(err: unknown): string {
+  const e = err as { answer?: unknown; code?: unknown; message?: unknown };
+  if (typeof e?.answer === 'string' && e.answer) return e.answer.slice(0, 500);
+  return [typeof e?.code === 'string' ? e.code : null, String(e?.message ?? err)].filter(Boolean).join(' ').slice(0, 500);
 }
 
 /**
@@ -33,10 +74,35 @@ export async function enqueueSmsNotice(tx: Db, notice: { accountId: string; temp
  * with backoff up to 5 times, then left FAILED with the provider's reason. A row left SENDING by
  * a crash is picked up again after 10 minutes (at-least-once for that rare case; the bulk-send
  * outbox of the messaging work adds per-recipient idempotency keys at the gateway).
+ *
+ * SMS rows go to `sms`, EMAIL rows (subject + text) to `email`; without an email provider EMAIL
+ * rows wait. What the provider answered (message id, or its refusal) is kept on the row.
  */
-export function createNoticeOutbox({ db, sms, log, now = () => new Date() }: { db: Db; sms: SmsProvider; log?: OutboxLogger; now?: () => Date }) {
+export function createNoticeOutbox({
+  db,
+  sms,
+  email,
+  log,
+  now = () => new Date(),
+}: {
+  db: Db;
+  sms: SmsProvider;
+  email?: EmailProvider;
+  log?: OutboxLogger;
+  now?: () => Date;
+}) {
   let running: Promise<number> | null = null;
   let again = false;
+  const channels: Array<'SMS' | 'EMAIL'> = email ? ['SMS', 'EMAIL'] : ['SMS'];
+
+  async function deliver(row: typeof noticeOutbox.$inferSelect): Promise<string> {
+    if (row.channel === 'EMAIL') {
+      if (!email) throw new Error('no email provider');
+      return answerOf(await email.send({ to: row.recipient, subject: row.subject ?? '', text: row.text }), email.name);
+    }
+    const result: unknown = await sms.send({ phone: row.recipient, templateKey: row.templateKey, params: row.params, text: row.text });
+    return answerOf(result, sms.name);
+  }
 
   async function claim(): Promise<Array<typeof noticeOutbox.$inferSelect>> {
     return db.transaction(async (tx) => {
@@ -46,7 +112,10 @@ export function createNoticeOutbox({ db, sms, log, now = () => new Date() }: { d
         .select()
         .from(noticeOutbox)
         .where(
-          sql`(${noticeOutbox.status} = 'QUEUED' and ${noticeOutbox.nextAttemptAt} <= ${at}) or (${noticeOutbox.status} = 'SENDING' and ${noticeOutbox.nextAttemptAt} <= ${stuck})`,
+          and(
+            inArray(noticeOutbox.channel, channels),
+            sql`((${noticeOutbox.status} = 'QUEUED' and ${noticeOutbox.nextAttemptAt} <= ${at}) or (${noticeOutbox.status} = 'SENDING' and ${noticeOutbox.nextAttemptAt} <= ${stuck}))`,
+          ),
         )
         .orderBy(asc(noticeOutbox.createdAt))
         .limit(BATCH)
@@ -68,17 +137,22 @@ export function createNoticeOutbox({ db, sms, log, now = () => new Date() }: { d
       if (rows.length === 0) return sent;
       for (const row of rows) {
         try {
-          await sms.send({ phone: row.recipient, templateKey: row.templateKey, params: row.params, text: row.text });
-          await db.update(noticeOutbox).set({ status: 'SENT', sentAt: now(), lastError: null }).where(eq(noticeOutbox.id, row.id));
+          const answer = await deliver(row);
+          await db.update(noticeOutbox).set({ status: 'SENT', sentAt: now(), lastError: null, providerAnswer: answer }).where(eq(noticeOutbox.id, row.id));
           sent++;
         } catch (err) {
           const attempts = row.attempts + 1;
           const failed = attempts >= MAX_ATTEMPTS;
           const backoff = 30_000 * 2 ** (attempts - 1);
-          log?.warn({ id: row.id, err: (err as Error).message }, 'SMS notice failed');
+          log?.warn({ id: row.id, channel: row.channel, err: (err as Error).message }, `${row.channel} notice failed`);
           await db
             .update(noticeOutbox)
-            .set({ status: failed ? 'FAILED' : 'QUEUED', lastError: String((err as Error).message ?? err).slice(0, 500), nextAttemptAt: new Date(now().getTime() + backoff) })
+            .set({
+              status: failed ? 'FAILED' : 'QUEUED',
+              lastError: String((err as Error).message ?? err).slice(0, 500),
+              providerAnswer: refusalOf(err),
+              nextAttemptAt: new Date(now().getTime() + backoff),
+            })
             .where(and(eq(noticeOutbox.id, row.id), eq(noticeOutbox.status, 'SENDING')));
         }
       }

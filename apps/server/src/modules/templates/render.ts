@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm';
+import { TEMPLATE_EVENTS, fillTemplate, type MessageChannel, type TemplateEventCode, type TemplateVariable } from '@contest/shared';
+import type { Db } from '../../db/client.js';
+import { messageTemplates } from '../../db/schema.js';
+
+export type TemplateVars = Partial<Record<TemplateVariable, string>>;
+
+/** What a template sends on each of its channels; null where the channel is off. */
+export interface RenderedEvent {
+  code: TemplateEventCode;
+  /** The in-site message: plain title, body as escaped HTML (what the inbox expects). */
+  insite: { title: string; body: string } | null;
+  /** The SMS: text as read, and what a gateway rendering its own template needs. */
+  sms: { templateKey: string; templateId: string | null; params: string[]; text: string } | null;
+  /** The email: plain subject and text. */
+  email: { subject: string; text: string } | null;
+}
+
+export interface TemplateTexts {
+  channels: readonly MessageChannel[];
+  subject: string;
+  body: string;
+  smsText: string;
+  smsTemplateId: string | null;
+  enabled: boolean;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/**
+ * A template body as inbox HTML. Templates are plain text: the whole rendered text is escaped
+ * (so neither a variable like a team name nor an administrator's template can inject markup),
+ * and line breaks become <br>.
+ */
+export const toInsiteHtml = (plain: string) => escapeHtml(plain).replace(/\r?\n/g, '<br>');
+
+/** The defaults of an event (product texts before templates): what an unedited template sends. */
+export function eventDefaults(code: TemplateEventCode): TemplateTexts {
+  const d = TEMPLATE_EVENTS[code].defaults;
+  return { channels: d.channels, subject: d.subject, body: d.body, smsText: d.smsText, smsTemplateId: null, enabled: true };
+}
+
+/** Renders template texts for one event with `vars` (missing variables render empty). */
+export function renderTexts(code: TemplateEventCode, texts: TemplateTexts, vars: TemplateVars): RenderedEvent {
+  const event = TEMPLATE_EVENTS[code];
+  const on = (c: MessageChannel) => texts.enabled && texts.channels.includes(c);
+  const values = vars as Readonly<Record<string, string | undefined>>;
+  const subject = fillTemplate(texts.subject, values);
+  const body = fillTemplate(texts.body, values);
+  return {
+    code,
+    insite: on('INSITE') ? { title: subject, body: toInsiteHtml(body) } : null,
+    sms: on('SMS') && texts.smsText
+      ? {
+          templateKey: event.smsKey,
+          templateId: texts.smsTemplateId,
+          params: event.smsParams.map((v) => values[v] ?? ''),
+          text: fillTemplate(texts.smsText, values),
+        }
+      : null,
+    email: on('EMAIL') ? { subject, text: body } : null,
+  };
+}
+
+/** The stored (edited) template of an event, or its defaults. Reads through `tx`. */
+export async function eventTemplate(tx: Db, code: TemplateEventCode): Promise<TemplateTexts> {
+  const [row] = await tx
+    .select({
+      channels: messageTemplates.channels,
+      subject: messageTemplates.subject,
+      body: messageTemplates.body,
+      smsText: messageTemplates.smsText,
+      smsTemplateId: messageTemplates.smsTemplateId,
+      enabled: messageTemplates.enabled,
+    })
+    .from(messageTemplates)
+    .where(eq(messageTemplates.code, code))
+    .limit(1);
+  return row ?? eventDefaults(code);
+}
+
+/**
+ * What each enabled channel of an event's notice would send, from the administrator's edited
+ * template or the default. Pass the transaction of the change being reported (on PGlite a read
+ * through `db` inside a transaction deadlocks). A disabled template sends nothing.
+ */
+export async function renderEvent(tx: Db, code: TemplateEventCode, vars: TemplateVars): Promise<RenderedEvent> {
+  return renderTexts(code, await eventTemplate(tx, code), vars);
+}

@@ -1,0 +1,389 @@
+import { z } from 'zod';
+import { enabledQuery, keywordQuery, optionalQuery, pageQueryFields, type IsoDateTime } from '../admin/common.js';
+import { ADMIN_MSG } from '../admin/messages.js';
+import { BROADCAST_VARIABLES } from './broadcast.js';
+
+/**
+ * One template model for the three channels (product.md 8): an event notice (`code` = the
+ * event below, one template per event, defaults as written here) or a template of bulk sends
+ * (no code). Bodies name variables in braces ({teamName}); a saved template may use only the
+ * variables its event offers. Calls in docs/api-content.md ("Message templates").
+ */
+
+export const MESSAGE_CHANNELS = ['INSITE', 'SMS', 'EMAIL'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export const MESSAGE_CHANNEL_LABELS: Record<MessageChannel, string> = { INSITE: '站内信', SMS: '短信', EMAIL: '邮件' };
+
+/** Every variable a template may name, with what the editor shows and the preview fills in. */
+export const TEMPLATE_VARIABLES = {
+  name: { label: '收件人姓名', example: '张三' },
+  teamName: { label: '团队名称', example: '智慧医保创新队' },
+  orgName: { label: '单位名称', example: '示例大学附属医院' },
+  projectName: { label: '项目名称', example: '医保基金智能监管平台' },
+  status: { label: '审核结果', example: '退回修改' },
+  reason: { label: '原因或审核意见', example: '请补充单位推荐函' },
+  round: { label: '评审轮次', example: '初赛' },
+  deadlineHint: { label: '截止提示', example: '请在 2025-09-30 18:00（北京时间）前' },
+  submittedDate: { label: '提交日期', example: '2025-09-01' },
+} as const satisfies Record<string, { label: string; example: string }>;
+export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
+
+export interface TemplateEventDef {
+  /** What the event is; also the template's default name. */
+  name: string;
+  /** Who receives it. */
+  audience: 'PARTICIPANT' | 'EXPERT';
+  /** The variables the sender fills in: the only ones a saved template may use. */
+  variables: readonly TemplateVariable[];
+  /** `templateKey` of its SMS outbox rows (the gateway template it maps to). */
+  smsKey: string;
+  /** Gateway template parameters, in order (gateways that render the text themselves). */
+  smsParams: readonly TemplateVariable[];
+  defaults: { channels: readonly MessageChannel[]; subject: string; body: string; smsText: string };
+}
+
+const SIGN = '【智慧医保大赛】';
+const AUDIT_SMS_VARS = ['teamName', 'status'] as const;
+const PRELIM_SMS_VARS = ['projectName', 'status'] as const;
+
+/**
+ * The events that send notices today, with their texts as the services wrote them before
+ * templates (issue 12): an unedited template sends exactly what was sent before. In-site and
+ * email use `subject` and `body`; SMS uses `smsText`. EMAIL goes out only when 邮件通知
+ * (notify.email) is on and the recipient has an address; SMS only when 短信通知 is on.
+ */
+export const TEMPLATE_EVENTS = {
+  TEAM_SUBMITTED: {
+    name: '报名信息已提交',
+    audience: 'PARTICIPANT',
+    variables: ['teamName'],
+    smsKey: 'TEAM_SUBMITTED',
+    smsParams: ['teamName'],
+    defaults: { channels: ['INSITE', 'EMAIL'], subject: '报名信息已提交', body: '您的团队「{teamName}」的报名信息已提交，请等待审核。', smsText: '' },
+  },
+  TEAM_APPROVED: {
+    name: '报名审核通过',
+    audience: 'PARTICIPANT',
+    variables: ['teamName', 'status'],
+    smsKey: 'TEAM_AUDIT',
+    smsParams: AUDIT_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '报名审核通过',
+      body: '您的团队「{teamName}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。',
+      smsText: `${SIGN}您的团队「{teamName}」报名审核结果：{status}。`,
+    },
+  },
+  TEAM_REVISING: {
+    name: '报名信息需修改',
+    audience: 'PARTICIPANT',
+    variables: ['teamName', 'status', 'reason'],
+    smsKey: 'TEAM_AUDIT',
+    smsParams: AUDIT_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '报名信息需修改',
+      body: '您的团队「{teamName}」报名审核结果：{status}。审核意见：{reason}',
+      smsText: `${SIGN}您的团队「{teamName}」报名审核结果：{status}，请登录大赛官网查看审核意见。`,
+    },
+  },
+  TEAM_REJECTED: {
+    name: '报名审核未通过',
+    audience: 'PARTICIPANT',
+    variables: ['teamName', 'status', 'reason'],
+    smsKey: 'TEAM_AUDIT',
+    smsParams: AUDIT_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '报名审核未通过',
+      body: '您的团队「{teamName}」报名审核结果：{status}。审核意见：{reason}',
+      smsText: `${SIGN}您的团队「{teamName}」报名审核结果：{status}，请登录大赛官网查看审核意见。`,
+    },
+  },
+  TEAM_DRAFT_REMIND: {
+    name: '提醒提交报名信息',
+    audience: 'PARTICIPANT',
+    variables: [],
+    smsKey: 'TEAM_DRAFT_REMIND',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '请尽快提交报名信息',
+      body: '您的参赛报名信息尚未提交。请在报名截止前完善并提交报名信息，逾期将无法参赛。',
+      smsText: `${SIGN}您的参赛报名信息尚未提交，请在报名截止前登录大赛官网完成提交。`,
+    },
+  },
+  PRELIM_SUBMITTED: {
+    name: '初赛材料已提交',
+    audience: 'PARTICIPANT',
+    variables: ['projectName'],
+    smsKey: 'PRELIM_SUBMITTED',
+    smsParams: ['projectName'],
+    defaults: { channels: ['INSITE', 'EMAIL'], subject: '初赛材料已提交', body: '您的项目「{projectName}」的初赛材料已提交，请等待形式审查。', smsText: '' },
+  },
+  PRELIM_APPROVED: {
+    name: '初赛材料形式审查通过',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'status'],
+    smsKey: 'PRELIM_AUDIT',
+    smsParams: PRELIM_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '初赛材料形式审查通过',
+      body: '您的项目「{projectName}」初赛材料已通过形式审查，将进入初赛评审。',
+      smsText: `${SIGN}您的项目「{projectName}」初赛材料审查结果：{status}。`,
+    },
+  },
+  PRELIM_REVISING: {
+    name: '初赛材料需修改',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'status', 'reason'],
+    smsKey: 'PRELIM_AUDIT',
+    smsParams: PRELIM_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '初赛材料需修改',
+      body: '您的项目「{projectName}」初赛材料审查结果：{status}。审核意见：{reason}',
+      smsText: `${SIGN}您的项目「{projectName}」初赛材料审查结果：{status}，请登录大赛官网查看审核意见。`,
+    },
+  },
+  PRELIM_REJECTED: {
+    name: '初赛材料形式审查未通过',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'status', 'reason'],
+    smsKey: 'PRELIM_AUDIT',
+    smsParams: PRELIM_SMS_VARS,
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '初赛材料形式审查未通过',
+      body: '您的项目「{projectName}」初赛材料审查结果：{status}。审核意见：{reason}',
+      smsText: `${SIGN}您的项目「{projectName}」初赛材料审查结果：{status}，请登录大赛官网查看审核意见。`,
+    },
+  },
+  PRELIM_DRAFT_REMIND: {
+    name: '提醒提交初赛材料',
+    audience: 'PARTICIPANT',
+    variables: [],
+    smsKey: 'PRELIM_DRAFT_REMIND',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '请尽快提交初赛材料',
+      body: '您的初赛材料尚未提交。请在初赛材料提交截止前完善并提交，逾期将无法参加初赛评审。',
+      smsText: `${SIGN}您的初赛材料尚未提交，请在截止前登录大赛官网完成提交。`,
+    },
+  },
+  FINAL_PROMOTED: {
+    name: '晋级决赛',
+    audience: 'PARTICIPANT',
+    variables: ['projectName'],
+    smsKey: 'FINAL_PROMOTED',
+    smsParams: ['projectName'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '晋级决赛',
+      body: '恭喜！您的项目「{projectName}」已晋级决赛，请留意决赛安排通知。',
+      smsText: `${SIGN}恭喜！您的项目「{projectName}」已晋级决赛，请登录大赛官网查看。`,
+    },
+  },
+  FEEDBACK_REPLIED: {
+    name: '反馈已回复',
+    audience: 'PARTICIPANT',
+    variables: ['submittedDate'],
+    smsKey: 'FEEDBACK_REPLIED',
+    smsParams: ['submittedDate'],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '您的反馈已回复',
+      body: '您于 {submittedDate} 提交的反馈已有回复，请在“我的反馈”中查看。',
+      smsText: '',
+    },
+  },
+  REVIEW_REMIND: {
+    name: '专家评审提醒',
+    audience: 'EXPERT',
+    variables: ['round', 'deadlineHint'],
+    smsKey: 'REVIEW_REMIND',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '{round}评审提醒',
+      body: '您在{round}评审中还有项目未提交评分，{deadlineHint}登录专家评审系统完成评分。',
+      smsText: `${SIGN}您在{round}评审中还有项目未提交评分，请尽快登录专家评审系统完成评分。`,
+    },
+  },
+  SCORE_RETURNED: {
+    name: '评分被退回',
+    audience: 'EXPERT',
+    variables: ['projectName', 'round', 'reason'],
+    smsKey: 'SCORE_RETURNED',
+    smsParams: ['projectName', 'round'],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '评分被退回',
+      body: '您对项目「{projectName}」的{round}评分已被退回。退回原因：{reason}。请在评审时间内重新评分并提交。',
+      smsText: '',
+    },
+  },
+  REREVIEW_INVITED: {
+    name: '复评邀请',
+    audience: 'EXPERT',
+    variables: ['projectName', 'round', 'reason'],
+    smsKey: 'REREVIEW_INVITED',
+    smsParams: ['projectName', 'round'],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '新的复评项目',
+      body: '您被邀请参与项目「{projectName}」的{round}复评。复评原因：{reason}。请在评审时间内完成评分。',
+      smsText: '',
+    },
+  },
+} as const satisfies Record<string, TemplateEventDef>;
+export type TemplateEventCode = keyof typeof TEMPLATE_EVENTS;
+export const TEMPLATE_EVENT_CODES = Object.keys(TEMPLATE_EVENTS) as TemplateEventCode[];
+export const isTemplateEventCode = (value: string): value is TemplateEventCode => Object.hasOwn(TEMPLATE_EVENTS, value);
+
+/** What a bulk-send template (no event) may name: the bulk send fills them per recipient. */
+export const BULK_TEMPLATE_VARIABLES: readonly TemplateVariable[] = BROADCAST_VARIABLES;
+
+/** The variables a template may use: its event's, or those of bulk sends. */
+export const variablesOf = (code: string | null): readonly TemplateVariable[] =>
+  code && isTemplateEventCode(code) ? TEMPLATE_EVENTS[code].variables : BULK_TEMPLATE_VARIABLES;
+
+// `{name}`: a letter, then letters or digits. Other braces are text.
+const VARIABLE = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
+
+/** The variables a text names, each once, in order of first use. */
+export function templateVariablesIn(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(VARIABLE), (m) => m[1]!))];
+}
+
+/** Names used in `texts` that are not in `allowed`, each once. */
+export function unknownTemplateVariables(texts: readonly string[], allowed: readonly string[]): string[] {
+  const known = new Set(allowed);
+  return [...new Set(texts.flatMap(templateVariablesIn))].filter((v) => !known.has(v));
+}
+
+/**
+ * Plain substitution (SMS, email, titles): `{name}` becomes its value; a variable without a
+ * value becomes empty. HTML for the inbox is the server's job (it escapes the result).
+ */
+export function fillTemplate(text: string, vars: Readonly<Record<string, string | undefined>>): string {
+  return text.replace(VARIABLE, (_whole, name: string) => vars[name] ?? '');
+}
+
+/** Example values of variables, for previews. */
+export function exampleVariables(variables: readonly string[]): Record<string, string> {
+  return Object.fromEntries(variables.map((v) => [v, (TEMPLATE_VARIABLES as Record<string, { example: string }>)[v]?.example ?? v]));
+}
+
+/** Texts of the template calls; joined to `isUserMessage` (shown as written). */
+export const TEMPLATE_MSG = {
+  templateNotFound: '模板不存在',
+  templateKindInvalid: '模板类型不正确',
+  templateNameRequired: '请输入模板名称',
+  templateNameTooLong: '模板名称不能超过 50 个字符',
+  templateChannelsRequired: '请至少选择一个发送渠道',
+  templateChannelInvalid: '发送渠道不正确',
+  templateSubjectRequired: '请输入标题',
+  templateSubjectTooLong: '标题不能超过 100 个字符',
+  templateBodyRequired: '请输入正文',
+  templateBodyTooLong: '正文不能超过 2000 个字符',
+  templateSmsTextRequired: '请输入短信内容',
+  templateSmsTextTooLong: '短信内容不能超过 500 个字符',
+  templateSmsIdInvalid: '短信平台模板 ID 只能包含字母、数字、下划线和短横线，最多 64 个字符',
+  templateVersionInvalid: '版本号不正确',
+  templateStale: '模板已被他人修改，请刷新后重试',
+  templateCreated: '模板已创建',
+  templateSaved: '模板已保存',
+  templateEnabled: '模板已启用',
+  templateDisabled: '模板已停用',
+  templateReset: '已恢复默认模板',
+  templateDeleted: '模板已删除',
+} as const;
+
+/** 400 naming the variables a template may not use (data.reason UNKNOWN_VARIABLE). */
+export const unknownVariablesMessage = (names: readonly string[]) => `模板中有未知变量：${names.map((n) => `{${n}}`).join('、')}`;
+
+const M = TEMPLATE_MSG;
+
+export const TEMPLATE_KINDS = ['EVENT', 'BULK'] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
+/** GET /admin/templates */
+export const templateListQuerySchema = z.object({
+  ...pageQueryFields,
+  kind: optionalQuery(z.enum(TEMPLATE_KINDS, { error: M.templateKindInvalid })),
+  channel: optionalQuery(z.enum(MESSAGE_CHANNELS, { error: M.templateChannelInvalid })),
+  keyword: keywordQuery,
+  enabled: enabledQuery,
+});
+export type TemplateListQuery = z.infer<typeof templateListQuerySchema>;
+
+/** `{key}` of the template calls: an event code, or the id of a bulk template. */
+export const templateKeyParamsSchema = z.object({ key: z.string().min(1).max(64) });
+
+const versionField = z.number({ error: M.templateVersionInvalid }).int(M.templateVersionInvalid).min(0, M.templateVersionInvalid).optional();
+
+/** POST /admin/templates, PUT /admin/templates/{key} */
+export const templateBodySchema = z
+  .object({
+    name: z.string({ error: M.templateNameRequired }).trim().min(1, M.templateNameRequired).max(50, M.templateNameTooLong),
+    channels: z
+      .array(z.enum(MESSAGE_CHANNELS, { error: M.templateChannelInvalid }), { error: M.templateChannelsRequired })
+      .min(1, M.templateChannelsRequired)
+      .transform((list) => MESSAGE_CHANNELS.filter((c) => list.includes(c))),
+    subject: z.string({ error: M.templateSubjectRequired }).trim().max(100, M.templateSubjectTooLong).default(''),
+    body: z.string({ error: M.templateBodyRequired }).max(2000, M.templateBodyTooLong).default(''),
+    smsText: z.string({ error: M.templateSmsTextRequired }).trim().max(500, M.templateSmsTextTooLong).default(''),
+    smsTemplateId: z
+      .string({ error: M.templateSmsIdInvalid })
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{0,64}$/, M.templateSmsIdInvalid)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    /** The version the editor loaded (0 for an event template never saved); another is STALE. */
+    version: versionField,
+  })
+  .superRefine((v, ctx) => {
+    const needsText = v.channels.includes('INSITE') || v.channels.includes('EMAIL');
+    if (needsText && !v.subject) ctx.addIssue({ code: 'custom', path: ['subject'], message: M.templateSubjectRequired });
+    if (needsText && !v.body.trim()) ctx.addIssue({ code: 'custom', path: ['body'], message: M.templateBodyRequired });
+    if (v.channels.includes('SMS') && !v.smsText) ctx.addIssue({ code: 'custom', path: ['smsText'], message: M.templateSmsTextRequired });
+  });
+export type TemplateBody = z.infer<typeof templateBodySchema>;
+export type TemplateBodyInput = z.input<typeof templateBodySchema>;
+
+/** PUT /admin/templates/{key}/enabled */
+export const templateEnabledBodySchema = z.object({
+  enabled: z.boolean({ error: ADMIN_MSG.enabledInvalid }),
+  version: versionField,
+});
+export type TemplateEnabledBody = z.infer<typeof templateEnabledBodySchema>;
+
+export interface MessageTemplateItem {
+  /** What the calls address it by: the event code, or the id of a bulk template. */
+  key: string;
+  /** The stored row; null for an event template never saved (its defaults apply). */
+  id: string | null;
+  code: TemplateEventCode | null;
+  /** The event's name (catalogue); null for bulk templates. */
+  eventName: string | null;
+  audience: 'PARTICIPANT' | 'EXPERT' | null;
+  /** The variables it may use. */
+  variables: TemplateVariable[];
+  name: string;
+  channels: MessageChannel[];
+  subject: string;
+  body: string;
+  smsText: string;
+  smsTemplateId: string | null;
+  enabled: boolean;
+  /** 0 for an event template never saved. */
+  version: number;
+  /** An event template that was saved (differs from, or was confirmed over, the defaults). */
+  customized: boolean;
+  updatedAt: IsoDateTime | null;
+  /** Name of the administrator who saved it last. */
+  updatedBy: string | null;
+}
