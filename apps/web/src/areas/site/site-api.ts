@@ -3,6 +3,7 @@
  * If an answer changes shape, only this file changes.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import {
   API_BASE,
   PAGE_SIZE_DEFAULT,
@@ -10,6 +11,7 @@ import {
   type ContestPublic,
   type DocCategory,
   type DocumentItem,
+  type Locale,
   type NewsCategory,
   type NewsDetail,
   type NewsListItem,
@@ -21,29 +23,32 @@ import { ApiError } from '../../api';
 import { api } from '../../lib/api';
 import { getToken, useToken } from '../../lib/session';
 import { saveBlob } from '../../lib/save-blob';
+import { dictLang } from '../../components/contest/contest-common';
 
-export async function fetchNewsPage(params: { category?: NewsCategory; page: number; size?: number }): Promise<Page<NewsListItem>> {
-  const { category, page, size = PAGE_SIZE_DEFAULT } = params;
-  return (await api.get<Page<NewsListItem>>('/news', { params: { category, page, size } })).data;
+export async function fetchNewsPage(params: { category?: NewsCategory; page: number; size?: number; lang?: Locale }): Promise<Page<NewsListItem>> {
+  const { category, page, size = PAGE_SIZE_DEFAULT, lang = dictLang() } = params;
+  return (await api.get<Page<NewsListItem>>('/news', { params: { category, page, size, lang } })).data;
 }
 
 /** A news list page (pinned first, then newest: the server's order); the previous page stays while the next loads. */
 export function useNewsPage(category: NewsCategory | undefined, page: number, size = PAGE_SIZE_DEFAULT) {
+  const lang = usePageLang();
   return useQuery({
-    queryKey: ['news', 'list', category ?? 'ALL', page, size],
-    queryFn: () => fetchNewsPage({ category, page, size }),
+    queryKey: ['news', 'list', category ?? 'ALL', page, size, lang],
+    queryFn: () => fetchNewsPage({ category, page, size, lang }),
     placeholderData: keepPreviousData,
   });
 }
 
-export async function fetchNews(id: string): Promise<NewsDetail> {
-  return (await api.get<NewsDetail>(`/news/${encodeURIComponent(id)}`)).data;
+export async function fetchNews(id: string, lang: Locale = dictLang()): Promise<NewsDetail> {
+  return (await api.get<NewsDetail>(`/news/${encodeURIComponent(id)}`, { params: { lang } })).data;
 }
 
 export function useNews(id: string | null) {
+  const lang = usePageLang();
   return useQuery({
-    queryKey: ['news', 'detail', id],
-    queryFn: () => fetchNews(id!),
+    queryKey: ['news', 'detail', id, lang],
+    queryFn: () => fetchNews(id!, lang),
     enabled: !!id,
     retry: false,
   });
@@ -55,10 +60,10 @@ export function useNews(id: string | null) {
  * ending. This call belongs to the AdminToken realm: it carries that token itself and a
  * refusal only means "no preview" here, never a logout of anyone.
  */
-export async function fetchNewsPreview(id: string): Promise<NewsDetail> {
+export async function fetchNewsPreview(id: string, lang: Locale = dictLang()): Promise<NewsDetail> {
   const token = getToken('ADMIN');
   if (!token) throw new ApiError({ status: 401, code: 'UNAUTHORIZED', message: '', data: null });
-  const res = await fetch(`${API_BASE}/admin/news/${encodeURIComponent(id)}/preview`, {
+  const res = await fetch(`${API_BASE}/admin/news/${encodeURIComponent(id)}/preview?lang=${encodeURIComponent(lang)}`, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
     credentials: 'include',
   });
@@ -80,32 +85,44 @@ export async function fetchNewsPreview(id: string): Promise<NewsDetail> {
 }
 
 export function useNewsPreview(id: string | null) {
+  const lang = usePageLang();
   return useQuery({
-    queryKey: ['news', 'preview', id],
-    queryFn: () => fetchNewsPreview(id!),
+    queryKey: ['news', 'preview', id, lang],
+    queryFn: () => fetchNewsPreview(id!, lang),
     enabled: !!id,
     retry: false,
   });
 }
 
-export async function fetchSiteBlock(key: SiteContentKey): Promise<SiteBlock> {
-  return (await api.get<SiteBlock>(`/site/content/${key}`)).data;
+/**
+ * The page's language for the document and block reads (English texts where written, else the
+ * Chinese). Sent always: without it the server would follow the browser's Accept-Language.
+ */
+function usePageLang(): Locale {
+  const { i18n } = useTranslation();
+  return dictLang(i18n.resolvedLanguage ?? i18n.language);
+}
+
+export async function fetchSiteBlock(key: SiteContentKey, lang: Locale = dictLang()): Promise<SiteBlock> {
+  return (await api.get<SiteBlock>(`/site/content/${key}`, { params: { lang } })).data;
 }
 
 export function useSiteBlock(key: SiteContentKey) {
-  return useQuery({ queryKey: ['site-content', key], queryFn: () => fetchSiteBlock(key) });
+  const lang = usePageLang();
+  return useQuery({ queryKey: ['site-content', key, lang], queryFn: () => fetchSiteBlock(key, lang) });
 }
 
 /** Several blocks in one call (the home page), keyed by block; a block left out is simply absent. */
-export async function fetchSiteBlocks(keys: readonly SiteContentKey[]): Promise<Partial<Record<SiteContentKey, SiteBlock>>> {
-  return (await api.get<Partial<Record<SiteContentKey, SiteBlock>>>('/site/content', { params: { keys: keys.join(',') } }))
+export async function fetchSiteBlocks(keys: readonly SiteContentKey[], lang: Locale = dictLang()): Promise<Partial<Record<SiteContentKey, SiteBlock>>> {
+  return (await api.get<Partial<Record<SiteContentKey, SiteBlock>>>('/site/content', { params: { keys: keys.join(','), lang } }))
     .data;
 }
 
 export function useSiteBlocks(keys: readonly SiteContentKey[]) {
+  const lang = usePageLang();
   return useQuery({
-    queryKey: ['site-content', 'batch', ...keys],
-    queryFn: () => fetchSiteBlocks(keys),
+    queryKey: ['site-content', 'batch', lang, ...keys],
+    queryFn: () => fetchSiteBlocks(keys, lang),
     // The home page still shows its built-in texts when the blocks cannot be loaded.
     retry: false,
   });
@@ -119,17 +136,18 @@ export function useContestPublic() {
   return useQuery({ queryKey: ['contest', 'public'], queryFn: fetchContestPublic, retry: false });
 }
 
-export async function fetchDocuments(category: DocCategory): Promise<DocumentItem[]> {
-  return (await api.get<DocumentItem[]>('/documents', { params: { category } })).data;
+export async function fetchDocuments(category: DocCategory, lang: Locale = dictLang()): Promise<DocumentItem[]> {
+  return (await api.get<DocumentItem[]>('/documents', { params: { category, lang } })).data;
 }
 
-/** The documents of a category the caller may see (a signed-in participant sees more). */
+/** The documents of a category the caller may see (a signed-in participant sees more), titled in the page's language. */
 export function useDocuments(category: DocCategory) {
   const token = useToken('USER');
+  const lang = usePageLang();
   return useQuery({
     // The token is part of the key: logging in or out changes what the list holds.
-    queryKey: ['documents', category, token ? 'signed-in' : 'anonymous'],
-    queryFn: () => fetchDocuments(category),
+    queryKey: ['documents', category, token ? 'signed-in' : 'anonymous', lang],
+    queryFn: () => fetchDocuments(category, lang),
   });
 }
 

@@ -112,7 +112,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
       const medical = screen.getByTestId('home-news-MEDICAL_INSURANCE');
       await within(medical).findByText('医保新政');
       expect(within(medical).getByRole('link', { name: /更多/ }).getAttribute('href')).toBe('/medical-insurance');
-      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'CONTEST_DYNAMIC', page: 1, size: 5 } });
+      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'CONTEST_DYNAMIC', page: 1, size: 5, lang: 'zh-cn' } });
 
       // The edited introduction replaces the built-in one; an empty block keeps the built-in text.
       const intro = await screen.findByTestId('home-intro-body');
@@ -120,7 +120,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect(screen.getByRole('heading', { level: 2, name: '关于大赛' })).toBeTruthy();
       expect(screen.getByText('主办单位')).toBeTruthy();
       expect(get).toHaveBeenCalledWith('/site/content', {
-        params: { keys: 'home-intro,home-tracks,home-schedule,home-organisers,home-contact' },
+        params: { keys: 'home-intro,home-tracks,home-schedule,home-organisers,home-contact', lang: 'zh-cn' },
       });
     });
   });
@@ -150,12 +150,12 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect(rows[1]!.textContent).toContain('2025-04-01');
       expect(rows[1]!.querySelector('img')).toBeNull();
       expect(within(rows[0]!).getByRole('link').getAttribute('href')).toBe('/dynamic-detail?id=n1');
-      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'MEDICAL_INSURANCE', page: 1, size: 10 } });
+      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'MEDICAL_INSURANCE', page: 1, size: 10, lang: 'zh-cn' } });
 
       fireEvent.click(within(screen.getByTestId('kit-pager')).getByText('2'));
       expect(await screen.findByText('第二页资讯')).toBeTruthy();
       expect(router.state.location.search).toBe('?page=2');
-      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'MEDICAL_INSURANCE', page: 2, size: 10 } });
+      expect(get).toHaveBeenCalledWith('/news', { params: { category: 'MEDICAL_INSURANCE', page: 2, size: 10, lang: 'zh-cn' } });
     });
 
     it('shows a skeleton while loading, then the empty state', async () => {
@@ -188,7 +188,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
       const get = mockGet({ '/news': () => detail });
       const { router } = renderRoute('/dynamic-detail?id=n1');
       expect(await screen.findByRole('heading', { level: 1, name: '文章标题' })).toBeTruthy();
-      expect(get).toHaveBeenCalledWith('/news/n1');
+      expect(get).toHaveBeenCalledWith('/news/n1', { params: { lang: 'zh-cn' } });
       expect(screen.getByTestId('article-body').innerHTML).toBe(detail.body);
       expect(screen.getByText('来源：组委会')).toBeTruthy();
       expect(screen.getByRole('link', { name: '上一篇文章' }).getAttribute('href')).toBe('/dynamic-detail?id=n0');
@@ -217,7 +217,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect(await screen.findByRole('heading', { level: 1, name: '文章标题' })).toBeTruthy();
       expect(screen.getByText('预览模式：此页面仅供管理员查看发布效果')).toBeTruthy();
       expect(fetchMock).toHaveBeenCalledWith(
-        '/api/admin/news/n1/preview',
+        '/api/admin/news/n1/preview?lang=zh-cn',
         expect.objectContaining({ headers: expect.objectContaining({ Authorization: 'Bearer admin-token' }) }),
       );
       expect(get).not.toHaveBeenCalledWith(expect.stringContaining('/admin/news'), expect.anything());
