@@ -68,7 +68,7 @@ export const UPLOAD_RULES: Record<AttachmentOrigin, UploadRule> = {
   // Cover and body images of news articles, and files linked from them.
   NEWS: { extensions: [...IMAGES, 'pdf', ...OFFICE, 'zip'], maxBytes: 20 * MB, uploader: 'ADMIN', button: 'news:edit', isPublic: true },
   // Templates, guides and data documents.
-  DOC: { extensions: ['pdf', ...OFFICE, 'zip', 'rar', '7z', 'jpg', 'jpeg', 'png'], maxBytes: 200 * MB, uploader: 'ADMIN', button: 'doc:edit', isPublic: true },
+  DOC: { extensions: ['pdf', ...OFFICE, 'zip', 'rar', '7z', 'jpg', 'jpeg', 'png'], maxBytes: 200 * MB, uploader: 'ADMIN', button: 'doc:edit', isPublic: false },
 };
 
 /** `/attachment/upload/public` takes one request; anything larger goes in pieces. */

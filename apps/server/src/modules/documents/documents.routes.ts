@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { documentListQuerySchema, idParamsSchema, templateQuerySchema } from '@contest/shared';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
+import { localeOf } from '../dictionary/request-locale.js';
 import { contentDisposition, isInlinePreviewable } from '../files/files.http.js';
 import type { DocumentDownload, DocumentsService } from './documents.service.js';
 
@@ -32,9 +33,11 @@ export async function documentsRoutes(base: FastifyInstance, { service, particip
   app.get('/template/public', { compress: false, schema: { querystring: templateQuerySchema } }, async (request, reply) =>
     sendFile(reply, await service.template(request.query.code), false),
   );
-  app.get('/documents', { schema: { querystring: documentListQuerySchema } }, async (request) =>
-    ok(await service.list(await participantOf(request), request.query)),
-  );
+  // The titles follow the language, which may come from Accept-Language: caches must key on it.
+  app.get('/documents', { schema: { querystring: documentListQuerySchema } }, async (request, reply) => {
+    reply.header('Vary', 'Accept-Language');
+    return ok(await service.list(await participantOf(request), request.query, localeOf(request, request.query.lang)));
+  });
   app.get(
     '/documents/:id/file',
     { compress: false, schema: { params: idParamsSchema, querystring: z.object({ preview: z.string().optional() }) } },

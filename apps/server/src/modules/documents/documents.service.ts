@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { CONTENT_MSG, type DocAudience, type DocumentItem, type DocumentListQuery } from '@contest/shared';
+import { CONTENT_MSG, type DocAudience, type DocumentItem, type DocumentListQuery, type Locale } from '@contest/shared';
 import { notFound } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { Db } from '../../db/client.js';
@@ -13,11 +13,12 @@ export interface DocumentDownload {
   body: Readable;
 }
 
-function toItem({ doc, file }: DocumentWithFile): DocumentItem {
+/** English pages get the English title where there is one. */
+function toItem({ doc, file }: DocumentWithFile, locale: Locale): DocumentItem {
   return {
     id: doc.id,
     code: doc.code,
-    title: doc.title,
+    title: locale === 'en' && doc.titleEn ? doc.titleEn : doc.title,
     category: doc.category,
     audience: doc.audience,
     file: { uniqueNo: file.uniqueNo, name: file.originalName, size: file.size, filePath: `${STREAM_PATH}${file.uniqueNo}` },
@@ -62,8 +63,8 @@ export function createDocumentsService(deps: { db: Db; repo: DocumentsRepository
     audiencesOf,
 
     /** Documents the caller may see; the others are simply not listed. */
-    async list(accountId: string | null, query: DocumentListQuery): Promise<DocumentItem[]> {
-      return (await repo.listVisible(await audiencesOf(accountId), query.category)).map(toItem);
+    async list(accountId: string | null, query: DocumentListQuery, locale: Locale = 'zh-cn'): Promise<DocumentItem[]> {
+      return (await repo.listVisible(await audiencesOf(accountId), query.category)).map((row) => toItem(row, locale));
     },
 
     /** GET /template/public: only public documents, by their code. */

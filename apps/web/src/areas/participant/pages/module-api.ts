@@ -1,17 +1,22 @@
 /** Data documents of /module (docs/api-content.md): listed and fetched with the participant's token. */
 import { useQuery } from '@tanstack/react-query';
-import { API_BASE, type DocumentItem } from '@contest/shared';
+import { useTranslation } from 'react-i18next';
+import { API_BASE, type DocumentItem, type Locale } from '@contest/shared';
+import { dictLang } from '../../../components/contest/contest-common';
 import type { BlobResult } from '../../../api';
 import { api } from '../../../lib/api';
 import { saveBlob } from '../../../lib/save-blob';
 export { saveBlob };
 
-export async function fetchDataDocuments(): Promise<DocumentItem[]> {
-  return (await api.get<DocumentItem[]>('/documents', { params: { category: 'DATA' } })).data;
+/** Titled in `lang` (English titles where written); sent always, or the browser's language would decide. */
+export async function fetchDataDocuments(lang: Locale = dictLang()): Promise<DocumentItem[]> {
+  return (await api.get<DocumentItem[]>('/documents', { params: { category: 'DATA', lang } })).data;
 }
 
 export function useDataDocuments() {
-  return useQuery({ queryKey: ['documents', 'DATA', 'signed-in'], queryFn: fetchDataDocuments });
+  const { i18n } = useTranslation();
+  const lang = dictLang(i18n.resolvedLanguage ?? i18n.language);
+  return useQuery({ queryKey: ['documents', 'DATA', 'signed-in', lang], queryFn: () => fetchDataDocuments(lang) });
 }
 
 function apiPath(path: string): string {
