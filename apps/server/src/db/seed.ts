@@ -99,11 +99,15 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
         join menus m on m.code = bm.code or m.code = bm.parent_code
       on conflict do nothing`);
 
-    await tx.insert(dictTypes).values(DICTIONARY_SEED.map((type, sort) => ({ code: type.code, name: type.name, sort }))).onConflictDoNothing();
+    await tx
+      .insert(dictTypes)
+      .values(DICTIONARY_SEED.map((type, sort) => ({ code: type.code, name: type.name, nameEn: type.nameEn, sort })))
+      .onConflictDoNothing();
     await tx
       .insert(dictItems)
-      .values(DICTIONARY_SEED.flatMap((type) => type.items.map((item, sort) => ({ typeCode: type.code, code: item.code, name: item.name, sort }))))
+      .values(DICTIONARY_SEED.flatMap((type) => type.items.map((item, sort) => ({ typeCode: type.code, code: item.code, name: item.name, nameEn: item.nameEn, sort }))))
       .onConflictDoNothing();
+    await fillDictionaryEnglishNames(tx);
 
 
     await tx
@@ -134,6 +138,25 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
     const demo = opts.demo ? await seedDemo(tx) : null;
     return { createdAdmin, demo };
   });
+}
+
+/**
+ * Rows seeded before English names existed get them (issue 12). Only where the English name was
+ * never set (NULL: an admin who removed one leaves '') and the Chinese name is still the seeded
+ * one: a row an admin renamed may no longer mean what the seeded English says. One statement per
+ * table, as this runs at every start; a second run changes nothing.
+ */
+export async function fillDictionaryEnglishNames(tx: Db): Promise<void> {
+  const types = DICTIONARY_SEED.map((t) => sql`(${t.code}, ${t.name}, ${t.nameEn})`);
+  await tx.execute(sql`
+    update dict_types t set name_en = v.name_en
+      from (values ${sql.join(types, sql`, `)}) as v(code, name, name_en)
+     where t.code = v.code and t.name = v.name and t.name_en is null`);
+  const items = DICTIONARY_SEED.flatMap((t) => t.items.map((i) => sql`(${t.code}, ${i.code}, ${i.name}, ${i.nameEn})`));
+  await tx.execute(sql`
+    update dict_items d set name_en = v.name_en
+      from (values ${sql.join(items, sql`, `)}) as v(type_code, code, name, name_en)
+     where d.type_code = v.type_code and d.code = v.code and d.name = v.name and d.name_en is null`);
 }
 
 async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Promise<SeedResult['createdAdmin']> {

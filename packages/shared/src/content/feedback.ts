@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { optionalQuery, pageQueryFields, type IsoDateTime } from '../admin/common.js';
+import { dateTimeQuery, keywordQuery, optionalQuery, pageQueryFields, rangeIsOrdered, type IsoDateTime } from '../admin/common.js';
+import { ADMIN_MSG } from '../admin/messages.js';
 import type { FileRef } from './documents.js';
 import { CONTENT_MSG as M } from './messages.js';
+import { FEEDBACK_MSG } from './feedback-messages.js';
+
+export { FEEDBACK_MSG } from './feedback-messages.js';
 
 export const FEEDBACK_CONTENT_MAX = 1000;
 export const FEEDBACK_CONTACT_MAX = 100;
@@ -36,18 +40,30 @@ export type FeedbackCreate = z.input<typeof feedbackCreateSchema>;
 /** GET /feedback/my */
 export const feedbackMyQuerySchema = z.object({ ...pageQueryFields });
 
-/** GET /admin/feedback */
-export const adminFeedbackQuerySchema = z.object({
-  ...pageQueryFields,
-  status: optionalQuery(z.enum(FEEDBACK_STATUSES, { error: M.feedbackStatusInvalid })),
-  type: optionalQuery(z.string().max(64, M.feedbackTypeInvalid)),
-});
+/** GET /admin/feedback. `keyword` matches the content, the contact, and the participant's username, name or phone. */
+export const adminFeedbackQuerySchema = z
+  .object({
+    ...pageQueryFields,
+    status: optionalQuery(z.enum(FEEDBACK_STATUSES, { error: M.feedbackStatusInvalid })),
+    type: optionalQuery(z.string().max(64, M.feedbackTypeInvalid)),
+    keyword: keywordQuery,
+    /** Submission time, Beijing time, both ends inclusive (`YYYY-MM-DD` or `YYYY-MM-DD HH:mm:ss`). */
+    from: dateTimeQuery,
+    to: dateTimeQuery,
+  })
+  .refine(rangeIsOrdered, { message: ADMIN_MSG.dateRangeInvalid, path: ['from'] });
 export type AdminFeedbackQuery = z.infer<typeof adminFeedbackQuerySchema>;
 
-/** POST /admin/feedback/{id}/reply. `close` true closes it (status CLOSED) instead of REPLIED. */
+/**
+ * POST /admin/feedback/{id}/reply. `close` true closes it (status CLOSED) instead of REPLIED.
+ * `lastRepliedAt`: the `repliedAt` of the item as the admin saw it (null when it had no reply):
+ * when the item was replied since, the reply is refused (400, `data.reason = 'STALE'`) instead
+ * of silently replacing a colleague's answer. Left out, the reply replaces whatever is there.
+ */
 export const feedbackReplySchema = z.object({
   reply: z.string({ error: M.replyRequired }).trim().min(1, M.replyRequired).max(FEEDBACK_REPLY_MAX, M.replyTooLong),
   close: z.boolean().optional().default(false),
+  lastRepliedAt: z.iso.datetime({ offset: true, error: FEEDBACK_MSG.lastRepliedAtInvalid }).nullable().optional(),
 });
 export type FeedbackReply = z.input<typeof feedbackReplySchema>;
 
@@ -68,4 +84,7 @@ export interface FeedbackItem {
 
 export interface AdminFeedbackItem extends FeedbackItem {
   owner: { id: string; username: string; name: string | null; phone: string | null };
+  /** The admin who wrote the current reply (or closed it without one), null before. */
+  repliedBy: { id: string; username: string; name: string | null } | null;
+  closedAt: IsoDateTime | null;
 }

@@ -9,7 +9,7 @@ export function createDictionaryRepository(db: Db) {
   return {
     typesWithCounts: async (tx: Db = db) =>
       tx
-        .select({ code: dictTypes.code, name: dictTypes.name, sort: dictTypes.sort, createdAt: dictTypes.createdAt, updatedAt: dictTypes.updatedAt, itemCount: count(dictItems.id) })
+        .select({ code: dictTypes.code, name: dictTypes.name, nameEn: dictTypes.nameEn, sort: dictTypes.sort, createdAt: dictTypes.createdAt, updatedAt: dictTypes.updatedAt, itemCount: count(dictItems.id) })
         .from(dictTypes)
         .leftJoin(dictItems, eq(dictItems.typeCode, dictTypes.code))
         .groupBy(dictTypes.code)
@@ -38,7 +38,7 @@ export function createDictionaryRepository(db: Db) {
       if (typeCodes) where.push(inArray(dictItems.typeCode, typeCodes));
       if (onlyEnabled) where.push(eq(dictItems.enabled, true));
       return db
-        .select({ typeCode: dictItems.typeCode, code: dictItems.code, name: dictItems.name })
+        .select({ typeCode: dictItems.typeCode, code: dictItems.code, name: dictItems.name, nameEn: dictItems.nameEn })
         .from(dictItems)
         .where(where.length ? and(...where) : undefined)
         .orderBy(asc(dictItems.typeCode), asc(dictItems.sort), asc(dictItems.code));

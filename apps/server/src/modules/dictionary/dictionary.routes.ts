@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ADMIN_MSG,
   dictItemCreateSchema,
@@ -15,6 +15,7 @@ import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { adminActorOf, type AdminGuard } from '../admin/admin.guard.js';
 import type { DictionaryService } from './dictionary.service.js';
+import { localeOf } from './request-locale.js';
 
 export interface DictionaryRoutesOptions {
   service: DictionaryService;
@@ -27,9 +28,19 @@ export interface DictionaryRoutesOptions {
 export async function dictionaryRoutes(base: FastifyInstance, { service, canRead, canEdit }: DictionaryRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/dic/public', { schema: { querystring: dictTypesQuerySchema } }, async (request) => ok(await service.options(request.query.types)));
-  app.get('/dic/module', { schema: { querystring: dictModuleQuerySchema } }, async (request) => ok(await service.moduleOptions(request.query.module)));
-  app.get('/dic/label', { schema: { querystring: dictTypesQuerySchema } }, async (request) => ok(await service.labels(request.query.types)));
+  // The answer depends on the language, which may come from Accept-Language: caches must key on it.
+  const varyByLanguage = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Vary', 'Accept-Language');
+  };
+  app.get('/dic/public', { onRequest: varyByLanguage, schema: { querystring: dictTypesQuerySchema } }, async (request) =>
+    ok(await service.options(request.query.types, localeOf(request, request.query.lang))),
+  );
+  app.get('/dic/module', { onRequest: varyByLanguage, schema: { querystring: dictModuleQuerySchema } }, async (request) =>
+    ok(await service.moduleOptions(request.query.module, localeOf(request, request.query.lang))),
+  );
+  app.get('/dic/label', { onRequest: varyByLanguage, schema: { querystring: dictTypesQuerySchema } }, async (request) =>
+    ok(await service.labels(request.query.types, localeOf(request, request.query.lang))),
+  );
 
   app.get('/admin/dic/type', { onRequest: canRead }, async () => ok(await service.listTypes()));
   app.post('/admin/dic/type', { config: { audit: 'dict:type-create' }, onRequest: canEdit, schema: { body: dictTypeCreateSchema } }, async (request) =>

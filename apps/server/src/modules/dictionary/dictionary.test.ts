@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { DICTIONARY_SEED, DICT_MODULES } from '@contest/shared';
+import { and, eq, isNull } from 'drizzle-orm';
+import { DICTIONARY_SEED, DICT_MODULES, DICT_MSG } from '@contest/shared';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { signIn } from '../../../test/sign-in.js';
 import { api, operationsBy } from '../../../test/admin-helpers.js';
 import { dictItems, dictTypes } from '../../db/schema.js';
 import { seedAtStartup } from '../../startup.js';
+import { fillDictionaryEnglishNames } from '../../db/seed.js';
+import { acceptedLanguages } from './request-locale.js';
 
 let t: TestApp;
 
@@ -26,7 +28,7 @@ describe('public dictionary reads', () => {
     const res = await api(t, 'GET', '/api/dic/public?types=ORG_TYPE,TRACK,NO_SUCH');
     expect(res.statusCode).toBe(200);
     const orgType = DICTIONARY_SEED.find((d) => d.code === 'ORG_TYPE')!;
-    expect(res.body.data.ORG_TYPE).toEqual(orgType.items);
+    expect(res.body.data.ORG_TYPE).toEqual(orgType.items.map(({ code, name }) => ({ code, name })));
     expect(res.body.data.TRACK).toHaveLength(DICTIONARY_SEED.find((d) => d.code === 'TRACK')!.items.length);
     expect(res.body.data.NO_SUCH).toEqual([]);
     expect(Object.keys(res.body.data).sort()).toEqual(['NO_SUCH', 'ORG_TYPE', 'TRACK']);
@@ -45,6 +47,136 @@ describe('public dictionary reads', () => {
     expect((await api(t, 'GET', '/api/dic/module')).body).toMatchObject({ status: 400, message: '模块不正确' });
     const labels = await api(t, 'GET', '/api/dic/label?types=ORG_TYPE');
     expect(labels.body.data).toEqual({ ORG_TYPE: Object.fromEntries(DICTIONARY_SEED[0]!.items.map((i) => [i.code, i.name])) });
+  });
+});
+
+describe('English names', () => {
+  const orgType = DICTIONARY_SEED.find((d) => d.code === 'ORG_TYPE')!;
+  const chinese = orgType.items.map(({ code, name }) => ({ code, name }));
+  const english = orgType.items.map(({ code, nameEn }) => ({ code, name: nameEn }));
+
+  it('every seeded type and item has an English name, stored by the seed', async () => {
+    for (const type of DICTIONARY_SEED) {
+      expect(type.nameEn.trim(), type.code).not.toBe('');
+      for (const item of type.items) expect(item.nameEn.trim(), `${type.code}/${item.code}`).not.toBe('');
+    }
+    expect(await t.database.db.select().from(dictItems).where(isNull(dictItems.nameEn))).toEqual([]);
+    const [region] = await t.database.db.select().from(dictTypes).where(eq(dictTypes.code, 'REGION'));
+    expect(region!.nameEn).toBe('Region');
+  });
+
+  it('/dic/public, /dic/module and /dic/label answer English for lang=en or Accept-Language, Chinese otherwise', async () => {
+    const en = { 'accept-language': 'en-US,en;q=0.9' };
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE&lang=en')).body.data.ORG_TYPE).toEqual(english);
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE', { headers: en })).body.data.ORG_TYPE).toEqual(english);
+    // The page's language (lang) wins over the browser's.
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE&lang=zh-cn', { headers: en })).body.data.ORG_TYPE).toEqual(chinese);
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE', { headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' } })).body.data.ORG_TYPE).toEqual(chinese);
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE')).body.data.ORG_TYPE).toEqual(chinese);
+    // An unknown lang is no refusal: the header decides.
+    expect((await api(t, 'GET', '/api/dic/public?types=ORG_TYPE&lang=fr', { headers: en })).body.data.ORG_TYPE).toEqual(english);
+
+    const module = await api(t, 'GET', '/api/dic/module?module=FEEDBACK&lang=en');
+    expect(module.headers.vary).toContain('Accept-Language');
+    const feedbackType = DICTIONARY_SEED.find((d) => d.code === 'FEEDBACK_TYPE')!;
+    expect(module.body.data.FEEDBACK_TYPE).toEqual(feedbackType.items.map(({ code, nameEn }) => ({ code, name: nameEn })));
+    const labels = await api(t, 'GET', '/api/dic/label?types=ORG_TYPE,TRACK&lang=en');
+    expect(labels.body.data.ORG_TYPE).toEqual(Object.fromEntries(orgType.items.map((i) => [i.code, i.nameEn])));
+    expect(labels.body.data.TRACK.PAYMENT_REFORM).toBe('Payment method reform');
+    expect((await api(t, 'GET', '/api/dic/label?types=TRACK&lang=zh-cn')).body.data.TRACK.PAYMENT_REFORM).toBe('支付方式改革');
+  });
+
+  it('falls back to the Chinese name where an item has no English one (never set or removed)', async () => {
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['dict:edit'] });
+    const code = typeCode();
+    await api(t, 'POST', '/api/admin/dic/type', { headers: editor.headers, body: { code, name: '回退', nameEn: 'Fallback' } });
+    const a = await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'A', name: '甲', nameEn: 'Alpha', sort: 1 } });
+    await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'B', name: '乙', sort: 2 } });
+    expect((await api(t, 'GET', `/api/dic/public?types=${code}&lang=en`)).body.data[code]).toEqual([{ code: 'A', name: 'Alpha' }, { code: 'B', name: '乙' }]);
+    await api(t, 'PUT', `/api/admin/dic/item/${a.body.data.id}`, { headers: editor.headers, body: { name: '甲', nameEn: '', sort: 1, enabled: false } });
+    expect((await api(t, 'GET', `/api/dic/label?types=${code}&lang=en`)).body.data[code]).toEqual({ A: '甲', B: '乙' });
+    expect((await api(t, 'GET', `/api/dic/public?types=${code}&lang=en`)).body.data[code]).toEqual([{ code: 'B', name: '乙' }]);
+  });
+
+  it('admin calls take and answer nameEn (trimmed, at most 100, absent = unchanged, empty = removed)', async () => {
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['dict:edit'] });
+    const code = typeCode();
+    const type = await api(t, 'POST', '/api/admin/dic/type', { headers: editor.headers, body: { code, name: '英文', nameEn: '  English  ' } });
+    expect(type.body.data).toMatchObject({ code, name: '英文', nameEn: 'English' });
+    const bare = await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'N', name: '无' } });
+    expect(bare.body.data.nameEn).toBeNull();
+    const item = await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'X', name: '项', nameEn: 'Item' } });
+    expect(item.body.data).toMatchObject({ code: 'X', name: '项', nameEn: 'Item' });
+    const id = item.body.data.id as string;
+
+    const kept = await api(t, 'PUT', `/api/admin/dic/item/${id}`, { headers: editor.headers, body: { name: '项目', sort: 3, enabled: true } });
+    expect(kept.body.data).toMatchObject({ name: '项目', nameEn: 'Item', sort: 3 });
+    const changed = await api(t, 'PUT', `/api/admin/dic/item/${id}`, { headers: editor.headers, body: { name: '项目', nameEn: 'Project', sort: 3, enabled: true } });
+    expect(changed.body.data.nameEn).toBe('Project');
+    expect((await api(t, 'GET', `/api/admin/dic/item?typeCode=${code}`, { headers: editor.headers })).body.data.find((i: { id: string }) => i.id === id).nameEn).toBe('Project');
+    const cleared = await api(t, 'PUT', `/api/admin/dic/item/${id}`, { headers: editor.headers, body: { name: '项目', nameEn: null, sort: 3, enabled: true } });
+    expect(cleared.body.data.nameEn).toBeNull();
+    const [row] = await t.database.db.select().from(dictItems).where(eq(dictItems.id, id));
+    expect(row!.nameEn).toBe('');
+
+    const typeEdit = await api(t, 'PUT', `/api/admin/dic/type/${code}`, { headers: editor.headers, body: { name: '英文', nameEn: 'English names', sort: 1 } });
+    expect(typeEdit.body.data).toMatchObject({ nameEn: 'English names' });
+    expect((await api(t, 'GET', '/api/admin/dic/type', { headers: editor.headers })).body.data.find((d: { code: string }) => d.code === code).nameEn).toBe('English names');
+    const [typeEditOp, ...rest] = await operationsBy(t, editor.accountId);
+    expect(typeEditOp!.summary).toContain('英文名称 English -> English names');
+    expect(rest[0]!.summary).toContain('英文名称 Project -> （无）');
+
+    const long = 'x'.repeat(101);
+    const refusals = [
+      await api(t, 'POST', '/api/admin/dic/type', { headers: editor.headers, body: { code: typeCode(), name: 'x', nameEn: long } }),
+      await api(t, 'PUT', `/api/admin/dic/type/${code}`, { headers: editor.headers, body: { name: 'x', nameEn: long } }),
+      await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'Y', name: 'y', nameEn: long } }),
+      await api(t, 'PUT', `/api/admin/dic/item/${id}`, { headers: editor.headers, body: { name: 'x', nameEn: long, sort: 1, enabled: true } }),
+      await api(t, 'PUT', `/api/admin/dic/item/${id}`, { headers: editor.headers, body: { name: 'x', nameEn: 5, sort: 1, enabled: true } }),
+    ];
+    for (const res of refusals) expect(res.body).toMatchObject({ status: 400, message: DICT_MSG.dictNameEnTooLong });
+    expect((await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'Z', name: 'z', nameEn: 'x'.repeat(100) } })).statusCode).toBe(200);
+    const [after] = await t.database.db.select().from(dictItems).where(eq(dictItems.id, id));
+    expect(after).toMatchObject({ name: '项目', nameEn: '' });
+    expect(await t.database.db.select().from(dictItems).where(and(eq(dictItems.typeCode, code), eq(dictItems.code, 'Y')))).toHaveLength(0);
+  });
+
+  it('the seed fills missing English names, keeps renamed and admin-set ones, and is idempotent', async () => {
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['dict:edit'] });
+    const at = (typeCode: string, code: string) => and(eq(dictItems.typeCode, typeCode), eq(dictItems.code, code));
+    const db = t.database.db;
+    // As a database seeded before English names existed: NULL everywhere.
+    await db.update(dictItems).set({ nameEn: null }).where(eq(dictItems.typeCode, 'MEMBER_ROLE'));
+    await db.update(dictTypes).set({ nameEn: null }).where(eq(dictTypes.code, 'MEMBER_ROLE'));
+    // An admin renamed one item (its meaning may have changed) and translated another differently.
+    await db.update(dictItems).set({ name: '技术研发' }).where(at('MEMBER_ROLE', 'DEVELOPER'));
+    const [product] = await db.select().from(dictItems).where(at('MEMBER_ROLE', 'PRODUCT'));
+    await api(t, 'PUT', `/api/admin/dic/item/${product!.id}`, { headers: editor.headers, body: { name: '产品', nameEn: 'Product design', sort: 2, enabled: true } });
+    const [before] = await db.select().from(dictItems).where(at('MEMBER_ROLE', 'LEADER'));
+
+    await seedAtStartup(t.app, false);
+    const role = DICTIONARY_SEED.find((d) => d.code === 'MEMBER_ROLE')!;
+    const rows = await db.select().from(dictItems).where(eq(dictItems.typeCode, 'MEMBER_ROLE'));
+    const byCode = new Map(rows.map((r) => [r.code, r]));
+    expect(byCode.get('LEADER')!.nameEn).toBe('Team leader');
+    expect(byCode.get('DEVELOPER')).toMatchObject({ name: '技术研发', nameEn: null });
+    expect(byCode.get('PRODUCT')!.nameEn).toBe('Product design');
+    for (const item of role.items.filter((i) => !['DEVELOPER', 'PRODUCT'].includes(i.code))) expect(byCode.get(item.code)!.nameEn).toBe(item.nameEn);
+    expect(byCode.get('LEADER')!.updatedAt).toEqual(before!.updatedAt);
+    expect((await db.select().from(dictTypes).where(eq(dictTypes.code, 'MEMBER_ROLE')))[0]!.nameEn).toBe('Team role');
+
+    const snapshot = await db.select().from(dictItems);
+    await fillDictionaryEnglishNames(db);
+    await seedAtStartup(t.app, false);
+    expect(await db.select().from(dictItems)).toEqual(snapshot);
+    await db.update(dictItems).set({ name: '研发' }).where(at('MEMBER_ROLE', 'DEVELOPER'));
+  });
+
+  it('reads Accept-Language by weight', () => {
+    expect(acceptedLanguages('fr;q=0.9, en-GB;q=0.8, zh-CN;q=0.95')).toEqual(['zh-CN', 'fr', 'en-GB']);
+    expect(acceptedLanguages('zh;q=0, en')).toEqual(['en']);
+    expect(acceptedLanguages('*')).toEqual([]);
+    expect(acceptedLanguages(undefined)).toEqual([]);
   });
 });
 

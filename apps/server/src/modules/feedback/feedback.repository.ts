@@ -1,7 +1,9 @@
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FeedbackStatus } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, attachments, dictItems, feedback } from '../../db/schema.js';
+import { contains, dateRange, equals } from '../../lib/list-query.js';
 
 export type FeedbackRow = typeof feedback.$inferSelect;
 export type FeedbackAttachmentRow = Pick<typeof attachments.$inferSelect, 'id' | 'uniqueNo' | 'originalName' | 'size' | 'ownerId' | 'origin'>;
@@ -10,6 +12,25 @@ export interface FeedbackOwner {
   username: string;
   name: string | null;
   phone: string | null;
+}
+export interface FeedbackReplier {
+  id: string;
+  username: string;
+  name: string | null;
+}
+export interface FoundFeedback {
+  row: FeedbackRow;
+  owner: FeedbackOwner;
+  replier: FeedbackReplier | null;
+}
+
+export interface FeedbackFilter {
+  ownerId?: string | undefined;
+  status?: FeedbackStatus | undefined;
+  type?: string | undefined;
+  keyword?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 const fileColumns = {
@@ -21,7 +42,23 @@ const fileColumns = {
   origin: attachments.origin,
 };
 
+const replier = alias(accounts, 'replier');
+const selection = {
+  row: feedback,
+  owner: { id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone },
+  replier: { id: replier.id, username: replier.username, name: replier.name },
+};
+
 export function createFeedbackRepository(db: Db) {
+  const filtersOf = (f: FeedbackFilter): SQL | undefined =>
+    and(
+      equals(feedback.ownerId, f.ownerId),
+      equals(feedback.status, f.status),
+      equals(feedback.type, f.type),
+      contains([feedback.content, feedback.contact, accounts.username, accounts.name, accounts.phone], f.keyword),
+      dateRange(feedback.createdAt, f.from, f.to),
+    );
+
   return {
     /** Items of a dictionary type, disabled ones too (old feedback keeps its type's name). */
     async dictItems(typeCode: string): Promise<{ code: string; name: string; enabled: boolean }[]> {
@@ -43,40 +80,45 @@ export function createFeedbackRepository(db: Db) {
       return row!;
     },
 
-    async page(filter: { ownerId?: string; status?: FeedbackStatus; type?: string }, page: number, size: number) {
-      const where: SQL[] = [];
-      if (filter.ownerId) where.push(eq(feedback.ownerId, filter.ownerId));
-      if (filter.status) where.push(eq(feedback.status, filter.status));
-      if (filter.type) where.push(eq(feedback.type, filter.type));
-      const cond = where.length ? and(...where) : undefined;
+    async page(filter: FeedbackFilter, page: number, size: number): Promise<{ rows: FoundFeedback[]; total: number }> {
+      const cond = filtersOf(filter);
       const [rows, [total]] = await Promise.all([
         db
-          .select({ row: feedback, owner: { id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone } })
+          .select(selection)
           .from(feedback)
           .innerJoin(accounts, eq(accounts.id, feedback.ownerId))
+          .leftJoin(replier, eq(replier.id, feedback.repliedBy))
           .where(cond)
           .orderBy(desc(feedback.createdAt), desc(feedback.id))
           .limit(size)
           .offset((page - 1) * size),
-        db.select({ n: count() }).from(feedback).where(cond),
+        db.select({ n: count() }).from(feedback).innerJoin(accounts, eq(accounts.id, feedback.ownerId)).where(cond),
       ]);
       return { rows, total: total?.n ?? 0 };
     },
 
-    async find(id: string, tx: Db = db): Promise<{ row: FeedbackRow; owner: FeedbackOwner } | undefined> {
-      const [found] = await tx
-        .select({ row: feedback, owner: { id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone } })
+    /** `lock` (inside a transaction): the row stays locked until it ends, so two admins acting at once take turns. */
+    async find(id: string, tx: Db = db, lock = false): Promise<FoundFeedback | undefined> {
+      const query = tx
+        .select(selection)
         .from(feedback)
         .innerJoin(accounts, eq(accounts.id, feedback.ownerId))
-        .where(eq(feedback.id, id));
+        .leftJoin(replier, eq(replier.id, feedback.repliedBy))
+        .where(eq(feedback.id, id))
+        .$dynamic();
+      const [found] = await (lock ? query.for('update', { of: feedback }) : query);
       return found;
     },
 
-    async reply(tx: Db, id: string, values: { reply: string; status: FeedbackStatus; repliedBy: string }): Promise<void> {
+    async reply(tx: Db, id: string, values: { reply: string; status: FeedbackStatus; repliedBy: string }, at: Date): Promise<void> {
       await tx
         .update(feedback)
-        .set({ ...values, repliedAt: new Date(), updatedAt: new Date() })
+        .set({ ...values, repliedAt: at, updatedAt: at })
         .where(eq(feedback.id, id));
+    },
+
+    async close(tx: Db, id: string, at: Date): Promise<void> {
+      await tx.update(feedback).set({ status: 'CLOSED', updatedAt: at }).where(eq(feedback.id, id));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { CONTENT_MSG, adminFeedbackQuerySchema, feedbackCreateSchema, feedbackMyQuerySchema, feedbackReplySchema, idParamsSchema } from '@contest/shared';
+import { CONTENT_MSG, FEEDBACK_MSG, adminFeedbackQuerySchema, feedbackCreateSchema, feedbackMyQuerySchema, feedbackReplySchema, idParamsSchema } from '@contest/shared';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { actorOf } from '../audit/operation-log.js';
@@ -10,7 +10,7 @@ import type { FeedbackService } from './feedback.service.js';
 export interface FeedbackRoutesOptions {
   service: FeedbackService;
   participant: preHandlerAsyncHookHandler;
-  /** Admin holding the UserFeedback menu (reading), or the `feedback:reply` button (replying). */
+  /** Admin holding the UserFeedback menu (reading), or the `feedback:reply` button (replying, closing). */
   canRead: (request: FastifyRequest) => Promise<void>;
   canReply: (request: FastifyRequest) => Promise<void>;
 }
@@ -31,5 +31,8 @@ export async function feedbackRoutes(base: FastifyInstance, { service, participa
   app.get('/admin/feedback/:id', { onRequest: canRead, schema: { params: idParamsSchema } }, async (request) => ok(await service.adminDetail(request.params.id)));
   app.post('/admin/feedback/:id/reply', { config: { audit: 'feedback:reply' }, onRequest: canReply, schema: { params: idParamsSchema, body: feedbackReplySchema } }, async (request) =>
     ok(await service.reply(actorOf(request), request.params.id, request.body), CONTENT_MSG.replied),
+  );
+  app.post('/admin/feedback/:id/close', { config: { audit: 'feedback:close' }, onRequest: canReply, schema: { params: idParamsSchema } }, async (request) =>
+    ok(await service.close(actorOf(request), request.params.id), FEEDBACK_MSG.feedbackClosedOk),
   );
 }

@@ -1,5 +1,6 @@
 import {
   CONTENT_MSG,
+  FEEDBACK_MSG,
   FEEDBACK_TYPE_DICT,
   type AdminFeedbackItem,
   type AdminFeedbackQuery,
@@ -16,7 +17,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
 import { deliverMessage } from '../messages/deliver.js';
-import type { FeedbackAttachmentRow, FeedbackOwner, FeedbackRepository, FeedbackRow } from './feedback.repository.js';
+import type { FeedbackAttachmentRow, FeedbackRepository, FeedbackRow, FoundFeedback } from './feedback.repository.js';
 
 type CreateInput = z.output<typeof feedbackCreateSchema>;
 type ReplyInput = z.output<typeof feedbackReplySchema>;
@@ -26,6 +27,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Title of the in-site message that tells a participant their feedback was answered. */
 export const FEEDBACK_REPLIED_TITLE = '您的反馈已回复';
+
+/** The participant reads dates in Beijing time. */
+const beijingDate = (at: Date) => new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 
 const fileRef = (f: FeedbackAttachmentRow): FileRef => ({ uniqueNo: f.uniqueNo, name: f.originalName, size: f.size, filePath: `${STREAM_PATH}${f.uniqueNo}` });
 
@@ -54,9 +58,18 @@ export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }
     }));
   }
 
-  async function presentAdmin(found: { row: FeedbackRow; owner: FeedbackOwner }[]): Promise<AdminFeedbackItem[]> {
+  async function presentAdmin(found: FoundFeedback[]): Promise<AdminFeedbackItem[]> {
     const items = await present(found.map((f) => f.row));
-    return items.map((item, i) => ({ ...item, owner: found[i]!.owner }));
+    return items.map((item, i) => {
+      const { row, owner, replier } = found[i]!;
+      // Nothing changes a closed feedback afterwards, so its last change is when it was closed.
+      return { ...item, owner, repliedBy: replier, closedAt: row.status === 'CLOSED' ? row.updatedAt.toISOString() : null };
+    });
+  }
+
+  /** A closed feedback takes no reply, and is not closed twice. */
+  function refuseClosed(row: FeedbackRow, message: string): void {
+    if (row.status === 'CLOSED') throw badRequest(message, { reason: 'CLOSED' });
   }
 
   /** Only the caller's own FEEDBACK uploads may be attached; anything else is one refusal. */
@@ -93,7 +106,11 @@ export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }
     },
 
     async adminList(query: AdminFeedbackQuery): Promise<Page<AdminFeedbackItem>> {
-      const { rows, total } = await repo.page({ status: query.status, type: query.type }, query.page, query.size);
+      const { rows, total } = await repo.page(
+        { status: query.status, type: query.type, keyword: query.keyword, from: query.from, to: query.to },
+        query.page,
+        query.size,
+      );
       return { list: await presentAdmin(rows), page: query.page, size: query.size, total };
     },
 
@@ -103,25 +120,53 @@ export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }
       return (await presentAdmin([found]))[0]!;
     },
 
-    /** Reply (and maybe close), audited, and the participant told in their inbox, all in one transaction. */
+    /**
+     * Reply (and maybe close), audited, and the participant told in their inbox, all in one
+     * transaction. The row is locked first, so of two admins answering at once the second sees the
+     * first's reply: with `lastRepliedAt` (the console always sends it) it is refused as STALE
+     * rather than silently replacing the colleague's answer; a deliberate second reply (the admin
+     * saw the current one) replaces it.
+     */
     async reply(actor: OperationActor, id: string, input: ReplyInput): Promise<AdminFeedbackItem> {
       await db.transaction(async (tx) => {
-        const found = await repo.find(id, tx);
+        const found = await repo.find(id, tx, true);
         if (!found) throw notFound(CONTENT_MSG.feedbackNotFound);
+        refuseClosed(found.row, FEEDBACK_MSG.feedbackClosed);
+        if (input.lastRepliedAt !== undefined) {
+          const seen = input.lastRepliedAt === null ? null : Date.parse(input.lastRepliedAt);
+          if ((found.row.repliedAt?.getTime() ?? null) !== seen) throw badRequest(FEEDBACK_MSG.feedbackReplyStale, { reason: 'STALE' });
+        }
         const status = input.close ? 'CLOSED' : 'REPLIED';
-        await repo.reply(tx, id, { reply: input.reply, status, repliedBy: actor.auth.accountId });
+        await repo.reply(tx, id, { reply: input.reply, status, repliedBy: actor.auth.accountId }, new Date());
         await recordOperation(tx, actor, {
           action: 'feedback:reply',
           targetType: 'feedback',
           targetId: id,
-          summary: `回复用户 ${found.owner.username} 的反馈${input.close ? '并关闭' : ''}：${input.reply.slice(0, 200)}`,
+          summary: `${found.row.reply ? '更新对' : '回复'}用户 ${found.owner.username} 的反馈${input.close ? '并关闭' : ''}：${input.reply.slice(0, 200)}`,
         });
         await deliverMessage(tx, {
           title: FEEDBACK_REPLIED_TITLE,
-          body: `您于 ${found.row.createdAt.toISOString().slice(0, 10)} 提交的反馈已有回复，请在“我的反馈”中查看。`,
+          body: `您于 ${beijingDate(found.row.createdAt)} 提交的反馈已有回复，请在“我的反馈”中查看。`,
           kind: 'SYSTEM',
           senderId: actor.auth.accountId,
           accountIds: [found.row.ownerId],
+        });
+      });
+      return this.adminDetail(id);
+    },
+
+    /** Closes without a reply (spam, settled elsewhere): audited; the participant sees the status, no message. */
+    async close(actor: OperationActor, id: string): Promise<AdminFeedbackItem> {
+      await db.transaction(async (tx) => {
+        const found = await repo.find(id, tx, true);
+        if (!found) throw notFound(CONTENT_MSG.feedbackNotFound);
+        refuseClosed(found.row, FEEDBACK_MSG.feedbackAlreadyClosed);
+        await repo.close(tx, id, new Date());
+        await recordOperation(tx, actor, {
+          action: 'feedback:close',
+          targetType: 'feedback',
+          targetId: id,
+          summary: `关闭用户 ${found.owner.username} 的反馈（${found.row.reply ? '已回复' : '未回复'}）：${found.row.content.slice(0, 100)}`,
         });
       });
       return this.adminDetail(id);

@@ -1,8 +1,10 @@
 /** Data the kit's widgets read for themselves: dictionary options of declared selects, dates. */
 import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
-import { DATE_FORMATS, type DictOptions } from '@contest/shared';
+import { useTranslation } from 'react-i18next';
+import { DATE_FORMATS, type DictOptions, type Locale } from '@contest/shared';
 import { api } from '../../lib/api';
+import { dictLang } from '../contest/contest-common';
 
 export interface KitOption {
   value: string;
@@ -10,20 +12,23 @@ export interface KitOption {
 }
 
 export const KIT_QUERY_KEYS = {
-  dictPublic: (types: readonly string[]) => ['dic', 'public', ...types] as const,
+  // The language is part of the key: switching it fetches the names again (issue 12).
+  dictPublic: (types: readonly string[], lang: Locale = dictLang()) => ['dic', 'public', lang, ...types] as const,
 };
 
 /** Enabled items of the given dictionary types, in their order (GET /dic/public?types=A,B). */
-export async function fetchDictPublic(types: readonly string[]): Promise<DictOptions> {
-  return (await api.get<DictOptions>('/dic/public', { params: { types } })).data;
+export async function fetchDictPublic(types: readonly string[], lang: Locale = dictLang()): Promise<DictOptions> {
+  return (await api.get<DictOptions>('/dic/public', { params: { types, lang } })).data;
 }
 
 /** Options of dictionary selects: `{[type]: [{value: code, label: name}]}`, one call for all types. */
 export function useDictOptions(types: readonly string[]): Record<string, KitOption[]> {
   const sorted = [...new Set(types)].sort();
+  const { i18n } = useTranslation();
+  const lang = dictLang(i18n.resolvedLanguage ?? i18n.language);
   const { data } = useQuery({
-    queryKey: KIT_QUERY_KEYS.dictPublic(sorted),
-    queryFn: () => fetchDictPublic(sorted),
+    queryKey: KIT_QUERY_KEYS.dictPublic(sorted, lang),
+    queryFn: () => fetchDictPublic(sorted, lang),
     enabled: sorted.length > 0,
     // Dictionaries change rarely; a page opened twice need not ask again.
     staleTime: 5 * 60_000,

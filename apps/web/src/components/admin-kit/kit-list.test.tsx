@@ -119,7 +119,7 @@ describe('SearchTable with urlState', { timeout: 30_000 }, () => {
     expect(within(form).getByDisplayValue('2025-05-01')).toBeTruthy();
     expect(within(form).getByDisplayValue('2025-05-31')).toBeTruthy();
     // Dictionary options come from /dic/public in one call; the column shows names, not codes.
-    expect(get).toHaveBeenCalledWith('/dic/public', { params: { types: ['ORG_TYPE'] } });
+    expect(get).toHaveBeenCalledWith('/dic/public', { params: { types: ['ORG_TYPE'], lang: 'zh-cn' } });
     const table = screen.getByRole('table');
     await waitFor(() => expect(within(table).getAllByText('企业').length).toBeGreaterThan(0));
     expect(within(table).queryByText('ENTERPRISE')).toBeNull();
@@ -346,7 +346,7 @@ describe('AuditDialog', { timeout: 30_000 }, () => {
     expect(await within(dialog).findByText('审核意见不能超过 500 个字符')).toBeTruthy();
 
     // Presets from the AUDIT_REASON dictionary fill the reason, which stays editable.
-    expect(get).toHaveBeenCalledWith('/dic/public', { params: { types: ['AUDIT_REASON'] } });
+    expect(get).toHaveBeenCalledWith('/dic/public', { params: { types: ['AUDIT_REASON'], lang: 'zh-cn' } });
     fireEvent.change(reason, { target: { value: '' } });
     fireEvent.click(await within(dialog).findByText('材料不完整'));
     await waitFor(() => expect(reason.value).toBe('材料不完整'));

@@ -5,29 +5,60 @@
  * records through their own calls and show them with these helpers and the views of this folder.
  */
 import { useQuery } from '@tanstack/react-query';
-import type { ContestAttachment, DictLabels, DictOptions } from '@contest/shared';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_LOCALE, normalizeLocale, type ContestAttachment, type DictLabels, type DictOptions, type Locale } from '@contest/shared';
 import type { UploadValueItem } from '../../lib/upload';
 import { api, dataOf } from '../../lib/api';
+import { i18n } from '../../i18n';
 
+/**
+ * The page's language as the dictionary calls take it (`lang`): English pages get the items'
+ * English names, falling back to Chinese (issue 12). Sent always, Chinese too: without it the
+ * server would follow the browser's Accept-Language rather than the page.
+ */
+export function dictLang(language: string | undefined = i18n.resolvedLanguage ?? i18n.language): Locale {
+  return normalizeLocale(language) ?? DEFAULT_LOCALE;
+}
+
+/** Keys carry the language, so switching it fetches the names again. */
 export const DICT_QUERY_KEYS = {
-  module: (module: string) => ['dic', 'module', module] as const,
-  labels: (types: readonly string[]) => ['dic', 'label', ...types] as const,
+  module: (module: string, lang: Locale = dictLang()) => ['dic', 'module', module, lang] as const,
+  labels: (types: readonly string[], lang: Locale = dictLang()) => ['dic', 'label', lang, ...types] as const,
 };
 
-/** The enabled options of one form's dictionaries (selects). */
-export const fetchDictModule = (module: string) => dataOf(api.get<DictOptions>('/dic/module', { params: { module } }));
+/** The enabled options of one form's dictionaries (selects), named in `lang` (default: the page's). */
+export const fetchDictModule = (module: string, lang: Locale = dictLang()) =>
+  dataOf(api.get<DictOptions>('/dic/module', { params: { module, lang } }));
 
 /** code -> name per type, disabled items included (for showing stored codes). */
-export const fetchDictLabels = (types: readonly string[]) =>
-  dataOf(api.get<DictLabels>('/dic/label', { params: { types } }));
+export const fetchDictLabels = (types: readonly string[], lang: Locale = dictLang()) =>
+  dataOf(api.get<DictLabels>('/dic/label', { params: { types, lang } }));
+
+/** The page's language, re-rendering the caller when it changes. */
+function useDictLang(): Locale {
+  const { i18n: instance } = useTranslation();
+  return dictLang(instance.resolvedLanguage ?? instance.language);
+}
 
 /** The names of the given dictionary types; codes show as they are until (or if never) loaded. */
 export function useDictLabels(types: readonly string[], enabled = true) {
+  const lang = useDictLang();
   return useQuery({
-    queryKey: DICT_QUERY_KEYS.labels(types),
-    queryFn: () => fetchDictLabels(types),
+    queryKey: DICT_QUERY_KEYS.labels(types, lang),
+    queryFn: () => fetchDictLabels(types, lang),
     enabled: enabled && types.length > 0,
     // Dictionaries change rarely; a page opened twice need not ask again.
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The enabled options of one form's dictionaries, in the page's language. */
+export function useDictModule(module: string, enabled = true) {
+  const lang = useDictLang();
+  return useQuery({
+    queryKey: DICT_QUERY_KEYS.module(module, lang),
+    queryFn: () => fetchDictModule(module, lang),
+    enabled,
     staleTime: 5 * 60_000,
   });
 }

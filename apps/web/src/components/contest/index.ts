@@ -4,6 +4,7 @@ export { ContestStatusTag } from './ContestStatusTag';
 export { StatusHistory, type HistoryAudience, type StatusHistoryProps } from './StatusHistory';
 export {
   DICT_QUERY_KEYS,
+  dictLang,
   downloadAttachment,
   fetchDictLabels,
   fetchDictModule,
@@ -13,5 +14,6 @@ export {
   toUploadValue,
   toUploadValues,
   useDictLabels,
+  useDictModule,
 } from './contest-common';
 export { VideoPlayer } from './VideoPlayer';

@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_MSG, DICT_ITEM_CODE_PATTERN, DICT_TYPE_CODE_PATTERN, type DictItem, type DictType } from '@contest/shared';
+import { ADMIN_MSG, DICT_ITEM_CODE_PATTERN, DICT_MSG, DICT_NAME_EN_MAX, DICT_TYPE_CODE_PATTERN, type DictItem, type DictType } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { DataTable } from '../../../components/admin-kit/DataTable';
@@ -26,17 +26,22 @@ import { useFeedback } from '../../../components/feedback';
 interface TypeValues {
   code?: string;
   name: string;
+  nameEn?: string;
   sort?: number;
 }
 
 interface ItemValues {
   code?: string;
   name: string;
+  nameEn?: string;
   sort?: number;
   enabled: boolean;
 }
 
 const sortRule = { type: 'integer' as const, min: 0, max: 9999, message: ADMIN_MSG.sortInvalid };
+const nameEnRules = [{ max: DICT_NAME_EN_MAX, message: DICT_MSG.dictNameEnTooLong }];
+/** Sent always: an emptied field removes the English name (English pages then show the Chinese one). */
+const nameEnOf = (values: { nameEn?: string | undefined }) => values.nameEn?.trim() ?? '';
 
 /** 数据字典 (/admin/system/dataField): dictionary types on the left, the chosen type's items on the right. */
 export function DataFieldPage() {
@@ -62,12 +67,14 @@ export function DataFieldPage() {
 
   const openType = (type: DictType | 'new') => {
     setEditingType(type);
-    typeForm.setFieldsValue(type === 'new' ? { code: '', name: '', sort: 0 } : { name: type.name, sort: type.sort });
+    typeForm.setFieldsValue(type === 'new' ? { code: '', name: '', nameEn: '', sort: 0 } : { name: type.name, nameEn: type.nameEn ?? '', sort: type.sort });
   };
   const openItem = (item: DictItem | 'new') => {
     setEditingItem(item);
     itemForm.setFieldsValue(
-      item === 'new' ? { code: '', name: '', sort: 0, enabled: true } : { name: item.name, sort: item.sort, enabled: item.enabled },
+      item === 'new'
+        ? { code: '', name: '', nameEn: '', sort: 0, enabled: true }
+        : { name: item.name, nameEn: item.nameEn ?? '', sort: item.sort, enabled: item.enabled },
     );
   };
 
@@ -76,16 +83,16 @@ export function DataFieldPage() {
     setSaving(true);
     try {
       if (editingType === 'new') {
-        const created = await createDictType(values);
+        const created = await createDictType({ ...values, nameEn: nameEnOf(values) });
         setChosen(created.code);
       } else if (editingType) {
-        await updateDictType(editingType.code, { name: values.name, sort: values.sort });
+        await updateDictType(editingType.code, { name: values.name, nameEn: nameEnOf(values), sort: values.sort });
       }
       void message.success(editingType === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved);
       setEditingType(null);
       void refreshTypes();
     } catch (err) {
-      showFieldError(typeForm, err, ['code', 'name', 'sort']);
+      showFieldError(typeForm, err, ['code', 'name', 'nameEn', 'sort']);
     } finally {
       setSaving(false);
     }
@@ -96,14 +103,16 @@ export function DataFieldPage() {
     if (!typeCode) return;
     setSaving(true);
     try {
-      if (editingItem === 'new') await createDictItem({ ...values, typeCode });
-      else if (editingItem) await updateDictItem(editingItem.id, { name: values.name, sort: values.sort ?? 0, enabled: values.enabled });
+      if (editingItem === 'new') await createDictItem({ ...values, nameEn: nameEnOf(values), typeCode });
+      else if (editingItem) {
+        await updateDictItem(editingItem.id, { name: values.name, nameEn: nameEnOf(values), sort: values.sort ?? 0, enabled: values.enabled });
+      }
       void message.success(editingItem === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved);
       setEditingItem(null);
       void refreshItems();
       void refreshTypes();
     } catch (err) {
-      showFieldError(itemForm, err, ['code', 'name', 'sort']);
+      showFieldError(itemForm, err, ['code', 'name', 'nameEn', 'sort']);
     } finally {
       setSaving(false);
     }
@@ -126,6 +135,7 @@ export function DataFieldPage() {
 
   const typeColumns: ColumnsType<DictType> = [
     { title: t('pages.dict.typeName'), dataIndex: 'name' },
+    { title: t('pages.dict.nameEn'), dataIndex: 'nameEn' },
     { title: t('pages.dict.typeCode'), dataIndex: 'code' },
     { title: t('pages.dict.itemCount'), dataIndex: 'itemCount', width: 80 },
     {
@@ -150,6 +160,7 @@ export function DataFieldPage() {
 
   const itemColumns: ColumnsType<DictItem> = [
     { title: t('pages.dict.itemName'), dataIndex: 'name' },
+    { title: t('pages.dict.nameEn'), dataIndex: 'nameEn' },
     { title: t('pages.dict.itemCode'), dataIndex: 'code' },
     { title: t('pages.dict.sort'), dataIndex: 'sort', width: 80 },
     { title: t('pages.fields.status'), dataIndex: 'enabled', render: (_, row) => <StatusTag enabled={row.enabled} /> },
@@ -239,6 +250,9 @@ export function DataFieldPage() {
           >
             <Input />
           </Form.Item>
+          <Form.Item name="nameEn" label={t('pages.dict.nameEn')} extra={t('pages.dict.nameEnHint')} rules={nameEnRules}>
+            <Input lang="en" />
+          </Form.Item>
           <Form.Item name="sort" label={t('pages.dict.sort')} rules={[sortRule]}>
             <InputNumber min={0} max={9999} precision={0} />
           </Form.Item>
@@ -274,6 +288,9 @@ export function DataFieldPage() {
             rules={[{ required: true, whitespace: true, message: ADMIN_MSG.dictItemNameRequired }, { max: 50, message: ADMIN_MSG.dictNameTooLong }]}
           >
             <Input />
+          </Form.Item>
+          <Form.Item name="nameEn" label={t('pages.dict.nameEn')} extra={t('pages.dict.nameEnHint')} rules={nameEnRules}>
+            <Input lang="en" />
           </Form.Item>
           <Form.Item name="sort" label={t('pages.dict.sort')} rules={[sortRule]}>
             <InputNumber min={0} max={9999} precision={0} />

@@ -160,7 +160,7 @@ describe('admin pages', { timeout: 60_000 }, () => {
     fireEvent.click(within(row).getByRole('button', { name: '详情' }));
     const drawer = await screen.findByTestId('user-detail');
     await waitFor(() => expect(drawer.textContent).toContain('智能监管与基金安全'));
-    expect(get).toHaveBeenCalledWith('/dic/label', { params: { types: ['TRACK', 'ORG_TYPE', 'REGION'] } });
+    expect(get).toHaveBeenCalledWith('/dic/label', { params: { types: ['TRACK', 'ORG_TYPE', 'REGION'], lang: 'zh-cn' } });
     expect(drawer.textContent).toContain('医疗机构');
     const region = within(drawer).getByText('所在地区').closest('.ant-descriptions-item')!;
     expect(region.querySelector('.ant-descriptions-item-content')!.textContent).toBe('北京市');

@@ -12,9 +12,12 @@ import {
   type MessageOrder,
   type MessageSummary,
   type Page,
+  type Locale,
   type ReadAllResult,
 } from '@contest/shared';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api';
+import { dictLang } from '../../../components/contest/contest-common';
 import { USER_ACCOUNT_QUERY_KEY, useToken } from '../../../lib/session';
 
 export const MESSAGE_SUMMARY_QUERY_KEY = ['messages', 'summary'] as const;
@@ -77,13 +80,16 @@ export interface CodeName {
   name: string;
 }
 
-export async function fetchFeedbackTypes(): Promise<CodeName[]> {
-  const options = (await api.get<Record<string, CodeName[]>>('/dic/module', { params: { module: 'FEEDBACK' } })).data;
+/** Named in the page's language (English names fall back to Chinese, issue 12). */
+export async function fetchFeedbackTypes(lang: Locale = dictLang()): Promise<CodeName[]> {
+  const options = (await api.get<Record<string, CodeName[]>>('/dic/module', { params: { module: 'FEEDBACK', lang } })).data;
   return options[FEEDBACK_TYPE_DICT] ?? [];
 }
 
 export function useFeedbackTypes() {
-  return useQuery({ queryKey: ['dic', 'FEEDBACK'], queryFn: fetchFeedbackTypes, staleTime: 5 * 60_000 });
+  const { i18n } = useTranslation();
+  const lang = dictLang(i18n.resolvedLanguage ?? i18n.language);
+  return useQuery({ queryKey: ['dic', 'FEEDBACK', lang], queryFn: () => fetchFeedbackTypes(lang), staleTime: 5 * 60_000 });
 }
 
 export async function fetchMyFeedback(page: number, size = PAGE_SIZE_DEFAULT): Promise<Page<FeedbackItem>> {

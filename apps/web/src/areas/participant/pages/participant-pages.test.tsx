@@ -211,7 +211,7 @@ describe('participant centre', { timeout: 20_000 }, () => {
       expect(row.textContent).toContain('已回复');
       expect(within(row).getByTestId('feedback-reply').textContent).toContain('已优化');
       expect(row.textContent).toContain('截图.png');
-      expect(get).toHaveBeenCalledWith('/dic/module', { params: { module: 'FEEDBACK' } });
+      expect(get).toHaveBeenCalledWith('/dic/module', { params: { module: 'FEEDBACK', lang: 'zh-cn' } });
 
       // Required fields first.
       fireEvent.click(screen.getByRole('button', { name: '提交反馈' }));
@@ -261,7 +261,7 @@ describe('participant centre', { timeout: 20_000 }, () => {
       const row = await screen.findByTestId('data-doc');
       expect(row.textContent).toContain('赛题数据说明');
       expect(row.textContent).toContain('1 MB');
-      expect(get).toHaveBeenCalledWith('/documents', { params: { category: 'DATA' } });
+      expect(get).toHaveBeenCalledWith('/documents', { params: { category: 'DATA', lang: 'zh-cn' } });
       expect(screen.queryByText(/报名审核通过后/)).toBeNull();
       expect(within(row).getByRole('button', { name: /预览/ })).toBeTruthy();
 
