@@ -21,17 +21,20 @@ const inboxColumns = {
   createdAt: messageRecipients.createdAt,
 };
 
+/** A recalled bulk message (站内信管理 撤回) leaves every inbox and badge: recipient rows whose message stands. */
+const notRecalled = sql`not exists (select 1 from ${messages} where ${messages.id} = ${messageRecipients.messageId} and ${messages.recalledAt} is not null)`;
+
 /**
  * `exists (an unread message of this account)`, to fold the badge into another query: GET
  * /user/account selects `hasUnReadMessage: hasUnreadExpr(accounts.id)` and stays one round trip.
  */
 export const hasUnreadExpr = (accountId: AnyColumn | SQL) =>
-  sql<boolean>`exists (select 1 from ${messageRecipients} where ${messageRecipients.accountId} = ${accountId} and ${messageRecipients.readAt} is null)`;
+  sql<boolean>`exists (select 1 from ${messageRecipients} where ${messageRecipients.accountId} = ${accountId} and ${messageRecipients.readAt} is null and ${notRecalled})`;
 
 /** One participant's inbox: message_recipients rows of the account, joined to their message. */
 export function createMessagesRepository(db: Db) {
   const mine = (accountId: string) =>
-    db.select(inboxColumns).from(messageRecipients).innerJoin(messages, eq(messages.id, messageRecipients.messageId)).where(eq(messageRecipients.accountId, accountId));
+    db.select(inboxColumns).from(messageRecipients).innerJoin(messages, eq(messages.id, messageRecipients.messageId)).where(and(eq(messageRecipients.accountId, accountId), isNull(messages.recalledAt)));
 
   return {
     async page(accountId: string, order: MessageOrder, page: number, size: number): Promise<{ rows: InboxRow[]; total: number }> {
@@ -39,7 +42,7 @@ export function createMessagesRepository(db: Db) {
       const orderBy = order === 'unread' ? [sql`${messageRecipients.readAt} is not null`, ...byTime] : byTime;
       const [rows, [total]] = await Promise.all([
         mine(accountId).orderBy(...orderBy).limit(size).offset((page - 1) * size),
-        db.select({ n: count() }).from(messageRecipients).where(eq(messageRecipients.accountId, accountId)),
+        db.select({ n: count() }).from(messageRecipients).where(and(eq(messageRecipients.accountId, accountId), notRecalled)),
       ]);
       return { rows, total: total?.n ?? 0 };
     },
@@ -49,12 +52,12 @@ export function createMessagesRepository(db: Db) {
       await db
         .update(messageRecipients)
         .set({ readAt: sql`now()` })
-        .where(and(eq(messageRecipients.accountId, accountId), eq(messageRecipients.messageId, messageId), isNull(messageRecipients.readAt)));
+        .where(and(eq(messageRecipients.accountId, accountId), eq(messageRecipients.messageId, messageId), isNull(messageRecipients.readAt), notRecalled));
       const [row] = await db
         .select(inboxColumns)
         .from(messageRecipients)
         .innerJoin(messages, eq(messages.id, messageRecipients.messageId))
-        .where(and(eq(messageRecipients.accountId, accountId), eq(messageRecipients.messageId, messageId)));
+        .where(and(eq(messageRecipients.accountId, accountId), eq(messageRecipients.messageId, messageId), isNull(messages.recalledAt)));
       return row;
     },
 
@@ -62,7 +65,7 @@ export function createMessagesRepository(db: Db) {
       const [row] = await db
         .select({ n: count() })
         .from(messageRecipients)
-        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt)));
+        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt), notRecalled));
       return row?.n ?? 0;
     },
 
@@ -71,7 +74,7 @@ export function createMessagesRepository(db: Db) {
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(messageRecipients)
-        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt)))
+        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt), notRecalled))
         .limit(1);
       return !!row;
     },
@@ -80,7 +83,7 @@ export function createMessagesRepository(db: Db) {
       const rows = await db
         .update(messageRecipients)
         .set({ readAt: sql`now()` })
-        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt)))
+        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt), notRecalled))
         .returning({ id: messageRecipients.messageId });
       return rows.length;
     },

@@ -74,29 +74,39 @@ function defaultCode(): string {
   return String(randomInt(0, 10 ** SMS.codeLength)).padStart(SMS.codeLength, '0');
 }
 
+/**
+ * Daily caps count sends that went out (or are in flight). The kv store has no decrement,
+ * so an attempt that ends up not sending is cancelled through a second counter:
+ * used = incremented - released. The increment itself is atomic, so two concurrent
+ * requests can never both take the last slot.
+ */
+const dailySlot = (kv: KvStore, key: string, ttlMs: number) => ({
+  async take(limit: number): Promise<boolean> {
+    const taken = await kv.incr(key, ttlMs);
+    const released = Number((await kv.get(`${key}:released`)) ?? 0);
+    if (taken - released <= limit) return true;
+    await kv.incr(`${key}:released`, ttlMs);
+    return false;
+  },
+  async release(): Promise<void> {
+    await kv.incr(`${key}:released`, ttlMs);
+  },
+});
+
+/**
+ * One SMS of the phone's daily cap (the same counter the verification codes use), for other
+ * senders (bulk sends): false when the phone has reached `limit` today (Beijing day).
+ */
+export function takeDailyPhoneSlot(kv: KvStore, phone: string, limit: number, now: number = Date.now()): { take(): Promise<boolean>; release(): Promise<void> } {
+  const { day, msToMidnight } = beijingDay(now);
+  const slot = dailySlot(kv, smsKvKeys.dailyPhone(day, phone), msToMidnight);
+  return { take: () => slot.take(limit), release: () => slot.release() };
+}
+
 export function createSmsService(deps: SmsServiceDeps): SmsService {
   const { kv, provider, limits } = deps;
   const now = deps.now ?? Date.now;
   const generate = deps.random ?? defaultCode;
-
-  /**
-   * Daily caps count sends that went out (or are in flight). The kv store has no decrement,
-   * so an attempt that ends up not sending is cancelled through a second counter:
-   * used = incremented - released. The increment itself is atomic, so two concurrent
-   * requests can never both take the last slot.
-   */
-  const dailySlot = (key: string, ttlMs: number) => ({
-    async take(limit: number): Promise<boolean> {
-      const taken = await kv.incr(key, ttlMs);
-      const released = Number((await kv.get(`${key}:released`)) ?? 0);
-      if (taken - released <= limit) return true;
-      await kv.incr(`${key}:released`, ttlMs);
-      return false;
-    },
-    async release(): Promise<void> {
-      await kv.incr(`${key}:released`, ttlMs);
-    },
-  });
 
   return {
     async send({ phone, smsKey, ip }) {
@@ -111,8 +121,8 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
       }
 
       const { day, msToMidnight } = beijingDay(now());
-      const perPhone = dailySlot(smsKvKeys.dailyPhone(day, phone), msToMidnight);
-      const perIp = dailySlot(smsKvKeys.dailyIp(day, ip), msToMidnight);
+      const perPhone = dailySlot(kv, smsKvKeys.dailyPhone(day, phone), msToMidnight);
+      const perIp = dailySlot(kv, smsKvKeys.dailyIp(day, ip), msToMidnight);
       // Nothing was sent: the window goes too, so the caller sees the cap, not a wait.
       if (!(await perPhone.take(limits.dailyPerPhone))) {
         await kv.del(resendKey);
