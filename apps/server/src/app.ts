@@ -20,6 +20,9 @@ import { registerContent } from './modules/content/content.module.js';
 import { createDocumentFileRule } from './modules/documents/documents.service.js';
 import { createExpertFileRule, registerReview } from './modules/review/review.module.js';
 import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
+import { createJobRunner, type JobRunner } from './lib/jobs.js';
+import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
+import { registerTemplates } from './modules/templates/templates.module.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
 export interface AppDeps {
@@ -28,7 +31,16 @@ export interface AppDeps {
   redis: Redis | null;
   /** Short-lived shared state: Redis when configured, else this process's memory. */
   kv: KvStore;
+  /**
+   * Durable background jobs (lib/jobs.ts): modules `register` their kinds while the app is
+   * built and `kick()` after an enqueue; the runner starts when the app is ready, stops on close.
+   */
+  jobs: JobRunner;
 }
+
+/** The leftover-upload sweep (product.md 9 and 11): one run a day across all instances. */
+export const FILES_SWEEP_JOB = 'files.sweep';
+const FILES_SWEEP_EVERY_MS = 24 * 3600_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,7 +124,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }
 
   const kv = redis ? createRedisKvStore(redis, config.redisPrefix) : createMemoryKvStore();
-  app.decorate('deps', { config, database, redis, kv } satisfies AppDeps);
+  const jobs = createJobRunner({ db: database.db, log: app.log });
+  app.decorate('deps', { config, database, redis, kv, jobs } satisfies AppDeps);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -124,6 +137,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       config: route.config as RouteEntry['config'],
     });
   });
+  // Before onClose (which closes the database): running handlers are aborted and waited for.
+  app.addHook('preClose', async () => jobs.stop());
+  app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     if (ownsDatabase) await database.close();
@@ -146,14 +162,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await api.register(healthRoutes);
       if (options.bare) return;
       const identity = await registerIdentity(api, app.deps);
-      await registerFiles(api, app.deps, identity, {
+      const { files } = await registerFiles(api, app.deps, identity, {
         canReadDocumentFile: createDocumentFileRule(app.deps.database.db),
         isExpertAssigned: createExpertFileRule(app.deps.database.db),
       });
       const { outbox } = await registerContest(api, app.deps, identity);
       await registerReview(api, app.deps, identity, { outbox });
       await registerAdmin(api, app.deps, identity);
-      await registerContent(api, app.deps, identity);
+      await registerContent(api, app.deps, identity, { outbox });
+      await registerTemplates(api, app.deps, identity);
+      jobs.register(FILES_SWEEP_JOB, async () => {
+        await files.sweep(UPLOAD_MAX_AGE_MS);
+      });
+      jobs.schedule({ kind: FILES_SWEEP_JOB, everyMs: FILES_SWEEP_EVERY_MS });
     },
     { prefix: '/api' },
   );

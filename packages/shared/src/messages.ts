@@ -2,8 +2,14 @@ import { ADMIN_MSG } from './admin/messages.js';
 import { REVIEW_MSG } from './review/messages.js';
 import { CONTEST_MSG } from './contest/messages.js';
 import { CONTENT_MSG } from './content/messages.js';
+import { TEMPLATE_MSG } from './content/templates.js';
+import { BROADCAST_MSG } from './content/broadcast-messages.js';
 import { SETTINGS_MSG } from './admin/settings-messages.js';
 import { LIST_QUERY_MSG } from './admin/list-query-messages.js';
+import { DOCUMENT_MSG } from './content/document-messages.js';
+import { DICT_MSG } from './admin/dictionary-messages.js';
+import { FEEDBACK_MSG } from './content/feedback-messages.js';
+import { NEWS_MSG } from './content/news-messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -89,10 +95,16 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(VALIDATION_MSG),
     ...Object.values(ADMIN_MSG),
     ...Object.values(CONTENT_MSG),
+    ...Object.values(TEMPLATE_MSG),
+    ...Object.values(BROADCAST_MSG),
     ...Object.values(CONTEST_MSG),
     ...Object.values(SETTINGS_MSG),
     ...Object.values(LIST_QUERY_MSG),
     ...Object.values(REVIEW_MSG),
+    ...Object.values(DOCUMENT_MSG),
+    ...Object.values(DICT_MSG),
+    ...Object.values(FEEDBACK_MSG),
+    ...Object.values(NEWS_MSG),
   ]);
   return userMessages.has(message);
 }

@@ -8,6 +8,9 @@ import zhFiles from './locales/zh-cn/files.json';
 import zhSignup from './locales/zh-cn/signup.json';
 import zhReview from './locales/zh-cn/review.json';
 import zhExperts from './locales/zh-cn/experts.json';
+import zhDocsAdmin from './locales/zh-cn/docsAdmin.json';
+import zhNewsAdmin from './locales/zh-cn/newsAdmin.json';
+import zhMessaging from './locales/zh-cn/messaging.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
@@ -17,6 +20,9 @@ import enFiles from './locales/en/files.json';
 import enSignup from './locales/en/signup.json';
 import enReview from './locales/en/review.json';
 import enExperts from './locales/en/experts.json';
+import enDocsAdmin from './locales/en/docsAdmin.json';
+import enNewsAdmin from './locales/en/newsAdmin.json';
+import enMessaging from './locales/en/messaging.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -29,6 +35,9 @@ export const zhCnResources = {
   signup: zhSignup,
   review: zhReview,
   experts: zhExperts,
+  docsAdmin: zhDocsAdmin,
+  newsAdmin: zhNewsAdmin,
+  messaging: zhMessaging,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -44,6 +53,9 @@ const enResources: AppResources = {
   signup: enSignup,
   review: enReview,
   experts: enExperts,
+  docsAdmin: enDocsAdmin,
+  newsAdmin: enNewsAdmin,
+  messaging: enMessaging,
 };
 
 export const resources: Record<Locale, AppResources> = {

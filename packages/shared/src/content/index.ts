@@ -4,5 +4,8 @@ export * from './messages.js';
 export * from './news.js';
 export * from './site.js';
 export * from './documents.js';
+export * from './document-messages.js';
 export * from './inbox.js';
 export * from './feedback.js';
+export * from './broadcast.js';
+export * from './templates.js';

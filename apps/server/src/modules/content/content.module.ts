@@ -5,6 +5,11 @@ import type { Storage } from '../../lib/storage/storage.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
 import { bearerToken, requireRealm } from '../auth/auth.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';
+import { registerBroadcast, type BroadcastOptions } from '../broadcast/broadcast.module.js';
+import type { JobRunner } from '../../lib/jobs.js';
+import { createDocumentsAdminRepository } from '../documents/documents-admin.repository.js';
+import { documentsAdminRoutes } from '../documents/documents-admin.routes.js';
+import { createDocumentsAdminService } from '../documents/documents-admin.service.js';
 import { createDocumentsRepository } from '../documents/documents.repository.js';
 import { documentsRoutes } from '../documents/documents.routes.js';
 import { createDocumentsService, type DocumentsService } from '../documents/documents.service.js';
@@ -14,10 +19,9 @@ import { createFeedbackService } from '../feedback/feedback.service.js';
 import { createMessagesRepository } from '../messages/messages.repository.js';
 import { messagesRoutes } from '../messages/messages.routes.js';
 import { createMessagesService, type MessagesService } from '../messages/messages.service.js';
-import { createNewsRepository } from '../news/news.repository.js';
 import { newsRoutes } from '../news/news.routes.js';
-import { createNewsService } from '../news/news.service.js';
 import { createSiteContentRepository } from '../site-content/site-content.repository.js';
+import { siteContentAdminRoutes } from '../site-content/site-content-admin.routes.js';
 import { siteContentRoutes } from '../site-content/site-content.routes.js';
 import { createSiteContentService } from '../site-content/site-content.service.js';
 
@@ -36,7 +40,17 @@ export async function registerContent(
   api: FastifyInstance,
   deps: AppDeps,
   identity: IdentityServices,
-  options: { storage?: Storage } = {},
+  options: {
+    storage?: Storage;
+    /** The durable-jobs runner (bulk sends register their job on it). */
+    jobs?: JobRunner;
+    /** The notice outbox of registerContest, kicked when bulk SMS/email rows are written. */
+    outbox?: { kick(): void };
+    /** Tests: the bulk-send job's slice size and hooks. */
+    broadcastJob?: BroadcastOptions['job'];
+    /** The clock of scheduled news (tests move it). */
+    now?: () => Date;
+  } = {},
 ): Promise<ContentServices> {
   const db = deps.database.db;
   const { sessions, permissions } = identity;
@@ -58,9 +72,13 @@ export async function registerContent(
 
   await api.register(async (scope) => {
     scope.decorateRequest('auth', null);
-    await scope.register(newsRoutes, { service: createNewsService(createNewsRepository(db)), canPreview: admin.button('news:edit') });
-    await scope.register(siteContentRoutes, { service: createSiteContentService(createSiteContentRepository(db)) });
+    await scope.register(newsRoutes, { db, guards: admin, now: options.now });
+    const siteContent = createSiteContentService(createSiteContentRepository(db), db);
+    await scope.register(siteContentRoutes, { service: siteContent });
+    await scope.register(siteContentAdminRoutes, { service: siteContent, guards: admin });
     await scope.register(documentsRoutes, { service: documents, participantOf });
+    await scope.register(documentsAdminRoutes, { service: createDocumentsAdminService({ db, repo: createDocumentsAdminRepository(db) }), guards: admin });
+    await registerBroadcast(scope, deps, admin, { jobs: options.jobs, outbox: options.outbox, job: options.broadcastJob });
     // Experts read their notices too (returned sheets, reminders, re-review): same inbox, own rows only.
     await scope.register(messagesRoutes, { service: messages, participant: requireRealm(sessions, 'USER', 'EXPERT') });
     await scope.register(feedbackRoutes, {

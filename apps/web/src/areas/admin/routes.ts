@@ -133,13 +133,23 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorPage')).FinalMonitorPage,
   }))),
 
-  page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement'),
-  page(P.docManage, 'docManage', 'admin:titles.docManage'),
+  page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement', withNamespaces(['newsAdmin'], async () => ({
+    Component: (await import('./news/NewsListPage')).NewsListPage,
+  }))),
+  page(P.docManage, 'docManage', 'admin:titles.docManage', withNamespaces(['docsAdmin'], async () => ({
+    Component: (await import('./documents/DocumentsPage')).DocumentsPage,
+  }))),
 
   redirectTo(P.information, P.noteManage),
-  page(P.noteManage, 'NoteManage', 'admin:titles.noteManage'),
-  page(P.inMailManage, 'InMailManage', 'admin:titles.inMailManage'),
-  page(P.userFeedback, 'UserFeedback', 'admin:titles.userFeedback'),
+  page(P.noteManage, 'NoteManage', 'admin:titles.noteManage', withNamespaces(['messaging'], async () => ({
+    Component: (await import('./messaging/NoteManagePage')).NoteManagePage,
+  }))),
+  page(P.inMailManage, 'InMailManage', 'admin:titles.inMailManage', withNamespaces(['messaging'], async () => ({
+    Component: (await import('./messaging/InMailManagePage')).InMailManagePage,
+  }))),
+  page(P.userFeedback, 'UserFeedback', 'admin:titles.userFeedback', async () => ({
+    Component: (await import('./feedback/UserFeedbackPage')).UserFeedbackPage,
+  })),
 
   page(P.userAudit, 'UserManage', 'admin:titles.userAudit', async () => ({
     Component: (await import('./pages/AuditPage')).UserAuditPage,
@@ -198,9 +208,19 @@ const consoleRoutes: RouteObject[] = [
   detail('/admin/preliminary/draft-detail/:id', 'preliminaryBox', 'admin:titles.preliminaryDraftDetail', async () => ({
     Component: (await import('./preliminary/PrelimDraftDetailPage')).PrelimDraftDetailPage,
   })),
-  detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit'),
-  detail('/admin/user/siteContentManagement-detail/:id?', 'siteContentManagement', 'admin:titles.siteContentDetail'),
-  detail('/admin/user/docManagement-edit/:id?', 'docManage', 'admin:titles.docEdit'),
+  detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit', withNamespaces(['newsAdmin'], async () => ({
+    Component: (await import('./news/NewsEditPage')).NewsEditPage,
+  }))),
+  detail('/admin/user/siteContentManagement-detail/:id?', 'siteContentManagement', 'admin:titles.siteContentDetail', withNamespaces(['newsAdmin'], async () => ({
+    Component: (await import('./news/NewsDetailPage')).NewsDetailPage,
+  }))),
+  detail('/admin/user/docManagement-edit/:id?', 'docManage', 'admin:titles.docEdit', withNamespaces(['docsAdmin'], async () => ({
+    Component: (await import('./documents/DocumentEditPage')).DocumentEditPage,
+  }))),
+  // The home page blocks and /sign-guide: 内容管理 beside the news, so the news menu stays lit.
+  detail('/admin/user/siteContentManagement-blocks', 'siteContentManagement', 'docsAdmin:titles.siteBlocks', withNamespaces(['docsAdmin'], async () => ({
+    Component: (await import('./documents/SiteBlocksPage')).SiteBlocksPage,
+  }))),
   detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ScoreDetailPage')).PrelimScoreDetailPage,
   }))),
