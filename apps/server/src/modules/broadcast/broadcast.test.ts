@@ -235,6 +235,15 @@ async function participantIds(): Promise<string[]> {
   return (await db().select({ id: accounts.id }).from(accounts).where(and(eq(accounts.realm, 'USER'), sql`${accounts.username} like 'seg_%'`))).map((r) => r.id).sort();
 }
 
+/** Enabled participants with a phone, sorted (the random data has some without, or disabled). */
+async function smsReachableIds(): Promise<string[]> {
+  const rows = await db()
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.realm, 'USER'), eq(accounts.enabled, true), sql`${accounts.username} like 'seg_%' and ${accounts.phone} is not null`));
+  return rows.map((r) => r.id).sort();
+}
+
 // ---- Tests ------------------------------------------------------------------------------------
 
 describe('segments', () => {
@@ -449,7 +458,7 @@ describe('sending: a job serves every recipient exactly once', () => {
   it('uses a bulk template for blank texts; refuses event templates and other channels', async () => {
     const [tpl] = await db().insert(messageTemplates).values({ code: null, name: '群发模板', channels: ['SMS'], smsText: '{name}您好，请查看通知。', smsTemplateId: 'GW-100' }).returning();
     const [event] = await db().insert(messageTemplates).values({ code: 'BROADCAST_TEST_EVENT', name: '事件', channels: ['SMS', 'INSITE'], subject: 's', body: 'b', smsText: 'x' }).returning();
-    const segment = { kind: 'ACCOUNTS', values: (await participantIds()).slice(0, 5) };
+    const segment = { kind: 'ACCOUNTS', values: (await smsReachableIds()).slice(0, 5) };
     const p = (await preview('sms', { segment, templateId: tpl!.id })).json().data as BroadcastPreview;
     expect(p.samples[0]!.smsText).toMatch(/您好，请查看通知。$/);
     const { batchId } = await sent('sms', { segment, templateId: tpl!.id });
@@ -523,7 +532,7 @@ describe('the batches list, read counts and recall', () => {
   });
 
   it('refuses to recall an SMS batch and unknown ids', async () => {
-    const segment = { kind: 'ACCOUNTS', values: (await participantIds()).slice(10, 12) };
+    const segment = { kind: 'ACCOUNTS', values: (await smsReachableIds()).slice(10, 12) };
     const { batchId } = await sent('sms', { segment, smsText: '测试' });
     const res = await call('POST', `/api/admin/broadcast/${batchId}/recall`, superAdmin);
     expect(res.statusCode).toBe(400);
