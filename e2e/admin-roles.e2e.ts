@@ -139,6 +139,9 @@ describe('roles, operators and forced sign-out', () => {
     await op.page.getByTestId('console-menu').getByText('注册用户管理', { exact: true }).click();
     await op.page.waitForURL('**/admin/user/team');
     const users = op.page.getByTestId('registered-users-page');
+    // Thirteen demo participants fill more than the first page: find demo2 as an operator would.
+    await users.getByLabel('用户名').fill(PARTICIPANT.username);
+    await users.getByRole('button', { name: /查\s*询/ }).click();
     const demo = row(users, PARTICIPANT.username);
     await demo.waitFor();
     expect(await demo.getByRole('button', { name: '详情' }).count()).toBe(1);
@@ -201,7 +204,10 @@ describe('roles, operators and forced sign-out', () => {
     await page.getByText('保存成功').first().waitFor();
 
     await page.goto(`${portal.url}/admin/user/team`);
-    const demo = row(page.getByTestId('registered-users-page'), PARTICIPANT.username);
+    const users = page.getByTestId('registered-users-page');
+    await users.getByLabel('用户名').fill(PARTICIPANT.username);
+    await users.getByRole('button', { name: /查\s*询/ }).click();
+    const demo = row(users, PARTICIPANT.username);
     await demo.getByRole('button', { name: '禁用' }).click();
     await confirm(page);
     await demo.getByRole('button', { name: '启用' }).waitFor();
