@@ -70,6 +70,29 @@ export const orgsOf = (e: Pick<RoundExpert, 'organization' | 'orgCreditCode' | '
 export const conflictOf = (expert: RoundExpert, project: Pick<RoundProject, 'orgName' | 'creditCode'>): ConflictCause | null =>
   conflictBetween(orgsOf(expert), { name: project.orgName, creditCode: project.creditCode });
 
+/**
+ * The scorer rule, stated once (the snapshot folds organisations ahead, one project asks directly):
+ * the group's enabled experts not in conflict, then experts added for re-review who are enabled,
+ * not in conflict and not already there. Group experts in conflict are reported, never scorers.
+ */
+function scorerRule(
+  groupExperts: readonly RoundExpert[],
+  addedExperts: readonly RoundExpert[],
+  conflict: (e: RoundExpert) => ConflictCause | null,
+): { scorers: Scorer[]; conflicts: ConflictPair[] } {
+  const scorers: Scorer[] = [];
+  const conflicts: ConflictPair[] = [];
+  for (const e of groupExperts) {
+    const cause = conflict(e);
+    if (cause) conflicts.push({ expert: e, cause });
+    else if (e.enabled) scorers.push({ expert: e, extra: false });
+  }
+  for (const e of addedExperts) {
+    if (e.enabled && !scorers.some((s) => s.expert.id === e.id) && !conflict(e)) scorers.push({ expert: e, extra: true });
+  }
+  return { scorers, conflicts };
+}
+
 /** SQL condition: the materials row is a project of the round. */
 export function inRound(round: ReviewRound) {
   return round === 'PRELIMINARY'
@@ -196,17 +219,10 @@ export function createRoundView() {
     // Each organisation folded once, not once per pair: a national round compares ~70,000 pairs.
     const folded = new Map(es.map((e) => [e.id, foldExpertOrgs(orgsOf(e))]));
     for (const p of ps) {
-      const list: Scorer[] = [];
-      const cs: ConflictPair[] = [];
       const team = foldOrg({ name: p.orgName, creditCode: p.creditCode });
-      for (const e of p.groupId ? (groupExperts.get(p.groupId) ?? []) : []) {
-        const cause = conflictBetweenFolded(folded.get(e.id)!, team);
-        if (cause) cs.push({ expert: e, cause });
-        else if (e.enabled) list.push({ expert: e, extra: false });
-      }
-      for (const e of extrasByProject.get(p.id) ?? []) {
-        if (e.enabled && !list.some((s) => s.expert.id === e.id) && !conflictBetweenFolded(folded.get(e.id)!, team)) list.push({ expert: e, extra: true });
-      }
+      const { scorers: list, conflicts: cs } = scorerRule(p.groupId ? (groupExperts.get(p.groupId) ?? []) : [], extrasByProject.get(p.id) ?? [], (e) =>
+        conflictBetweenFolded(folded.get(e.id)!, team),
+      );
       scorers.set(p.id, list);
       conflicts.set(p.id, cs);
     }
@@ -224,17 +240,9 @@ export function createRoundView() {
     const gs = p.groupId ? await tx.select({ expertId: reviewGroupExperts.expertId }).from(reviewGroupExperts).where(eq(reviewGroupExperts.groupId, p.groupId)) : [];
     const xs = await extras(tx, round, { prelimId: p.id });
     const es = await experts(tx, [...new Set([...gs.map((g) => g.expertId), ...xs.map((x) => x.expertId)])]);
-    const scorers: Scorer[] = [];
-    const conflicts: ConflictPair[] = [];
-    for (const e of es.filter((e) => gs.some((g) => g.expertId === e.id))) {
-      const cause = conflictOf(e, p);
-      if (cause) conflicts.push({ expert: e, cause });
-      else if (e.enabled) scorers.push({ expert: e, extra: false });
-    }
-    for (const e of es.filter((e) => xs.some((x) => x.expertId === e.id))) {
-      if (e.enabled && !scorers.some((s) => s.expert.id === e.id) && !conflictOf(e, p)) scorers.push({ expert: e, extra: true });
-    }
-    return { scorers, conflicts };
+    const inGroup = new Set(gs.map((g) => g.expertId));
+    const added = new Set(xs.map((x) => x.expertId));
+    return scorerRule(es.filter((e) => inGroup.has(e.id)), es.filter((e) => added.has(e.id)), (e) => conflictOf(e, p));
   }
 
   /**
@@ -262,18 +270,25 @@ export function createRoundView() {
     return scorers.some((s) => s.expert.id === expertId);
   }
 
-  /** File access (files.access isExpertAssigned): the file belongs to a project the expert scores in either round. */
+  /**
+   * File access (files.access isExpertAssigned): the file belongs to a project the expert scores
+   * in either round. One query finds the projects holding the file that are in a round and put
+   * the expert on them (their group's or added for re-review); the scorer rule's remaining terms
+   * (enabled, no conflict) are the same for both ways in, so they are checked once in memory.
+   */
   async function expertCanReadAttachment(tx: Db, expertId: string, attachmentId: string): Promise<boolean> {
-    const owners = await tx
-      .select({ id: prelimDocs.id })
+    const [expert] = await experts(tx, [expertId]);
+    if (!expert || !expert.enabled) return false;
+    const holds = sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;
+    const onIt = (round: ReviewRound) => sql`(exists (select 1 from ${reviewAssignments} join ${reviewGroupExperts} on ${reviewGroupExperts.groupId} = ${reviewAssignments.groupId}
+        where ${reviewAssignments.prelimId} = ${prelimDocs.id} and ${reviewAssignments.round} = ${round} and ${reviewGroupExperts.expertId} = ${expertId})
+      or exists (select 1 from ${reviewExtraExperts} where ${reviewExtraExperts.prelimId} = ${prelimDocs.id} and ${reviewExtraExperts.round} = ${round} and ${reviewExtraExperts.expertId} = ${expertId}))`;
+    const rows = await tx
+      .select({ orgName: teams.orgName, creditCode: teams.creditCode })
       .from(prelimDocs)
-      .where(
-        sql`${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb`,
-      );
-    for (const o of owners) {
-      for (const round of ['PRELIMINARY', 'FINAL'] as const) if (await expertSees(tx, round, expertId, o.id)) return true;
-    }
-    return false;
+      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+      .where(and(holds, sql`((${inRound('PRELIMINARY')} and ${onIt('PRELIMINARY')}) or (${inRound('FINAL')} and ${onIt('FINAL')}))`));
+    return rows.some((p) => !conflictOf(expert, p));
   }
 
   return { projects, experts, groups, extras, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment };

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REVIEW_MSG as M, type ExpertOverview, type ExpertProjectDetail, type ExpertProjectRow, type Page } from '@contest/shared';
-import { accounts, attachments, operationRecords, prelimDocs, scoreSheets } from '../../db/schema.js';
+import { accounts, attachments, finalEntries, operationRecords, prelimDocs, reviewExtraExperts, scoreSheets } from '../../db/schema.js';
 import { createSessionService } from '../auth/session.service.js';
 import { api, openWindow, setSetting, upload } from '../../../test/contest-helpers.js';
 import { fakeFile } from '../../../test/files-helpers.js';
@@ -175,6 +175,27 @@ describe('what an expert sees', () => {
     expect((await get(s.assigned, `${base}/final/${s.project}`)).statusCode).toBe(404);
     expect((await get<Page<ExpertProjectRow>>(s.elsewhere, `${base}/prelim/list`)).body.data.total).toBe(0);
     expect((await get(s.assigned, `${base}/prelim/not-a-uuid`)).statusCode).toBe(400);
+  });
+
+  it('the file: an expert added for re-review streams it unless in conflict; a final group only once the project is in the final', async () => {
+    const s = await situation();
+    const [added, finalist] = await seedExperts(t, 2);
+    const addedInConflict = s.conflicted[0]!;
+    await seedGroup(t, 'FINAL', [finalist!.accountId], []);
+    // Re-review additions: the outsider gets the file, the conflicted expert still does not.
+    expect((await stream(s.elsewhere, s.uniqueNo)).statusCode).toBe(404);
+    await db().insert(reviewExtraExperts).values([
+      { round: 'PRELIMINARY', prelimId: s.project, expertId: s.elsewhere.accountId, reason: '复评' },
+      { round: 'PRELIMINARY', prelimId: s.project, expertId: addedInConflict.accountId, reason: '复评' },
+    ]);
+    expect((await stream(s.elsewhere, s.uniqueNo)).statusCode).toBe(200);
+    expect((await stream(addedInConflict, s.uniqueNo)).statusCode).toBe(404);
+    // A final-round addition counts only while the project is in the final round.
+    await db().insert(reviewExtraExperts).values({ round: 'FINAL', prelimId: s.project, expertId: finalist!.accountId, reason: '复评' });
+    expect((await stream(finalist!, s.uniqueNo)).statusCode).toBe(404);
+    await db().insert(finalEntries).values({ prelimId: s.project, status: 'IN' });
+    expect((await stream(finalist!, s.uniqueNo)).statusCode).toBe(200);
+    expect((await stream(added!, s.uniqueNo)).statusCode).toBe(404);
   });
 
   it('a disabled expert sees nothing', async () => {
