@@ -12,6 +12,28 @@ export const reminderSubject = (round: ReviewRound) => `REVIEW_${round}`;
 // Arbitrary constant: the advisory lock that serialises promotion confirms across instances.
 const PROMOTION_LOCK_ID = 71_100_011;
 
+/**
+ * The tables a round's scores are computed from (computeRound: round-view, rubric-store, the
+ * sheets, settings) and which of their rows count: `ROUND` rows of the round, `EXPERTS` expert
+ * accounts, `ALL` every row. results-fingerprint.test.ts fails when round-view or rubric-store
+ * reads a table missing here.
+ */
+export const FINGERPRINT_TABLES = {
+  score_sheets: 'ROUND',
+  prelim_docs: 'ALL',
+  teams: 'ALL',
+  final_entries: 'ALL',
+  review_assignments: 'ROUND',
+  review_groups: 'ROUND',
+  review_group_experts: 'ROUND',
+  review_extra_experts: 'ROUND',
+  accounts: 'EXPERTS',
+  expert_profiles: 'ALL',
+  expert_conflicts: 'ALL',
+  rubrics: 'ROUND',
+  settings: 'ALL',
+} as const satisfies Record<string, 'ROUND' | 'EXPERTS' | 'ALL'>;
+
 /** Reads of the score query, monitoring and promotion (issue 11); every call takes the db or the open transaction. */
 export function createResultsRepository() {
   return {
@@ -40,21 +62,9 @@ export function createResultsRepository() {
     async fingerprint(tx: Db, round: ReviewRound): Promise<string> {
       const r = `'${round === 'FINAL' ? 'FINAL' : 'PRELIMINARY'}'`;
       const part = (table: string, where = '') => `(select count(*)::text || '.' || coalesce(sum(xmin::text::bigint), 0)::text from ${table} ${where})`;
-      const parts = [
-        part('score_sheets', `where round = ${r}`),
-        part('prelim_docs'),
-        part('teams'),
-        part('final_entries'),
-        part('review_assignments', `where round = ${r}`),
-        part('review_groups', `where round = ${r}`),
-        part('review_group_experts', `where round = ${r}`),
-        part('review_extra_experts', `where round = ${r}`),
-        part('accounts', `where realm = 'EXPERT'`),
-        part('expert_profiles'),
-        part('expert_conflicts'),
-        part('rubrics', `where round = ${r}`),
-        part('settings'),
-      ];
+      const parts = Object.entries(FINGERPRINT_TABLES).map(([table, scope]) =>
+        part(table, scope === 'ROUND' ? `where round = ${r}` : scope === 'EXPERTS' ? `where realm = 'EXPERT'` : ''),
+      );
       const result = await tx.execute(sql.raw(`select ${parts.join(` || '|' || `)} as fp`));
       return String((result as unknown as { rows: { fp: string }[] }).rows[0]!.fp);
     },
