@@ -26,8 +26,9 @@ const STATUS_FILTERS: Record<BroadcastChannel, BroadcastRecordStatus[]> = {
 };
 
 /**
- * One bulk send: its summary and one record per recipient (SMS/email: the masked phone or
- * address, status, the gateway's answer and attempts, failures first; in-site: read or not).
+ * One bulk send: its summary (email: the subject and the text as written, before variables are
+ * filled) and one record per recipient (SMS/email: the masked phone or address, status, the
+ * gateway's or mail server's answer and attempts, failures first; in-site: read or not).
  */
 export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onClose(): void }) {
   const { t } = useTranslation('messaging');
@@ -83,9 +84,22 @@ export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onCl
       {batch && (
         <Space orientation="vertical" size="large" style={{ width: '100%' }}>
           <Descriptions size="small" bordered column={{ xs: 1, sm: 2 }} title={t('detail.summary')}>
-            <Descriptions.Item label={insite ? t('fields.title') : t('fields.smsText')} span="filled">
-              <span className="messaging-sample__text">{insite ? batch.title : batch.body}</span>
-            </Descriptions.Item>
+            {channel === 'SMS' ? (
+              <Descriptions.Item label={t('fields.smsText')} span="filled">
+                <span className="messaging-sample__text">{batch.body}</span>
+              </Descriptions.Item>
+            ) : (
+              <Descriptions.Item label={t('fields.title')} span="filled">
+                <span className="messaging-sample__text">{batch.title}</span>
+              </Descriptions.Item>
+            )}
+            {channel === 'EMAIL' && (
+              <Descriptions.Item label={t('fields.body')} span="filled">
+                <span className="messaging-sample__text" data-testid="batch-body">
+                  {batch.body}
+                </span>
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label={t('fields.segment')} span="filled">
               {segmentText(batch.segment)}
             </Descriptions.Item>

@@ -24,6 +24,8 @@ const FIELDS: SearchField[] = [
   },
 ];
 
+const COMPOSE_LABEL = { INSITE: 'actions.composeInsite', SMS: 'actions.composeSms', EMAIL: 'actions.composeEmail' } as const satisfies Record<BroadcastChannel, string>;
+
 /** How often a list with a running send asks again. */
 export const POLL_MS = 3000;
 const EXCERPT = 40;
@@ -32,7 +34,7 @@ const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part /
 
 /**
  * The sends of one channel: the list (with read counts for in-site messages, sent / failed /
- * waiting for SMS), progress while a send runs (the list polls), the compose dialog, the
+ * waiting for SMS and email), progress while a send runs (the list polls), the compose dialog, the
  * per-recipient drawer, and 撤回 for in-site messages.
  */
 export function BatchList({ channel }: { channel: BroadcastChannel }) {
@@ -80,18 +82,19 @@ export function BatchList({ channel }: { channel: BroadcastChannel }) {
     });
   };
 
+  const titleColumn = { title: t('fields.title'), dataIndex: 'title', render: (title: string) => <strong>{title}</strong> };
+  const smsColumn = {
+    title: t('fields.smsText'),
+    dataIndex: 'body',
+    render: (body: string) => (
+      <Typography.Text className="messaging-excerpt" title={body}>
+        {body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body}
+      </Typography.Text>
+    ),
+  };
   const columns: SearchColumns<BroadcastBatch> = [
-    insite
-      ? { title: t('fields.title'), dataIndex: 'title', render: (title: string) => <strong>{title}</strong> }
-      : {
-          title: t('fields.smsText'),
-          dataIndex: 'body',
-          render: (body: string) => (
-            <Typography.Text className="messaging-excerpt" title={body}>
-              {body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body}
-            </Typography.Text>
-          ),
-        },
+    // In-site messages and email carry a title (the subject); SMS only its text.
+    channel === 'SMS' ? smsColumn : titleColumn,
     { title: t('fields.segment'), dataIndex: 'segment', render: (_: unknown, row) => segmentText(row.segment) },
     { title: t('fields.total'), dataIndex: 'total' },
     ...(insite
@@ -144,7 +147,7 @@ export function BatchList({ channel }: { channel: BroadcastChannel }) {
         toolbar={
           <Permission codes={[BROADCAST_SEND_BUTTON[channel]]}>
             <Button type="primary" icon={<SendOutlined />} onClick={() => setComposing(true)} data-testid="compose-open">
-              {insite ? t('actions.composeInsite') : t('actions.composeSms')}
+              {t(COMPOSE_LABEL[channel])}
             </Button>
           </Permission>
         }

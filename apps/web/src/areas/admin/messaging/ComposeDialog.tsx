@@ -41,6 +41,10 @@ export function toDraft(channel: BroadcastChannel, v: ComposeValues): BroadcastD
 
 const FIELDS = ['segment', 'title', 'body', 'smsText', 'templateId'] as const;
 
+const TITLE = { INSITE: 'compose.insiteTitle', SMS: 'compose.smsTitle', EMAIL: 'compose.emailTitle' } as const satisfies Record<BroadcastChannel, string>;
+/** Email and SMS cannot be taken back once sent: their confirmations say so. */
+const CONFIRM = { INSITE: 'compose.confirmInsite', SMS: 'compose.confirmSms', EMAIL: 'compose.confirmEmail' } as const satisfies Record<BroadcastChannel, string>;
+
 export interface ComposeDialogProps {
   channel: BroadcastChannel;
   open: boolean;
@@ -49,7 +53,9 @@ export interface ComposeDialogProps {
 }
 
 /**
- * 发送站内信 / 发送短信: recipients (segment), optionally a bulk template, the text; 预览 shows
+ * 发送站内信 / 发送邮件 / 发送短信: recipients (segment), optionally a bulk template, the text (a
+ * title and a body for in-site messages and email, variables filled per recipient in email and
+ * SMS); 预览 shows
  * how many receive it and how the first three messages read; 发送 (after a confirmation) sends
  * exactly what was previewed. Any change after the preview asks for a new one.
  */
@@ -119,7 +125,7 @@ export function ComposeDialog({ channel, open, onClose, onSent }: ComposeDialogP
     if (!previewed) return;
     modal.confirm({
       title: t('compose.confirmTitle'),
-      content: sms ? t('compose.confirmSms', { count: previewed.deliverable }) : t('compose.confirmInsite', { count: previewed.deliverable, title: draft.title }),
+      content: t(CONFIRM[channel], { count: previewed.deliverable, title: draft.title }),
       okText: t('compose.send'),
       cancelText: t('compose.cancel'),
       onOk: async () => {
@@ -154,7 +160,7 @@ export function ComposeDialog({ channel, open, onClose, onSent }: ComposeDialogP
   return (
     <AppDialog
       open={open}
-      title={sms ? t('compose.smsTitle') : t('compose.insiteTitle')}
+      title={t(TITLE[channel])}
       onCancel={onClose}
       width={760}
       footer={

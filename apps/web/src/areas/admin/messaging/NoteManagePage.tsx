@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { KitTabs } from '../../../components/admin-kit';
 import { BatchList } from './BatchList';
-import { SmsTemplatesTab } from './SmsTemplatesTab';
+import { TemplatesTab } from './TemplatesTab';
 import './messaging.css';
 
 const TABS = ['records', 'templates'] as const;
@@ -10,7 +10,8 @@ type TabKey = (typeof TABS)[number];
 
 /**
  * 短信管理 (/admin/information/NoteManage): bulk SMS to a segment (preview, progress, one record
- * per phone with the gateway's answer) and the SMS templates. The tab lives in the URL (?tab=).
+ * per phone with the gateway's answer) and the templates that send SMS (the template editor,
+ * filtered to SMS). The tab lives in the URL (?tab=).
  */
 export function NoteManagePage() {
   const { t } = useTranslation('messaging');
@@ -26,7 +27,7 @@ export function NoteManagePage() {
         onChange={(key) => setParams(key === 'templates' ? { tab: key } : {}, { replace: true })}
         items={[
           { key: 'records', txtMes: t('tabs.records'), component: tab === 'records' ? <BatchList channel="SMS" /> : null },
-          { key: 'templates', txtMes: t('tabs.templates'), component: tab === 'templates' ? <SmsTemplatesTab /> : null },
+          { key: 'templates', txtMes: t('tabs.templates'), component: tab === 'templates' ? <TemplatesTab channel="SMS" /> : null },
         ]}
       />
     </section>

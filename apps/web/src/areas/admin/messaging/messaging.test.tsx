@@ -1,8 +1,10 @@
 /** 站内信管理 and 短信管理 with mocked answers (packages/shared/src/content/broadcast.ts). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   BROADCAST_MSG as M,
+  TEMPLATE_MSG as TM,
+  unknownVariablesMessage,
   type BroadcastBatch,
   type BroadcastDetail,
   type BroadcastPreview,
@@ -85,10 +87,32 @@ const template = (over: Partial<MessageTemplateItem> = {}): MessageTemplateItem 
   ...over,
 });
 
+/** An event template (edited before: version 2). */
+const eventTemplate = (over: Partial<MessageTemplateItem> = {}): MessageTemplateItem =>
+  template({
+    key: 'TEAM_REVISING',
+    id: ID(60),
+    code: 'TEAM_REVISING',
+    eventName: '报名信息需修改',
+    audience: 'PARTICIPANT',
+    variables: ['teamName', 'status', 'reason'],
+    name: '报名信息需修改',
+    channels: ['INSITE', 'SMS'],
+    subject: '报名信息需修改',
+    body: '您的团队需修改。',
+    smsText: '【大赛】请修改',
+    smsTemplateId: null,
+    version: 2,
+    customized: true,
+    ...over,
+  });
+
 interface Answers {
   lists?: Array<Page<BroadcastBatch>>;
   detail?: BroadcastDetail;
   templates?: Page<MessageTemplateItem>;
+  /** GET /admin/templates/{key} (the editor's reload). */
+  template?: MessageTemplateItem;
 }
 
 function mockGet(info: StaffInfo, answers: Answers) {
@@ -104,6 +128,7 @@ function mockGet(info: StaffInfo, answers: Answers) {
       return ok(lists[Math.min(listCall++, lists.length - 1)]!);
     }
     if (url === '/admin/templates') return ok(answers.templates ?? page([]));
+    if (url.startsWith('/admin/templates/') && answers.template) return ok(answers.template);
     if (url === '/admin/broadcast/accounts') return ok(page([{ id: ID(7), username: 'wangwu', name: '王五', phone: '139****0007', teamName: '甲队' }]));
     if (url.startsWith('/admin/broadcast/') && answers.detail) return ok(answers.detail);
     throw new Error(`unexpected GET ${url}`);
@@ -367,12 +392,277 @@ describe('短信管理', { timeout: 60_000 }, () => {
       templates: page([template(), template({ key: 'TEAM_APPROVED', id: null, code: 'TEAM_APPROVED', eventName: '报名审核通过', name: '报名审核通过', smsText: '【智慧医保大赛】{teamName}审核结果：{status}。', smsTemplateId: null, enabled: false })]),
     });
     renderRoute(`${NOTE}?tab=templates`);
-    const tab = await screen.findByTestId('sms-templates', {}, SLOW);
+    const tab = await screen.findByTestId('templates-tab', {}, SLOW);
     await waitFor(() => expect(tab.textContent).toContain('材料提醒模板'));
     expect(tab.textContent).toContain('群发模板');
     expect(tab.textContent).toContain('事件通知');
     expect(tab.textContent).toContain('GW-1');
-    expect(tab.textContent).toContain('停用');
-    expect(callsTo(get, '/admin/templates').at(-1)![1]).toEqual({ params: { page: 1, size: 100, channel: 'SMS' } });
+    expect(callsTo(get, '/admin/templates').at(-1)![1]).toEqual({ params: { page: 1, size: 10, channel: 'SMS' } });
+    // The SMS page offers no channel filter: it is the SMS templates.
+    expect(within(tab).queryByLabelText('发送渠道')).toBeNull();
+    const switches = within(tab).getAllByTestId('template-enabled');
+    expect(switches.map((s) => s.getAttribute('aria-checked'))).toEqual(['true', 'false']);
+  });
+});
+
+/** The editor's field of `label` (antd ties the label to the control). */
+const field = (editor: HTMLElement, label: string) => within(editor).getByLabelText(label) as HTMLInputElement | HTMLTextAreaElement;
+
+/** Puts the cursor in a text field at `at` (a real focus, so the editor learns which field it is). */
+function placeCursor(el: HTMLInputElement | HTMLTextAreaElement, at: number) {
+  act(() => el.focus());
+  el.setSelectionRange(at, at);
+}
+
+function clickChip(editor: HTMLElement, variable: string) {
+  const chip = within(editor).getByTestId(`template-var-${variable}`);
+  fireEvent.mouseDown(chip);
+  fireEvent.click(chip);
+}
+
+async function openEditor(testId: 'template-edit' | 'template-view' = 'template-edit', row = 0) {
+  const buttons = await screen.findAllByTestId(testId, {}, SLOW);
+  fireEvent.click(buttons[row]!);
+  return screen.findByTestId('template-editor', {}, SLOW);
+}
+
+describe('消息模板', { timeout: 60_000 }, () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    changeLocale('zh-cn');
+  });
+
+  it('editor: a variable chip goes in at the cursor; the preview fills sample values; SMS length and parts; saves with the version', async () => {
+    const get = mockGet(superAdmin(), { templates: page([eventTemplate()]) });
+    const put = vi.spyOn(api, 'put').mockImplementation(async (url: string, body: unknown) => {
+      if (url === '/admin/templates/TEAM_REVISING') return ok({ ...eventTemplate(), ...(body as object), version: 3 }, TM.templateSaved);
+      throw new Error(`unexpected PUT ${url}`);
+    });
+    renderRoute(`${NOTE}?tab=templates`);
+    const editor = await openEditor();
+    expect(editor.textContent).toContain('报名信息需修改（TEAM_REVISING）');
+
+    // The chip lands where the cursor is, not at the end.
+    const body = field(editor, '正文');
+    placeCursor(body, 4);
+    clickChip(editor, 'teamName');
+    await waitFor(() => expect(body.value).toBe('您的团队{teamName}需修改。'));
+    await waitFor(() => expect(within(editor).getByTestId('template-preview-INSITE').textContent).toContain('您的团队智慧医保创新队需修改。'));
+
+    // A selection is replaced; SMS counts the text as sent (sample values filled in).
+    const sms = field(editor, '短信内容');
+    placeCursor(sms, 4);
+    sms.setSelectionRange(4, 7);
+    clickChip(editor, 'reason');
+    await waitFor(() => expect(sms.value).toBe('【大赛】{reason}'));
+    expect(within(editor).getByTestId('template-preview-SMS').textContent).toContain('【大赛】请补充单位推荐函');
+    expect(within(editor).getByTestId('template-sms-counter').textContent).toBe('示例内容 12 字，按 1 条计费');
+    fireEvent.change(sms, { target: { value: `${'字'.repeat(63)}{reason}` } });
+    await waitFor(() => expect(within(editor).getByTestId('template-sms-counter').textContent).toBe('示例内容 71 字，按 2 条计费'));
+    fireEvent.change(sms, { target: { value: '【大赛】{reason}' } });
+
+    const lists = callsTo(get, '/admin/templates').length;
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    await waitFor(() =>
+      expect(put).toHaveBeenCalledWith(
+        '/admin/templates/TEAM_REVISING',
+        { name: '报名信息需修改', channels: ['INSITE', 'SMS'], subject: '报名信息需修改', body: '您的团队{teamName}需修改。', smsText: '【大赛】{reason}', smsTemplateId: null, version: 2 },
+        { silent: true },
+      ),
+    );
+    expect(await screen.findByText(TM.templateSaved)).toBeTruthy();
+    await waitFor(() => expect(callsTo(get, '/admin/templates').length).toBeGreaterThan(lists));
+  });
+
+  it('editor: UNKNOWN_VARIABLE goes under its field; STALE offers a reload, after which the new version saves', async () => {
+    const fresh = eventTemplate({ name: '报名需修改（他人已改）', version: 5 });
+    const get = mockGet(superAdmin(), { templates: page([eventTemplate()]), template: fresh });
+    const put = vi
+      .spyOn(api, 'put')
+      .mockRejectedValueOnce(
+        refused(unknownVariablesMessage(['foo']), { reason: 'UNKNOWN_VARIABLE', field: 'smsText', variables: ['foo'], allowed: ['teamName', 'status', 'reason'] }),
+      )
+      .mockRejectedValueOnce(refused(TM.templateStale, { reason: 'STALE', version: 5 }))
+      .mockResolvedValueOnce(ok(fresh, TM.templateSaved));
+    renderRoute(`${NOTE}?tab=templates`);
+    const editor = await openEditor();
+
+    fireEvent.change(field(editor, '短信内容'), { target: { value: '请修改{foo}' } });
+    // Said at once in the preview, and by the server under the field on saving.
+    expect((await within(editor).findByTestId('template-unknown')).textContent).toContain('模板中有未知变量：{foo}');
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    await waitFor(() => {
+      const item = within(editor).getAllByText('模板中有未知变量：{foo}').find((el) => el.closest('.ant-form-item'));
+      expect(item!.closest('.ant-form-item')!.textContent).toContain('短信内容');
+    });
+
+    fireEvent.change(field(editor, '短信内容'), { target: { value: '请修改{reason}' } });
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    const stale = await within(editor).findByTestId('template-stale');
+    expect(stale.textContent).toContain(TM.templateStale);
+    expect((within(editor).getByTestId('template-save') as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(stale).getByTestId('template-reload'));
+    await waitFor(() => expect(callsTo(get, '/admin/templates/TEAM_REVISING')).toHaveLength(1));
+    // The form is mounted again on the current version (the old nodes go away).
+    await waitFor(() => expect((screen.getByLabelText('模板名称') as HTMLInputElement).value).toBe('报名需修改（他人已改）'));
+    const reloaded = screen.getByTestId('template-editor');
+    expect(within(reloaded).queryByTestId('template-stale')).toBeNull();
+    fireEvent.click(within(reloaded).getByTestId('template-save'));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(3));
+    expect((put.mock.calls[2]![1] as { version: number; name: string })).toMatchObject({ version: 5, name: '报名需修改（他人已改）' });
+    expect(await screen.findByText(TM.templateSaved)).toBeTruthy();
+  });
+
+  it('list: enabled switch with the version, 恢复默认 of an edited event template, 删除 of a bulk one, 新建群发模板', async () => {
+    mockGet(superAdmin(), { templates: page([eventTemplate(), eventTemplate({ key: 'TEAM_APPROVED', code: 'TEAM_APPROVED', name: '报名审核通过', customized: false, version: 0, id: null }), template()]) });
+    const put = vi.spyOn(api, 'put').mockResolvedValue(ok(eventTemplate({ enabled: false, version: 3 }), TM.templateDisabled));
+    const del = vi.spyOn(api, 'delete').mockImplementation(async (url: string) =>
+      url.endsWith('TEAM_REVISING') ? ok({ key: 'TEAM_REVISING', reset: true }, TM.templateReset) : ok({ key: ID(50), reset: false }, TM.templateDeleted),
+    );
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(template({ id: ID(51), key: ID(51) }), TM.templateCreated));
+    renderRoute(`${INMAIL}?tab=templates`);
+    const tab = await screen.findByTestId('templates-tab', {}, SLOW);
+    const rows = await waitFor(() => {
+      const found = within(tab).getAllByTestId('template-enabled').map((s) => s.closest('tr')!);
+      expect(found).toHaveLength(3);
+      return found;
+    });
+    // 恢复默认 only for the edited event template, 删除 only for the bulk one.
+    expect(within(rows[0]!).getByTestId('template-reset')).toBeTruthy();
+    expect(within(rows[1]!).queryByTestId('template-reset')).toBeNull();
+    expect(within(rows[1]!).queryByTestId('template-delete')).toBeNull();
+    expect(within(rows[2]!).getByTestId('template-delete')).toBeTruthy();
+    expect(rows[0]!.textContent).toContain('已修改');
+
+    fireEvent.click(within(rows[0]!).getByTestId('template-enabled'));
+    await waitFor(() => expect(put).toHaveBeenCalledWith('/admin/templates/TEAM_REVISING/enabled', { enabled: false, version: 2 }, { silent: true }));
+    expect(await screen.findByText(TM.templateDisabled)).toBeTruthy();
+
+    fireEvent.click(within(rows[0]!).getByTestId('template-reset'));
+    fireEvent.click(within(await confirmBox(/恢复后「报名信息需修改」将使用系统默认内容/)).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(del).toHaveBeenCalledWith('/admin/templates/TEAM_REVISING', { silent: true }));
+    expect(await screen.findByText(TM.templateReset)).toBeTruthy();
+
+    fireEvent.click(within(rows[2]!).getByTestId('template-delete'));
+    fireEvent.click(within(await confirmBox(/确定删除模板「材料提醒模板」吗/)).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(del).toHaveBeenCalledWith(`/admin/templates/${ID(50)}`, { silent: true }));
+
+    // A new bulk template offers the bulk send's variables; nothing is sent before it is complete.
+    fireEvent.click(screen.getByTestId('template-create'));
+    const editor = await screen.findByTestId('template-editor', {}, SLOW);
+    expect(within(editor).getByTestId('template-var-orgName')).toBeTruthy();
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    expect(await within(editor).findByText(TM.templateNameRequired)).toBeTruthy();
+    expect(await within(editor).findByText(TM.templateChannelsRequired)).toBeTruthy();
+    expect(post).not.toHaveBeenCalled();
+    fireEvent.change(field(editor, '模板名称'), { target: { value: '决赛通知' } });
+    fireEvent.click(within(editor).getByLabelText('邮件'));
+    fireEvent.change(await within(editor).findByLabelText('标题'), { target: { value: '{name}您好' } });
+    placeCursor(field(editor, '正文'), 0);
+    clickChip(editor, 'projectName');
+    await waitFor(() => expect(field(editor, '正文').value).toBe('{projectName}'));
+    expect(within(editor).getByTestId('template-preview-EMAIL').textContent).toContain('张三您好');
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith(
+        '/admin/templates',
+        { name: '决赛通知', channels: ['EMAIL'], subject: '{name}您好', body: '{projectName}', smsText: '', smsTemplateId: null },
+        { silent: true },
+      ),
+    );
+    expect(await screen.findByText(TM.templateCreated)).toBeTruthy();
+  });
+
+  it('without 编辑短信模板: every channel, filters from the URL, read-only (no switch, no edit, no create)', async () => {
+    const get = mockGet(operator(['information']), { templates: page([eventTemplate(), template()]) });
+    renderRoute(`${INMAIL}?tab=templates&keyword=${encodeURIComponent('报名')}&channel=SMS`);
+    const tab = await screen.findByTestId('templates-tab', {}, SLOW);
+    await waitFor(() => expect(tab.textContent).toContain('报名信息需修改'));
+    expect(callsTo(get, '/admin/templates').at(-1)![1]).toEqual({ params: { page: 1, size: 10, keyword: '报名', channel: 'SMS' } });
+    expect((within(tab).getByLabelText('关键字') as HTMLInputElement).value).toBe('报名');
+    expect(within(tab).queryByTestId('template-enabled')).toBeNull();
+    expect(within(tab).queryByTestId('template-edit')).toBeNull();
+    expect(within(tab).queryByTestId('template-reset')).toBeNull();
+    expect(within(tab).queryByTestId('template-delete')).toBeNull();
+    expect(screen.queryByTestId('template-create')).toBeNull();
+    expect(tab.textContent).toContain('启用');
+
+    const editor = await openEditor('template-view');
+    expect(editor.textContent).toContain('您没有编辑消息模板的权限，仅可查看。');
+    expect(field(editor, '正文').disabled).toBe(true);
+    expect((within(editor).getByTestId('template-var-teamName') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(editor).queryByTestId('template-save')).toBeNull();
+  });
+});
+
+describe('邮件', { timeout: 60_000 }, () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    changeLocale('zh-cn');
+  });
+
+  const emailBatch = (n: number, over: Partial<BroadcastBatch> = {}) =>
+    batch(n, { channel: 'EMAIL', title: `邮件${n}`, body: '{name}您好，请查收。', segment: { kind: 'ALL', values: [] }, read: null, failed: 1, pending: 0, delivered: 8, ...over });
+
+  it('lists email sends and their records (masked address, status, server answer); composes a title and a body, previews, sends', async () => {
+    const detail: BroadcastDetail = {
+      batch: emailBatch(1),
+      records: {
+        list: [
+          { accountId: ID(1), name: '张三', username: 'zhangsan', to: 'z***@example.com', status: 'FAILED', providerAnswer: '550 mailbox unavailable', attempts: 5, sentAt: null, readAt: null },
+          { accountId: ID(2), name: '李四', username: 'lisi', to: 'l***@example.com', status: 'SENT', providerAnswer: '250 OK id=abc', attempts: 1, sentAt: '2025-06-01T02:01:00.000Z', readAt: null },
+        ],
+        page: 1,
+        size: 10,
+        total: 2,
+      },
+    };
+    const get = mockGet(superAdmin(), { lists: [page([emailBatch(1)])], detail, templates: page([]) });
+    const emailPreview = preview({
+      channel: 'EMAIL',
+      total: 10,
+      deliverable: 9,
+      withEmail: 9,
+      samples: [{ accountId: ID(1), name: '张三', username: 'zhangsan', to: 'z***@example.com', title: '决赛通知', body: '张三您好，请查收。', smsText: '' }],
+    });
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) => {
+      if (url === '/admin/broadcast/email/preview') return ok(emailPreview);
+      if (url === '/admin/broadcast/email/send') return ok({ batchId: ID(3), jobId: ID(4), total: 9 }, M.sent);
+      throw new Error(`unexpected POST ${url}`);
+    });
+    renderRoute(`${INMAIL}?tab=email`);
+    const row = (await screen.findByText('邮件1', {}, SLOW)).closest('tr')!;
+    expect(callsTo(get, '/admin/broadcast')[0]![1]).toEqual({ params: { page: 1, size: 10, channel: 'EMAIL' } });
+    expect(row.textContent).toContain('全部参赛用户');
+    expect(within(row).queryByTestId('batch-recall')).toBeNull();
+
+    fireEvent.click(within(row).getByTestId('batch-open'));
+    const table = await screen.findByTestId('records-table', {}, SLOW);
+    expect(table.textContent).toContain('邮箱');
+    expect(table.textContent).toContain('z***@example.com');
+    expect(table.textContent).toContain('550 mailbox unavailable');
+    expect(table.textContent).toContain('发送失败');
+    expect(table.textContent).toContain('发送成功');
+    expect(screen.getByTestId('batch-body').textContent).toBe('{name}您好，请查收。');
+    fireEvent.click(within(table.closest('.ant-drawer') as HTMLElement).getByRole('button', { name: /close|关闭/i }));
+
+    const dialog = await openCompose('发送邮件');
+    expect(dialog.textContent).toContain('可使用变量');
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '决赛通知' } });
+    fireEvent.change(within(dialog).getByLabelText('内容'), { target: { value: '{name}您好，请查收。' } });
+    fireEvent.click(within(dialog).getByTestId('compose-preview'));
+    const draft = { segment: { kind: 'ALL', values: [] }, templateId: null, title: '决赛通知', body: '{name}您好，请查收。' };
+    await waitFor(() => expect(post).toHaveBeenCalledWith('/admin/broadcast/email/preview', draft, { silent: true }));
+    const result = await within(dialog).findByTestId('compose-preview-result');
+    expect(result.textContent).toContain('其中有邮箱的 9 人将收到邮件');
+    expect(result.textContent).toContain('z***@example.com');
+    expect(result.textContent).toContain('张三您好，请查收。');
+
+    fireEvent.click(within(dialog).getByTestId('compose-send'));
+    const box = await confirmBox('确定向 9 个邮箱发送邮件「决赛通知」吗？邮件发出后无法撤回。');
+    fireEvent.click(within(box).getByRole('button', { name: '发送' }));
+    await waitFor(() => expect(post).toHaveBeenCalledWith('/admin/broadcast/email/send', draft, { silent: true }));
   });
 });

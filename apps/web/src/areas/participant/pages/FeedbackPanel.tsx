@@ -7,11 +7,13 @@ import {
   FEEDBACK_ATTACHMENTS_MAX,
   FEEDBACK_CONTACT_MAX,
   FEEDBACK_CONTENT_MAX,
+  FEEDBACK_TYPE_DICT,
   UPLOAD_RULES,
   type FeedbackItem,
   type FeedbackStatus,
 } from '@contest/shared';
 import { Pager } from '../../../components/admin-kit/Pager';
+import { useDictLabels } from '../../../components/contest';
 import { usePreviewDialog } from '../../../components/preview';
 import { MultiUpload } from '../../../components/upload';
 import type { UploadValueItem } from '../../../lib/upload';
@@ -30,12 +32,16 @@ interface FeedbackForm {
   attachments?: UploadValueItem[];
 }
 
-function FeedbackCard({ item, onPreview }: { item: FeedbackItem; onPreview(index: number): void }) {
+const FEEDBACK_LABEL_TYPES = [FEEDBACK_TYPE_DICT];
+
+function FeedbackCard({ item, typeName, onPreview }: { item: FeedbackItem; typeName: string; onPreview(index: number): void }) {
   const { t } = useTranslation('participant');
   return (
     <li className="feedback-card" data-testid="feedback-row">
       <div className="feedback-card__head">
-        <Tag color="blue">{item.typeName || item.type}</Tag>
+        <Tag color="blue" data-testid="feedback-type">
+          {typeName}
+        </Tag>
         <Tag color={STATUS_COLORS[item.status]}>{t(`feedback.status.${item.status}`)}</Tag>
         <time className="feedback-card__time" dateTime={item.createdAt}>
           {formatTime(item.createdAt)}
@@ -75,6 +81,10 @@ export function FeedbackPanel() {
   const [page, setPage] = useState(1);
   const types = useFeedbackTypes();
   const list = useMyFeedback(page);
+  // The type by its name in the page's language, like the other participant pages show codes
+  // (/dic/label, disabled items too); the server's Chinese typeName while that loads or if it fails.
+  const labels = useDictLabels(FEEDBACK_LABEL_TYPES);
+  const typeNameOf = (item: FeedbackItem) => labels.data?.[FEEDBACK_TYPE_DICT]?.[item.type] || item.typeName || item.type;
   const { preview, holder } = usePreviewDialog();
 
   const submit = async (values: FeedbackForm) => {
@@ -156,6 +166,7 @@ export function FeedbackPanel() {
               <FeedbackCard
                 key={item.id}
                 item={item}
+                typeName={typeNameOf(item)}
                 onPreview={(index) =>
                   preview(
                     item.attachments.map((f) => ({ id: f.uniqueNo, uniqueNo: f.uniqueNo, name: f.name, filePath: f.filePath })),

@@ -4,6 +4,7 @@ import type { DocumentItem, FeedbackItem, InboxMessage, Page, PrelimDocStatus, T
 import { api } from '../../../lib/api';
 import { ok, participantInfo, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
+import { changeLocale } from '../../../i18n';
 import { canOpen } from '../ParticipantLayout';
 import { PARTICIPANT_MENU } from '../routes';
 
@@ -193,6 +194,7 @@ describe('participant centre', { timeout: 20_000 }, () => {
         '/messages/summary': () => ({ unreadCount: 0 }),
         '/messages': () => page([]),
         '/dic/module': () => ({ FEEDBACK_TYPE: [{ code: 'BUG', name: '系统问题' }, { code: 'ADVICE', name: '意见建议' }] }),
+        '/dic/label': () => ({ FEEDBACK_TYPE: { BUG: '系统问题', ADVICE: '意见建议' } }),
         '/feedback/my': () => page(mine),
       });
       const post = vi.spyOn(api, 'post').mockImplementation((async (_url: string, body: unknown) => {
@@ -233,6 +235,43 @@ describe('participant centre', { timeout: 20_000 }, () => {
       });
       await waitFor(() => expect(screen.getAllByTestId('feedback-row')).toHaveLength(2));
       expect(screen.getAllByTestId('feedback-row')[0]!.textContent).toContain('待回复');
+    });
+    it('names the feedback type in English on English pages, the Chinese name when it has no English one', async () => {
+      const item = (id: string, type: string, typeName: string): FeedbackItem => ({
+        id,
+        type,
+        typeName,
+        content: `内容 ${id}`,
+        contact: null,
+        attachments: [],
+        status: 'OPEN',
+        reply: null,
+        repliedAt: null,
+        createdAt: '2025-06-01T00:00:00.000Z',
+      });
+      const get = mockGet({
+        '/user/account': () => info(),
+        '/messages/summary': () => ({ unreadCount: 0 }),
+        '/messages': () => page([]),
+        '/dic/module': () => ({ FEEDBACK_TYPE: [{ code: 'BUG', name: 'System problem' }] }),
+        // In English the dictionary answers each item's English name (its Chinese one when it has none).
+        '/dic/label': (_url, config) => (config?.params?.lang === 'en' ? { FEEDBACK_TYPE: { BUG: 'System problem', OTHER: '其他' } } : { FEEDBACK_TYPE: { BUG: '系统问题', OTHER: '其他' } }),
+        '/feedback/my': () => page([item('f1', 'BUG', '系统问题'), item('f2', 'OTHER', '其他'), item('f3', 'GONE', '旧类型')]),
+      });
+      localStorage.setItem('lang', 'en');
+      try {
+        renderRoute('/my-message?tab=feedback&lang=en', { search: '?lang=en' });
+        const rows = await screen.findAllByTestId('feedback-row');
+        expect(rows).toHaveLength(3);
+        await waitFor(() => expect(within(rows[0]!).getByTestId('feedback-type').textContent).toBe('System problem'));
+        expect(within(rows[1]!).getByTestId('feedback-type').textContent).toBe('其他');
+        // A code the dictionary does not know keeps the name the server stored.
+        expect(within(rows[2]!).getByTestId('feedback-type').textContent).toBe('旧类型');
+        expect(get).toHaveBeenCalledWith('/dic/label', { params: { types: ['FEEDBACK_TYPE'], lang: 'en' } });
+      } finally {
+        localStorage.removeItem('lang');
+        changeLocale('zh-cn');
+      }
     });
   });
 
