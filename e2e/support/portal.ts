@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server/dist/server.js');
@@ -12,16 +13,29 @@ export interface Portal {
   /** The server's DATA_DIR: the SMS outbox (log provider) is written there. */
   dataDir: string;
   output(): string;
-  stop(): Promise<void>;
+  /** Stops the server and removes its DATA_DIR (unless told to keep it). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
+
+/** What a start with `--demo` leaves in DATA_DIR that the next start reads (not the outboxes). */
+export const TEMPLATE_PARTS = ['pglite', 'files'] as const;
 
 /**
  * Starts the BUILT portal (what `npm start` runs) on a free port with a throwaway DATA_DIR
  * and the embedded database, so each journey begins on a fresh install.
  */
 export async function startPortal(extraEnv: Record<string, string> = {}): Promise<Portal> {
-  if (!existsSync(SERVER)) throw new Error('The app is not built: run `npm run build` first (npm run test:e2e does).');
   const dataDir = mkdtempSync(join(tmpdir(), 'contest-e2e-'));
+  // A copy of the installed demo (global-setup.ts) instead of migrating and seeding again: the
+  // same state a fresh `--demo` start reaches, seconds sooner for every journey.
+  const template = inject('portalTemplate');
+  if (template) for (const part of TEMPLATE_PARTS) if (existsSync(join(template, part))) cpSync(join(template, part), join(dataDir, part), { recursive: true });
+  return launchPortal(dataDir, extraEnv);
+}
+
+/** Starts the built portal with `--demo` on `dataDir` (kept as it is: a fresh install when empty). */
+export async function launchPortal(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Portal> {
+  if (!existsSync(SERVER)) throw new Error('The app is not built: run `npm run build` first (npm run test:e2e does).');
   const child: ChildProcess = spawn(process.execPath, [SERVER, '--demo'], {
     cwd: ROOT,
     env: {
@@ -59,13 +73,13 @@ export async function startPortal(extraEnv: Record<string, string> = {}): Promis
     url,
     dataDir,
     output: () => out,
-    stop: async () => {
+    stop: async (options) => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options?.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
