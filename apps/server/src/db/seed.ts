@@ -210,7 +210,8 @@ async function demoTeamThroughWorkflow(
     to: 'SUBMITTED',
     actor: participant,
     at: day(4),
-    notice: { ownerId: owner.accountId, title: '报名信息已提交', body: `您的团队「${team.teamName}」的报名信息已提交，请等待审核。` },
+    // Demo data never sends SMS or email.
+    notice: { code: 'TEAM_SUBMITTED', ownerId: owner.accountId, vars: { teamName: team.teamName }, sms: false, email: false },
   });
   if (status === 'SUBMITTED' || !reviewer) return;
   const reason = DEMO_AUDIT_REASONS[status] ?? null;
@@ -227,9 +228,11 @@ async function demoTeamThroughWorkflow(
     at: day(2),
     actor: { auth: { accountId: reviewer.accountId, realm: 'ADMIN', username: reviewer.username } },
     notice: {
+      code: status === 'APPROVED' ? 'TEAM_APPROVED' : status === 'REVISING' ? 'TEAM_REVISING' : 'TEAM_REJECTED',
       ownerId: owner.accountId,
-      title: status === 'APPROVED' ? '报名审核通过' : status === 'REVISING' ? '报名信息需修改' : '报名审核未通过',
-      body: status === 'APPROVED' ? `您的团队「${team.teamName}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。` : `您的团队「${team.teamName}」报名审核结果：${TEAM_STATUS_LABELS[status]}。审核意见：${reason ?? ''}`,
+      vars: { teamName: team.teamName, status: TEAM_STATUS_LABELS[status], reason: reason ?? '' },
+      sms: false,
+      email: false,
     },
     operation: { action: 'qualification:audit', targetType: 'team', targetId: row!.id, summary: `审核报名「${team.teamName}」：${TEAM_STATUS_LABELS[status]}（演示数据）` },
   });

@@ -82,7 +82,7 @@ export async function registerContent(
     // Experts read their notices too (returned sheets, reminders, re-review): same inbox, own rows only.
     await scope.register(messagesRoutes, { service: messages, participant: requireRealm(sessions, 'USER', 'EXPERT') });
     await scope.register(feedbackRoutes, {
-      service: createFeedbackService({ db, repo: createFeedbackRepository(db) }),
+      service: createFeedbackService({ db, repo: createFeedbackRepository(db), afterCommit: () => options.outbox?.kick() }),
       participant,
       canRead: admin.menu('UserFeedback'),
       canReply: admin.button('feedback:reply'),

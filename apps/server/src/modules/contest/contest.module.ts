@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client.js';
 import type { AppDeps } from '../../app.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
@@ -13,16 +12,13 @@ import { teamRoutes } from '../team/team.routes.js';
 import { createTeamService, type TeamService } from '../team/team.service.js';
 import { createLogSmsProvider } from '../sms/sms.provider.js';
 import { createEmailProvider } from '../email/email.provider.js';
-import { createNoticeOutbox, enqueueSmsNotice, type NoticeOutbox } from '../notices/notice-outbox.js';
+import { createNoticeOutbox, type NoticeOutbox } from '../notices/notice-outbox.js';
 import { createReminders } from '../workflow/reminders.js';
 import { createWorkflowService } from '../workflow/workflow.service.js';
 import { participantGuard } from './contest.guard.js';
 import { createContestRepository } from './contest.repository.js';
 import { contestRoutes } from './contest.routes.js';
 import { createContestService, type ContestService } from './contest.service.js';
-
-/** Settings key of the SMS-notifications switch (大赛设置). */
-export const NOTIFY_SMS_KEY = 'notify.sms';
 
 export interface ContestOptions {
   /** Tests move the clock to check phase windows. */
@@ -48,11 +44,9 @@ export async function registerContest(
     storage: options.storage ?? createStorage(deps.config.files.storage),
     now: options.now,
   });
-  const contestRepo = createContestRepository(db);
-  // product.md 1: SMS notices only when the setting is on (read per decision: takes effect at once).
-  const smsEnabled = async (tx: Db) => (await contestRepo.setting(NOTIFY_SMS_KEY, tx)) === true;
-  const workflow = createWorkflowService({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
-  const reminders = createReminders({ now: contest.now, enqueueSms: enqueueSmsNotice, smsEnabled });
+  // Notices go through notifyEvent (templates; 短信通知 / 邮件通知 read per notice, so a change applies at once).
+  const workflow = createWorkflowService({ now: contest.now });
+  const reminders = createReminders({ now: contest.now });
   const email = createEmailProvider(deps.config.email, { dataDir: deps.config.dataDir, log: api.log });
   api.addHook('onClose', async () => email.close?.());
   const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), email, log: api.log, now: contest.now });

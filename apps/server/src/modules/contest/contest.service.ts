@@ -31,10 +31,6 @@ export const toContestAttachment = (row: AttachmentRow): ContestAttachment => ({
   filePath: `${STREAM_PATH}${row.uniqueNo}`,
 });
 
-/** Escapes text going into a message body, which the inbox may render as (sanitised) HTML. */
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 /**
  * What the sign-up and materials services share: phase windows and caps from the settings,
  * dictionary checks, the participant's attachments, status history and its notices.

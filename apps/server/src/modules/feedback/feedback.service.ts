@@ -2,6 +2,7 @@ import {
   CONTENT_MSG,
   FEEDBACK_MSG,
   FEEDBACK_TYPE_DICT,
+  TEMPLATE_EVENTS,
   type AdminFeedbackItem,
   type AdminFeedbackQuery,
   type FeedbackItem,
@@ -16,7 +17,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
-import { deliverMessage } from '../messages/deliver.js';
+import { notifyEvent } from '../notices/notify.js';
 import type { FeedbackAttachmentRow, FeedbackRepository, FeedbackRow, FoundFeedback } from './feedback.repository.js';
 
 type CreateInput = z.output<typeof feedbackCreateSchema>;
@@ -25,16 +26,21 @@ type ReplyInput = z.output<typeof feedbackReplySchema>;
 const STREAM_PATH = '/api/attachment/stream/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Title of the in-site message that tells a participant their feedback was answered. */
-export const FEEDBACK_REPLIED_TITLE = '您的反馈已回复';
+/** Default title of the notice telling a participant their feedback was answered (FEEDBACK_REPLIED). */
+export const FEEDBACK_REPLIED_TITLE = TEMPLATE_EVENTS.FEEDBACK_REPLIED.defaults.subject;
 
 /** The participant reads dates in Beijing time. */
 const beijingDate = (at: Date) => new Date(at.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 
 const fileRef = (f: FeedbackAttachmentRow): FileRef => ({ uniqueNo: f.uniqueNo, name: f.originalName, size: f.size, filePath: `${STREAM_PATH}${f.uniqueNo}` });
 
-export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }) {
-  const { db, repo } = deps;
+export function createFeedbackService(deps: {
+  db: Db;
+  repo: FeedbackRepository;
+  /** Runs after a reply's commit, which may have queued an email notice (the outbox's kick). */
+  afterCommit?: () => void;
+}) {
+  const { db, repo, afterCommit = () => {} } = deps;
 
   async function typeNames(): Promise<Map<string, string>> {
     return new Map((await repo.dictItems(FEEDBACK_TYPE_DICT)).map((i) => [i.code, i.name]));
@@ -121,11 +127,11 @@ export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }
     },
 
     /**
-     * Reply (and maybe close), audited, and the participant told in their inbox, all in one
-     * transaction. The row is locked first, so of two admins answering at once the second sees the
-     * first's reply: with `lastRepliedAt` (the console always sends it) it is refused as STALE
-     * rather than silently replacing the colleague's answer; a deliberate second reply (the admin
-     * saw the current one) replaces it.
+     * Reply (and maybe close), audited, and the participant told (FEEDBACK_REPLIED: inbox, email
+     * when on), all in one transaction. The row is locked first, so of two admins answering at
+     * once the second sees the first's reply: with `lastRepliedAt` (the console always sends it)
+     * it is refused as STALE rather than silently replacing the colleague's answer; a deliberate
+     * second reply (the admin saw the current one) replaces it.
      */
     async reply(actor: OperationActor, id: string, input: ReplyInput): Promise<AdminFeedbackItem> {
       await db.transaction(async (tx) => {
@@ -144,14 +150,14 @@ export function createFeedbackService(deps: { db: Db; repo: FeedbackRepository }
           targetId: id,
           summary: `${found.row.reply ? '更新对' : '回复'}用户 ${found.owner.username} 的反馈${input.close ? '并关闭' : ''}：${input.reply.slice(0, 200)}`,
         });
-        await deliverMessage(tx, {
-          title: FEEDBACK_REPLIED_TITLE,
-          body: `您于 ${beijingDate(found.row.createdAt)} 提交的反馈已有回复，请在“我的反馈”中查看。`,
-          kind: 'SYSTEM',
-          senderId: actor.auth.accountId,
+        await notifyEvent(tx, {
+          code: 'FEEDBACK_REPLIED',
           accountIds: [found.row.ownerId],
+          vars: { submittedDate: beijingDate(found.row.createdAt) },
+          senderId: actor.auth.accountId,
         });
       });
+      afterCommit();
       return this.adminDetail(id);
     },
 

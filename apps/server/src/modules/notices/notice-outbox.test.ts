@@ -4,7 +4,7 @@ import { noticeOutbox } from '../../db/schema.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { signIn } from '../../../test/sign-in.js';
 import type { SmsMessage, SmsProvider } from '../sms/sms.provider.js';
-import { createNoticeOutbox, enqueueSmsNotice } from './notice-outbox.js';
+import { createNoticeOutbox, queueSmsNotice } from './notice-outbox.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,7 +34,7 @@ function fakeGateway(failTimes = 0): SmsProvider & { sent: SmsMessage[] } {
 async function queue(n: number): Promise<string[]> {
   const user = await signIn(t, { realm: 'USER' });
   await db().transaction(async (tx) => {
-    for (let i = 0; i < n; i++) await enqueueSmsNotice(tx, { accountId: user.accountId, templateKey: 'T', params: [String(i)], text: `通知 ${i}` });
+    for (let i = 0; i < n; i++) await queueSmsNotice(tx, { accountId: user.accountId, templateKey: 'T', params: [String(i)], text: `通知 ${i}` });
   });
   return (await db().select({ id: noticeOutbox.id }).from(noticeOutbox).where(eq(noticeOutbox.accountId, user.accountId))).map((r) => r.id);
 }
@@ -87,7 +87,7 @@ describe('notice outbox', () => {
 
   it('queues nothing for an account without a phone', async () => {
     const admin = await signIn(t, { realm: 'ADMIN' });
-    await db().transaction((tx) => enqueueSmsNotice(tx, { accountId: admin.accountId, templateKey: 'T', params: [], text: 'x' }));
+    await db().transaction((tx) => queueSmsNotice(tx, { accountId: admin.accountId, templateKey: 'T', params: [], text: 'x' }));
     expect(await db().select().from(noticeOutbox).where(eq(noticeOutbox.accountId, admin.accountId))).toHaveLength(0);
   });
 });

@@ -13,13 +13,9 @@ export interface OutboxLogger {
 
 /**
  * Puts an SMS notice in the outbox, in the caller's transaction: it exists exactly when the
- * change it reports does. The owner's phone is read here; an account without one gets none.
+ * change it reports does. The owner's phone is read here; an account without one gets none
+ * (false). Services send notices through notifyEvent (notify.ts), which calls this.
  */
-export async function enqueueSmsNotice(tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }): Promise<void> {
-  await queueSmsNotice(tx, notice);
-}
-
-/** enqueueSmsNotice, telling whether a row was written (false: the account has no phone). */
 export async function queueSmsNotice(tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }): Promise<boolean> {
   const [owner] = await tx.select({ phone: accounts.phone }).from(accounts).where(eq(accounts.id, notice.accountId)).limit(1);
   if (!owner?.phone) return false;
@@ -35,7 +31,7 @@ export async function queueSmsNotice(tx: Db, notice: { accountId: string; templa
 }
 
 /**
- * Puts an email notice in the outbox, in the caller's transaction, like enqueueSmsNotice: the
+ * Puts an email notice in the outbox, in the caller's transaction, like queueSmsNotice: the
  * owner's address is read here and an account without one gets none. Whether email notices are
  * on (settings `notify.email`) is the caller's check, as for SMS (notifyEvent does both).
  * False when the account has no address.

@@ -2,7 +2,7 @@ import { readSettings, type TemplateEventCode } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { deliverMessage } from '../messages/deliver.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
-import { renderEvent, type RenderedEvent, type TemplateVars } from '../templates/render.js';
+import { eventTemplate, renderEvent, renderTexts, type RenderedEvent, type TemplateVars } from '../templates/render.js';
 import { enqueueEmailNotice, queueSmsNotice } from './notice-outbox.js';
 
 export interface EventNotice {
@@ -28,6 +28,24 @@ export interface EventNoticeResult {
   email: number;
 }
 
+/** The notice settings 短信通知 / 邮件通知, read through `tx` (a change applies at once). */
+async function notifySettings(tx: Db): Promise<{ sms: boolean; email: boolean }> {
+  return readSettings(await createSettingsRepository(tx).readAll(tx)).notify;
+}
+
+/**
+ * Which channels an event's notice goes out on now: those its template (edited or default,
+ * enabled) has, SMS and email only when their setting is on. For callers that report or record
+ * what was sent before sending (reminders); pass the result to notifyEvent as `sms` / `email` so
+ * both agree.
+ */
+export async function noticeChannels(tx: Db, code: TemplateEventCode): Promise<{ insite: boolean; sms: boolean; email: boolean }> {
+  // Whether a channel renders does not depend on the variables.
+  const rendered = renderTexts(code, await eventTemplate(tx, code), {});
+  const settings = rendered.sms || rendered.email ? await notifySettings(tx) : { sms: false, email: false };
+  return { insite: rendered.insite !== null, sms: rendered.sms !== null && settings.sms, email: rendered.email !== null && settings.email };
+}
+
 /**
  * An event's notice on every channel its template has on, in the caller's transaction: the
  * in-site message delivered, SMS and email queued in the notice outbox (sent after commit: call
@@ -50,7 +68,7 @@ export async function notifyEvent(tx: Db, notice: EventNotice): Promise<EventNot
   }
   if (!rendered.sms && !rendered.email) return result;
   const needSettings = (rendered.sms && notice.sms === undefined) || (rendered.email && notice.email === undefined);
-  const settings = needSettings ? readSettings(await createSettingsRepository(tx).readAll(tx)).notify : null;
+  const settings = needSettings ? await notifySettings(tx) : null;
   const smsOn = notice.sms ?? settings?.sms ?? false;
   const emailOn = notice.email ?? settings?.email ?? false;
   for (const accountId of accountIds) {

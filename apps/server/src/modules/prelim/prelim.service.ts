@@ -28,6 +28,7 @@ import {
   type PrelimFileKind,
   type PrelimForm,
   type TeamStatus,
+  type TemplateEventCode,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
@@ -38,7 +39,7 @@ import { describeFilter } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { AttachmentRow } from '../contest/contest.repository.js';
-import { escapeHtml, type ContestService } from '../contest/contest.service.js';
+import type { ContestService } from '../contest/contest.service.js';
 import type { PrelimListRow, PrelimRepository, PrelimRow } from './prelim.repository.js';
 
 type Participant = Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
@@ -51,11 +52,8 @@ const FILE_TYPE_MESSAGE: Record<PrelimFileKind, string> = {
   other: M.otherType,
 };
 
-const OUTCOME_NOTICE: Record<AdminAuditInput['outcome'], string> = {
-  APPROVED: '初赛材料形式审查通过',
-  REVISING: '初赛材料需修改',
-  REJECTED: '初赛材料形式审查未通过',
-};
+/** The notice event of each audit outcome (texts: TEMPLATE_EVENTS). */
+const OUTCOME_EVENT = { APPROVED: 'PRELIM_APPROVED', REVISING: 'PRELIM_REVISING', REJECTED: 'PRELIM_REJECTED' } as const satisfies Record<AdminAuditInput['outcome'], TemplateEventCode>;
 
 interface Resolved {
   applicationFileId: string | null;
@@ -207,23 +205,11 @@ export function createPrelimService({
         lock: (t) => repo.lockById(id, t),
         apply: (t, doc, to, at) => repo.update(t, doc.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
         subjectId: (doc) => doc.id,
-        notice: (doc, to) => {
-          const name = escapeHtml(doc.projectName);
-          const label = PRELIM_DOC_STATUS_LABELS[to];
-          return {
-            ownerId: doc.ownerId,
-            title: OUTCOME_NOTICE[input.outcome],
-            body:
-              to === 'APPROVED'
-                ? `您的项目「${name}」初赛材料已通过形式审查，将进入初赛评审。`
-                : `您的项目「${name}」初赛材料审查结果：${label}。审核意见：${escapeHtml(reason ?? '')}`,
-            sms: {
-              templateKey: 'PRELIM_AUDIT',
-              params: [doc.projectName, label],
-              text: `【智慧医保大赛】您的项目「${doc.projectName}」初赛材料审查结果：${label}${to === 'APPROVED' ? '' : '，请登录大赛官网查看审核意见'}。`,
-            },
-          };
-        },
+        notice: (doc, to) => ({
+          code: OUTCOME_EVENT[input.outcome],
+          ownerId: doc.ownerId,
+          vars: { projectName: doc.projectName, status: PRELIM_DOC_STATUS_LABELS[to], reason: reason ?? '' },
+        }),
         operation: (doc, to) => ({
           action: 'preliminary:audit',
           targetType: 'prelim_doc',
@@ -287,12 +273,11 @@ export function createPrelimService({
         historyFrom: 'NOT_FILLED',
         to,
         actor: op,
-        notice: submit
-          ? { ownerId: actor.accountId, title: '初赛材料已提交', body: `您的项目「${escapeHtml(saved.projectName)}」的初赛材料已提交，请等待形式审查。` }
-          : undefined,
+        notice: submit ? { code: 'PRELIM_SUBMITTED', ownerId: actor.accountId, vars: { projectName: saved.projectName } } : undefined,
       });
       return saved;
     });
+    if (submit) afterCommit();
     return toDetail(team, row, 'participant');
   }
 
@@ -391,11 +376,7 @@ export function createPrelimService({
         subjectType: 'PRELIM',
         targets,
         actor,
-        notice: {
-          title: '请尽快提交初赛材料',
-          body: '您的初赛材料尚未提交。请在初赛材料提交截止前完善并提交，逾期将无法参加初赛评审。',
-          sms: { templateKey: 'PRELIM_DRAFT_REMIND', params: [], text: '【智慧医保大赛】您的初赛材料尚未提交，请在截止前登录大赛官网完成提交。' },
-        },
+        notice: { code: 'PRELIM_DRAFT_REMIND', vars: {} },
         operation: { action: 'preliminary-draft:remind', targetType: 'prelim_doc', what: '未提交初赛材料的团队' },
       });
       afterCommit();

@@ -5,7 +5,6 @@ import { createAdminGuards, createMenuAccess, type AdminGuards } from '../admin/
 import type { IdentityServices } from '../auth/identity.module.js';
 import { expertsRoutes } from '../experts/experts.routes.js';
 import type { NoticeOutbox } from '../notices/notice-outbox.js';
-import { enqueueSmsNotice } from '../notices/notice-outbox.js';
 import { readSettings, type ContestSettings } from '@contest/shared';
 import { createSettingsRepository } from '../settings/settings.repository.js';
 import { createReminders, type Reminders } from '../workflow/reminders.js';
@@ -32,7 +31,7 @@ export interface ReviewDeps {
   expert: ExpertGuards;
   workflow: WorkflowService;
   reminders: Reminders;
-  /** Wakes the notice outbox after a commit that queued SMS. */
+  /** Wakes the notice outbox after a commit that queued SMS or email. */
   afterCommit: () => void;
 }
 
@@ -51,7 +50,6 @@ export async function registerReview(api: FastifyInstance, deps: AppDeps, identi
   const now = options.now ?? (() => new Date());
   const settingsRepo = createSettingsRepository(db);
   const settingsOf = async (tx?: Db) => readSettings(await settingsRepo.readAll(tx));
-  const smsEnabled = async (tx: Db) => (await settingsOf(tx)).notify.sms;
   const review: ReviewDeps = {
     db,
     now,
@@ -60,8 +58,8 @@ export async function registerReview(api: FastifyInstance, deps: AppDeps, identi
     settingsOf,
     guards: createAdminGuards(identity.sessions, identity.permissions, createMenuAccess(db)),
     expert: createExpertGuards(identity.sessions, db),
-    workflow: createWorkflowService({ now, enqueueSms: enqueueSmsNotice, smsEnabled }),
-    reminders: createReminders({ now, enqueueSms: enqueueSmsNotice, smsEnabled }),
+    workflow: createWorkflowService({ now }),
+    reminders: createReminders({ now }),
     afterCommit: () => options.outbox?.kick(),
   };
   await api.register(async (scope) => {

@@ -25,6 +25,7 @@ import {
   type TeamDetail,
   type TeamFileKind,
   type TeamForm,
+  type TemplateEventCode,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
@@ -35,7 +36,7 @@ import { recordOperation, type OperationActor } from '../audit/operation-log.js'
 import type { Reminders } from '../workflow/reminders.js';
 import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
 import type { AuthContext } from '../auth/session.service.js';
-import { escapeHtml, type ContestService } from '../contest/contest.service.js';
+import type { ContestService } from '../contest/contest.service.js';
 import type { TeamListRow, TeamRepository, TeamRow } from './team.repository.js';
 
 const FILE_TYPE_MESSAGE: Record<TeamFileKind, string> = {
@@ -44,11 +45,8 @@ const FILE_TYPE_MESSAGE: Record<TeamFileKind, string> = {
   recommendation: M.recommendationType,
 };
 
-const OUTCOME_NOTICE: Record<AdminAuditInput['outcome'], string> = {
-  APPROVED: '报名审核通过',
-  REVISING: '报名信息需修改',
-  REJECTED: '报名审核未通过',
-};
+/** The notice event of each audit outcome (texts: TEMPLATE_EVENTS). */
+const OUTCOME_EVENT = { APPROVED: 'TEAM_APPROVED', REVISING: 'TEAM_REVISING', REJECTED: 'TEAM_REJECTED' } as const satisfies Record<AdminAuditInput['outcome'], TemplateEventCode>;
 
 type Participant = Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
 
@@ -69,7 +67,7 @@ export function createTeamService({
   contest: ContestService;
   workflow: WorkflowService;
   reminders: Reminders;
-  /** Runs after a transaction that may have queued SMS notices (the outbox's kick). */
+  /** Runs after a transaction that may have queued SMS or email notices (the outbox's kick). */
   afterCommit?: () => void;
 }) {
   /** Dictionary codes of the form; in a draft only those filled in are checked. */
@@ -195,9 +193,7 @@ export function createTeamService({
       from,
       to,
       actor: op,
-      notice: submit
-        ? { ownerId: actor.accountId, title: '报名信息已提交', body: `您的团队「${escapeHtml(row.teamName)}」的报名信息已提交，请等待审核。` }
-        : undefined,
+      notice: submit ? { code: 'TEAM_SUBMITTED', ownerId: actor.accountId, vars: { teamName: row.teamName } } : undefined,
     });
     return row;
   }
@@ -217,23 +213,11 @@ export function createTeamService({
         apply: (t, team, to, at) =>
           repo.update(t, team.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
         subjectId: (team) => team.id,
-        notice: (team, to) => {
-          const name = escapeHtml(team.teamName);
-          const label = TEAM_STATUS_LABELS[to];
-          return {
-            ownerId: team.ownerId,
-            title: OUTCOME_NOTICE[input.outcome],
-            body:
-              to === 'APPROVED'
-                ? `您的团队「${name}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。`
-                : `您的团队「${name}」报名审核结果：${label}。审核意见：${escapeHtml(reason ?? '')}`,
-            sms: {
-              templateKey: 'TEAM_AUDIT',
-              params: [team.teamName, label],
-              text: `【${'智慧医保大赛'}】您的团队「${team.teamName}」报名审核结果：${label}${to === 'APPROVED' ? '' : '，请登录大赛官网查看审核意见'}。`,
-            },
-          };
-        },
+        notice: (team, to) => ({
+          code: OUTCOME_EVENT[input.outcome],
+          ownerId: team.ownerId,
+          vars: { teamName: team.teamName, status: TEAM_STATUS_LABELS[to], reason: reason ?? '' },
+        }),
         operation: (team, to) => ({
           action: 'qualification:audit',
           targetType: 'team',
@@ -317,6 +301,7 @@ export function createTeamService({
       await checkCodes(form);
       const files = await resolveFiles(actor.accountId, form);
       const row = await db.transaction((tx) => write(tx, actor, form, files, true));
+      afterCommit();
       return toDetail(row, 'participant');
     },
 
@@ -367,11 +352,7 @@ export function createTeamService({
         subjectType: 'TEAM',
         targets,
         actor,
-        notice: {
-          title: '请尽快提交报名信息',
-          body: '您的参赛报名信息尚未提交。请在报名截止前完善并提交报名信息，逾期将无法参赛。',
-          sms: { templateKey: 'TEAM_DRAFT_REMIND', params: [], text: '【智慧医保大赛】您的参赛报名信息尚未提交，请在报名截止前登录大赛官网完成提交。' },
-        },
+        notice: { code: 'TEAM_DRAFT_REMIND', vars: {} },
         operation: { action: 'qualification-draft:remind', targetType: 'team', what: '未提交报名的团队' },
       });
       afterCommit();

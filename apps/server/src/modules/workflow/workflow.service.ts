@@ -4,20 +4,16 @@ import { accounts, statusHistory } from '../../db/schema.js';
 import { eq } from 'drizzle-orm';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor, type OperationEntry } from '../audit/operation-log.js';
-import { deliverMessage } from '../messages/deliver.js';
+import { notifyEvent, type EventNotice } from '../notices/notify.js';
 
-/** A participant's notice of a change: in-site always; SMS too when the setting is on (queued in the outbox). */
-export interface Notice {
+/**
+ * The notice of a change to the record's owner: an event of the template catalogue and its
+ * variables (never texts), sent by notifyEvent on every channel its template and the settings
+ * allow. `sms` / `email` override the settings (demo data passes false).
+ */
+export interface Notice extends Pick<EventNotice, 'code' | 'vars' | 'sms' | 'email'> {
   ownerId: string;
-  title: string;
-  /** Plain text or escaped HTML for the inbox. */
-  body: string;
-  /** Short SMS text; sent only when SMS notifications are on and the owner has a phone. */
-  sms?: { templateKey: string; params: string[]; text: string };
 }
-
-/** Hands SMS notices to the outbox inside the transaction (see notices/notice-outbox.ts). */
-export type SmsEnqueue = (tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }) => Promise<void>;
 
 export interface RecordInput<S extends string> {
   workflow: WorkflowDef<S, string>;
@@ -58,9 +54,10 @@ export interface TransitionInput<S extends string, A extends string, R extends {
  * `transition` locks the record, refuses what the workflow does not allow (400 with the state's
  * message, data.reason NOT_ALLOWED) or a record changed since the caller read it (400 已被他人处理,
  * data.reason STALE), writes the new state, and in the same transaction the history row, the
- * operation record and the participant's notice (in-site, and SMS through the outbox).
+ * operation record and the owner's notice (notifyEvent: in-site, SMS and email through the outbox;
+ * the caller kicks the outbox after the commit).
  */
-export function createWorkflowService({ now = () => new Date(), enqueueSms, smsEnabled }: { now?: () => Date; enqueueSms?: SmsEnqueue; smsEnabled?: (tx: Db) => Promise<boolean> }) {
+export function createWorkflowService({ now = () => new Date() }: { now?: () => Date } = {}) {
   async function record<S extends string>(tx: Db, input: RecordInput<S>): Promise<void> {
     const at = input.at ?? now();
     if (input.from !== input.to) {
@@ -78,16 +75,8 @@ export function createWorkflowService({ now = () => new Date(), enqueueSms, smsE
       });
     }
     if (input.notice) {
-      await deliverMessage(tx, {
-        title: input.notice.title,
-        body: input.notice.body,
-        kind: 'SYSTEM',
-        senderId: input.actor.auth.realm === 'USER' ? null : input.actor.auth.accountId,
-        accountIds: [input.notice.ownerId],
-      });
-      if (input.notice.sms && enqueueSms && (await smsEnabled?.(tx))) {
-        await enqueueSms(tx, { accountId: input.notice.ownerId, ...input.notice.sms });
-      }
+      const { ownerId, ...notice } = input.notice;
+      await notifyEvent(tx, { ...notice, accountIds: [ownerId], senderId: input.actor.auth.realm === 'USER' ? null : input.actor.auth.accountId });
     }
     if (input.operation && input.actor.auth.realm !== 'USER') await recordOperation(tx, input.actor, input.operation);
   }
