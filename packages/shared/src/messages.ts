@@ -10,6 +10,8 @@ import { DOCUMENT_MSG } from './content/document-messages.js';
 import { DICT_MSG } from './admin/dictionary-messages.js';
 import { FEEDBACK_MSG } from './content/feedback-messages.js';
 import { NEWS_MSG } from './content/news-messages.js';
+import { SCORE_LOG_MSG } from './results/score-log-messages.js';
+import { RESULTS_MSG } from './results/messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -105,6 +107,8 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(DICT_MSG),
     ...Object.values(FEEDBACK_MSG),
     ...Object.values(NEWS_MSG),
+    ...Object.values(SCORE_LOG_MSG),
+    ...Object.values(RESULTS_MSG),
   ]);
   return userMessages.has(message);
 }

@@ -13,8 +13,8 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
-import { escapeHtml } from '../../lib/sanitize-html.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { logPromotion } from '../score-log/review-entries.js';
 import type { Notice } from '../workflow/workflow.service.js';
 import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './results.service.js';
 import { createResultsRepository, type ResultsRepository } from './results.repository.js';
@@ -30,21 +30,12 @@ export function promotionRuleText(body: Pick<PromotionBody, 'mode' | 'n'>): stri
 }
 
 /**
- * The participant's notice of a promotion. The manual add of 决赛项目管理 (prelim.service
- * changeFinal) sends none; a promotion is news for the team (issue 11: "the participant sees
- * 晋级决赛, notified"), so the text lives here.
+ * The participant's notice of a promotion (FINAL_PROMOTED). The manual add of 决赛项目管理
+ * (prelim.service changeFinal) sends none; a promotion is news for the team (issue 11: "the
+ * participant sees 晋级决赛, notified").
  */
 export function promotedNotice(doc: { ownerId: string; projectName: string }): Notice {
-  return {
-    ownerId: doc.ownerId,
-    title: '晋级决赛',
-    body: `恭喜！您的项目「${escapeHtml(doc.projectName)}」已晋级决赛，请留意决赛安排通知。`,
-    sms: {
-      templateKey: 'FINAL_PROMOTED',
-      params: [doc.projectName],
-      text: `【智慧医保大赛】恭喜！您的项目「${doc.projectName}」已晋级决赛，请登录大赛官网查看。`,
-    },
-  };
+  return { code: 'FINAL_PROMOTED', ownerId: doc.ownerId, vars: { projectName: doc.projectName } };
 }
 
 interface Plan {
@@ -190,6 +181,8 @@ export function createPromotionService(deps: Deps, repo: ResultsRepository = cre
           targetId: promotion.id,
           summary: `${reason}：选定 ${p.selected.length} 个项目，新加入决赛 ${added} 个，已在决赛 ${already} 个`,
         });
+        // 评分存证 (issue 13), the last step of the confirm.
+        await logPromotion(tx, { actor, promotion, ruleText, added, already });
         return { promotionId: promotion.id, added, already };
       });
       deps.afterCommit();

@@ -416,11 +416,7 @@ export function createResultsService(deps: Deps, repo: ResultsRepository = creat
         subjectType: reminderSubject(round),
         targets,
         actor,
-        notice: {
-          title: `${name}评审提醒`,
-          body: `您在${name}评审中还有项目未提交评分，${by}登录专家评审系统完成评分。`,
-          sms: { templateKey: 'REVIEW_REMIND', params: [name], text: `【智慧医保大赛】您在${name}评审中还有项目未提交评分，请尽快登录专家评审系统完成评分。` },
-        },
+        notice: { code: 'REVIEW_REMIND', vars: { round: name, deadlineHint: by } },
         operation: { action: remindCode, targetType: 'expert', what: `未完成${name}评分的专家` },
       });
       deps.afterCommit();

@@ -28,8 +28,9 @@ import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
-import { escapeHtml, toContestAttachment } from '../contest/contest.service.js';
-import { deliverMessage } from '../messages/deliver.js';
+import { toContestAttachment } from '../contest/contest.service.js';
+import { notifyEvent } from '../notices/notify.js';
+import { logRereview, logScoreReturned, logScoreSubmitted } from '../score-log/review-entries.js';
 import type { ReviewDeps } from './review.module.js';
 import { conflictOf } from './round-view.js';
 import type { SheetRow, SheetsRepository } from './sheets.repository.js';
@@ -214,6 +215,8 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
           summary: `${submit ? '提交' : '保存'}${ROUND_NAMES[round]}评分「${projectName}」：总分 ${fromHalfPoints(sheet.total)}`,
         },
       });
+      // 评分存证 (issue 13): the last step, so the log's lock is held only to the commit.
+      if (submit) await logScoreSubmitted(tx, { actor, round, sheet, projectName, at });
     });
     return detail(expertId, round, prelimId);
   }
@@ -254,11 +257,7 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
         return repo.update(t, sheet.id, { status: to, returnReason: reason, updatedAt: at });
       },
       subjectId: (sheet) => sheet.id,
-      notice: (sheet) => ({
-        ownerId: sheet.expertId,
-        title: '评分被退回',
-        body: `您对项目「${escapeHtml(projectName)}」的${ROUND_NAMES[round]}评分已被退回。退回原因：${escapeHtml(reason)}。请在评审时间内重新评分并提交。`,
-      }),
+      notice: (sheet) => ({ code: 'SCORE_RETURNED', ownerId: sheet.expertId, vars: { projectName, round: ROUND_NAMES[round], reason } }),
       operation: opts.operation
         ? (sheet) => ({
             action: ROUND_ACCESS[round].scoreReturn,
@@ -268,6 +267,8 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
           })
         : undefined,
     });
+    // 评分存证: the returned sheet still holds the submitted scores (a return changes only its status).
+    await logScoreReturned(tx, { actor, round, sheet: row, reason, rereview: !opts.operation, projectName, at: row.updatedAt });
     return row;
   }
 
@@ -332,9 +333,11 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
     /**
      * POST /admin/review/:r/projects/:id/rereview (复评): add experts to the project, or return
      * every submitted sheet of it. Earlier scores stay in the revisions. All or nothing.
+     * `inTx`: run inside the caller's transaction (an appeal accepted with its re-review, results module).
      */
-    async rereview(actor: OperationActor, round: ReviewRound, prelimId: string, body: RereviewBody): Promise<{ added: number; returned: number }> {
-      const result = await db.transaction(async (tx) => {
+    async rereview(actor: OperationActor, round: ReviewRound, prelimId: string, body: RereviewBody, inTx?: Db): Promise<{ added: number; returned: number }> {
+      const inside = <T>(fn: (tx: Db) => Promise<T>): Promise<T> => (inTx ? fn(inTx) : db.transaction(fn));
+      const result = await inside(async (tx) => {
         const locked = await repo.lockProject(tx, prelimId);
         const project = locked && (await view.project(tx, round, prelimId));
         if (!project) throw notFound(M.projectNotFound);
@@ -354,12 +357,11 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
             tx,
             ids.map((expertId) => ({ round, prelimId, expertId, reason: body.reason, actorId: actor.auth.accountId, createdAt: at })),
           );
-          await deliverMessage(tx, {
-            title: '新的复评项目',
-            body: `您被邀请参与项目「${escapeHtml(project.projectName)}」的${roundName}复评。复评原因：${escapeHtml(body.reason)}。请在评审时间内完成评分。`,
-            kind: 'SYSTEM',
-            senderId: actor.auth.accountId,
+          await notifyEvent(tx, {
+            code: 'REREVIEW_INVITED',
             accountIds: ids,
+            vars: { projectName: project.projectName, round: roundName, reason: body.reason },
+            senderId: actor.auth.accountId,
           });
           const names = ids.map((id) => experts.find((e) => e.id === id)!).map((e) => `${e.name}（${e.code}）`);
           await recordOperation(tx, actor, {
@@ -368,6 +370,8 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
             targetId: prelimId,
             summary: `发起${roundName}复评「${project.projectName}」：新增评审专家 ${names.join('、')}；原因：${body.reason}`,
           });
+          const added = ids.map((id) => experts.find((e) => e.id === id)!);
+          await logRereview(tx, { actor, round, projectId: prelimId, projectName: project.projectName, reason: body.reason, addedExperts: added, at });
           return { added: ids.length, returned: 0 };
         }
         const sheets = await repo.lockSubmittedOf(tx, round, prelimId);
@@ -379,6 +383,7 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
           targetId: prelimId,
           summary: `发起${roundName}复评「${project.projectName}」：退回全部 ${sheets.length} 份已提交评分；原因：${body.reason}`,
         });
+        await logRereview(tx, { actor, round, projectId: prelimId, projectName: project.projectName, reason: body.reason, returnedSheetIds: sheets.map((s) => s.id) });
         return { added: 0, returned: sheets.length };
       });
       deps.afterCommit();
