@@ -23,6 +23,8 @@ import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-
 import { createJobRunner, type JobRunner } from './lib/jobs.js';
 import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
 import { registerTemplates } from './modules/templates/templates.module.js';
+import { registerResults } from './modules/results/results.module.js';
+import { registerScoreLog } from './modules/score-log/score-log.module.js';
 
 /** What services need from the outside world; built once per app, closed with it. */
 export interface AppDeps {
@@ -167,10 +169,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         isExpertAssigned: createExpertFileRule(app.deps.database.db),
       });
       const { outbox } = await registerContest(api, app.deps, identity);
-      await registerReview(api, app.deps, identity, { outbox });
+      const review = await registerReview(api, app.deps, identity, { outbox });
+      await registerResults(api, app.deps, identity, review);
       await registerAdmin(api, app.deps, identity);
       await registerContent(api, app.deps, identity, { outbox });
       await registerTemplates(api, app.deps, identity);
+      await registerScoreLog(api, app.deps, identity);
       jobs.register(FILES_SWEEP_JOB, async () => {
         await files.sweep(UPLOAD_MAX_AGE_MS);
       });

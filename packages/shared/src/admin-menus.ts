@@ -48,6 +48,15 @@ export const ADMIN_MENUS = [
     ],
   },
   {
+    // Issue 13 (product.md 10): publication of a round's result, appeals, the tamper-evident log.
+    code: 'results', name: '结果公示', nameEn: 'Results', path: '/admin/results', icon: 'NotificationOutlined',
+    children: [
+      { code: 'resultPublish', name: '结果发布', nameEn: 'Publication', path: '/admin/results/publish' },
+      { code: 'appealManage', name: '申诉处理', nameEn: 'Appeals', path: '/admin/results/appeals' },
+      { code: 'scoreLog', name: '评分存证', nameEn: 'Score log', path: '/admin/results/score-log' },
+    ],
+  },
+  {
     code: 'siteContentManage', name: '内容管理', nameEn: 'Site content', path: '/admin/site-content-manage', icon: 'ReadOutlined',
     children: [
       { code: 'siteContentManagement', name: '新闻资讯', nameEn: 'News', path: '/admin/user/siteContentManagement' },
@@ -124,6 +133,9 @@ export const ADMIN_BUTTONS = [
   { code: 'final-score:return', name: '退回决赛评分', menuCode: 'gradeManageAdminGrade' },
   { code: 'final-score:export', name: '导出决赛成绩', menuCode: 'gradeManageAdminGrade' },
   { code: 'final-monitor:remind', name: '提醒决赛专家', menuCode: 'scoringMonitoringAdminExpert' },
+  { code: 'result:publish', name: '发布结果', menuCode: 'resultPublish' },
+  { code: 'appeal:decide', name: '处理申诉', menuCode: 'appealManage' },
+  { code: 'score-log:export', name: '导出评分存证', menuCode: 'scoreLog' },
   { code: 'news:edit', name: '编辑新闻', menuCode: 'siteContentManagement' },
   { code: 'news:publish', name: '发布/下线新闻', menuCode: 'siteContentManagement' },
   { code: 'news:delete', name: '删除新闻', menuCode: 'siteContentManagement' },

@@ -13,3 +13,6 @@ export * from './contest/index.js';
 export * from './content/index.js';
 export * from './workflow/index.js';
 export * from './review/index.js';
+export * from './results/score-log.js';
+export * from './results/messages.js';
+export * from './results/api.js';

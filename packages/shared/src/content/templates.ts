@@ -25,6 +25,9 @@ export const TEMPLATE_VARIABLES = {
   round: { label: '评审轮次', example: '初赛' },
   deadlineHint: { label: '截止提示', example: '请在 2025-09-30 18:00（北京时间）前' },
   submittedDate: { label: '提交日期', example: '2025-09-01' },
+  // Results publication and appeals (issue 13).
+  result: { label: '公示结果', example: '晋级决赛' },
+  periodEnd: { label: '公示截止时间', example: '2025-10-05 18:00' },
 } as const satisfies Record<string, { label: string; example: string }>;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 
@@ -236,6 +239,72 @@ export const TEMPLATE_EVENTS = {
       subject: '新的复评项目',
       body: '您被邀请参与项目「{projectName}」的{round}复评。复评原因：{reason}。请在评审时间内完成评分。',
       smsText: '',
+    },
+  },
+  // Results publication (公示) and appeals (issue 13): the team of each project of the round.
+  RESULT_PUBLISHED: {
+    name: '结果公示',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'round', 'result', 'periodEnd', 'deadlineHint'],
+    smsKey: 'RESULT_PUBLISHED',
+    smsParams: ['round', 'projectName', 'result'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '{round}结果公示',
+      body: '{round}结果已发布并进入公示期，公示期至 {periodEnd}（北京时间）。您的项目「{projectName}」：{result}。如有异议，{deadlineHint}登录大赛官网提交申诉（每轮限一次）。',
+      smsText: `${SIGN}{round}结果已公示，您的项目「{projectName}」：{result}，请登录大赛官网查看。`,
+    },
+  },
+  APPEAL_RECEIVED: {
+    name: '申诉已受理',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'round', 'periodEnd'],
+    smsKey: 'APPEAL_RECEIVED',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '申诉已受理',
+      body: '您对{round}结果提交的申诉（项目「{projectName}」）已受理，大赛组委会将在 {periodEnd}（北京时间）前答复，请留意站内信。',
+      smsText: '',
+    },
+  },
+  APPEAL_REJECTED: {
+    name: '申诉未予支持',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'round', 'reason'],
+    smsKey: 'APPEAL_DECIDED',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '申诉处理结果',
+      body: '您对{round}结果的申诉（项目「{projectName}」）经审核未予支持。答复意见：{reason}',
+      smsText: `${SIGN}您对{round}结果的申诉已处理，请登录大赛官网查看答复。`,
+    },
+  },
+  APPEAL_ACCEPTED: {
+    name: '申诉已受理复评',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'round', 'reason'],
+    smsKey: 'APPEAL_DECIDED',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '申诉处理结果',
+      body: '您对{round}结果的申诉（项目「{projectName}」）已被受理，项目将进行复评，复评结束后将发布更正后的结果。答复意见：{reason}',
+      smsText: `${SIGN}您对{round}结果的申诉已受理，项目将进行复评，请登录大赛官网查看。`,
+    },
+  },
+  RESULT_REVISED: {
+    name: '结果更正',
+    audience: 'PARTICIPANT',
+    variables: ['projectName', 'round', 'result', 'reason', 'periodEnd'],
+    smsKey: 'RESULT_REVISED',
+    smsParams: ['round', 'projectName', 'result'],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '{round}结果更正',
+      body: '{round}结果经复评已发布更正版本，公示期至 {periodEnd}（北京时间）。您的项目「{projectName}」：{result}。更正原因：{reason}',
+      smsText: `${SIGN}{round}结果已更正，您的项目「{projectName}」：{result}，请登录大赛官网查看。`,
     },
   },
 } as const satisfies Record<string, TemplateEventDef>;

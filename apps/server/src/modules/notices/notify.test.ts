@@ -1,7 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_EVENTS, TEMPLATE_EVENT_CODES, fillTemplate, type MessageTemplateItem, type PromotionPreview, type TemplateEventCode } from '@contest/shared';
-import { accounts, messageRecipients, messages, noticeOutbox, prelimDocs, scoreSheets, statusHistory, teams } from '../../db/schema.js';
+import { accounts, messageRecipients, messages, noticeOutbox, prelimDocs, promotions, scoreSheets, statusHistory, teams } from '../../db/schema.js';
+import { createSessionService } from '../auth/session.service.js';
 import type { Reply } from '../../../test/admin-helpers.js';
 import { api, completeTeam, makePdf, openWindow, seedDictionary, setSetting, upload, withContest } from '../../../test/contest-helpers.js';
 import { fakeFile } from '../../../test/files-helpers.js';
@@ -292,7 +293,65 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
       return [extra.accountId];
     },
   },
+  // Results publication and appeals (issue 13): one preliminary round published, three appeals.
+  {
+    code: 'RESULT_PUBLISHED',
+    run: async () => {
+      // A promotion of nobody (written directly: the promotion's own notice is FINAL_PROMOTED's flow).
+      await db().insert(promotions).values({ mode: 'PICKED', rule: {}, ranking: [], promotedIds: [], actorName: '通知管理员' });
+      const owners = (await db().select({ id: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.status, 'APPROVED'))).map((r) => r.id);
+      await withEmail(owners);
+      await ok(api(t, 'POST', '/api/admin/results/prelim/publish', { headers: admin.headers, body: {} }));
+      return owners;
+    },
+  },
+  {
+    code: 'APPEAL_RECEIVED',
+    run: async () => {
+      const docs = await db().select({ id: prelimDocs.id, ownerId: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.status, 'APPROVED')).limit(2);
+      appellants.length = 0;
+      for (const doc of docs) {
+        const { token } = await createSessionService(db()).create({ realm: 'USER', accountId: doc.ownerId });
+        const filed = await ok(api<{ id: string; version: number }>(t, 'POST', '/api/results/prelim/appeal', { headers: { authorization: `Bearer ${token}` }, body: { reason: '申诉理由' } }));
+        appellants.push({ appealId: filed.body.data.id, projectId: doc.id, ownerId: doc.ownerId });
+      }
+      return appellants.map((a) => a.ownerId);
+    },
+  },
+  {
+    code: 'APPEAL_REJECTED',
+    run: async () => {
+      const [first] = appellants;
+      await ok(api(t, 'POST', `/api/admin/appeals/${first!.appealId}/reject`, { headers: admin.headers, body: { reply: '维持原结果', version: 1 } }));
+      return [first!.ownerId];
+    },
+  },
+  {
+    code: 'APPEAL_ACCEPTED',
+    run: async () => {
+      const second = appellants[1]!;
+      // An added expert without an address: the invitation stays in-site (REREVIEW_INVITED's flow covers it).
+      const [expert] = await seedExperts(t, 1);
+      await ok(api(t, 'POST', `/api/admin/appeals/${second.appealId}/accept`, { headers: admin.headers, body: { reply: '予以复评', version: 1, mode: 'ADD_EXPERTS', expertIds: [expert!.accountId] } }));
+      await db()
+        .insert(scoreSheets)
+        .values({ round: 'PRELIMINARY', prelimId: second.projectId, expertId: expert!.accountId, status: 'SUBMITTED', scores: { innovation: 20, feasibility: 20, value: 20, completeness: 10 }, total: 140, comment: '复评', submittedAt: new Date() });
+      return [second.ownerId];
+    },
+  },
+  {
+    code: 'RESULT_REVISED',
+    run: async () => {
+      await ok(api(t, 'POST', '/api/admin/results/prelim/versions', { headers: admin.headers, body: { reason: '复评结束' } }));
+      // The teams whose line changed, and the appellant whose re-review ended.
+      const compared = await ok(api<CompareAnswer>(t, 'GET', '/api/admin/results/prelim/versions/compare?a=1&b=2&changedOnly=true', { headers: admin.headers }));
+      const projects = new Set([...compared.body.data.rows.filter((r) => r.movement !== 'REMOVED').map((r) => r.projectId), appellants[1]!.projectId]);
+      return Promise.all([...projects].map(ownerOf));
+    },
+  },
 ];
+const appellants: { appealId: string; projectId: string; ownerId: string }[] = [];
+type CompareAnswer = { rows: { projectId: string; movement: string }[] };
 
 describe('the event catalogue', () => {
   it('every catalogued event is sent by its flow, in-site and by email, to the right accounts', async () => {
