@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import { AUTH_MSG, VALIDATION_MSG } from '@contest/shared';
+import { AUTH_MSG, TEMPLATE_VARIABLES, VALIDATION_MSG } from '@contest/shared';
 import { initPreferences } from '../lib/preferences';
 import { changeLocale, currentLocale, i18n, initI18n } from './index';
 import { resources } from './resources';
@@ -69,5 +69,12 @@ describe('i18n', () => {
   it('keeps the shared Chinese messages word for word', () => {
     expect(resources['zh-cn'].common.validation).toEqual(VALIDATION_MSG);
     expect(resources['zh-cn'].common.authMsg).toEqual(AUTH_MSG);
+  });
+
+  it('names every template variable the server offers, in both languages', () => {
+    const offered = Object.keys(TEMPLATE_VARIABLES).sort();
+    expect(Object.keys(resources['zh-cn'].messaging.variables).sort()).toEqual(offered);
+    // The Chinese labels are the catalogue's own.
+    for (const [key, { label }] of Object.entries(TEMPLATE_VARIABLES)) expect(resources['zh-cn'].messaging.variables[key as keyof typeof TEMPLATE_VARIABLES]).toBe(label);
   });
 });
