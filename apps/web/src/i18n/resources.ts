@@ -11,6 +11,8 @@ import zhExperts from './locales/zh-cn/experts.json';
 import zhDocsAdmin from './locales/zh-cn/docsAdmin.json';
 import zhNewsAdmin from './locales/zh-cn/newsAdmin.json';
 import zhMessaging from './locales/zh-cn/messaging.json';
+import zhScoreLog from './locales/zh-cn/scoreLog.json';
+import zhResults from './locales/zh-cn/results.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
@@ -23,6 +25,8 @@ import enExperts from './locales/en/experts.json';
 import enDocsAdmin from './locales/en/docsAdmin.json';
 import enNewsAdmin from './locales/en/newsAdmin.json';
 import enMessaging from './locales/en/messaging.json';
+import enScoreLog from './locales/en/scoreLog.json';
+import enResults from './locales/en/results.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -38,6 +42,8 @@ export const zhCnResources = {
   docsAdmin: zhDocsAdmin,
   newsAdmin: zhNewsAdmin,
   messaging: zhMessaging,
+  scoreLog: zhScoreLog,
+  results: zhResults,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -56,6 +62,8 @@ const enResources: AppResources = {
   docsAdmin: enDocsAdmin,
   newsAdmin: enNewsAdmin,
   messaging: enMessaging,
+  scoreLog: enScoreLog,
+  results: enResults,
 };
 
 export const resources: Record<Locale, AppResources> = {

@@ -30,6 +30,9 @@ export const ADMIN_PATHS = {
   reviewAdminGroup: '/admin/grade/review-admin-group',
   gradeManageAdminGrade: '/admin/grade/gradeManage-admin-grade',
   scoringMonitoringAdminExpert: '/admin/grade/scoringMonitoringAdminExpert',
+  resultPublish: '/admin/results/publish',
+  appealManage: '/admin/results/appeals',
+  scoreLog: '/admin/results/score-log',
   siteContentManagement: '/admin/user/siteContentManagement',
   docManage: '/admin/user/docManage',
   information: '/admin/information',
@@ -133,6 +136,17 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorPage')).FinalMonitorPage,
   }))),
 
+  // 结果公示 (issue 13): /admin/results opens its first permitted entry (the console's `*` route).
+  page(P.resultPublish, 'resultPublish', 'results:titles.publish', withNamespaces(['results'], async () => ({
+    Component: (await import('./results/ResultsPublishPage')).ResultsPublishPage,
+  }))),
+  page(P.appealManage, 'appealManage', 'results:titles.appeals', withNamespaces(['results'], async () => ({
+    Component: (await import('./results/AppealsPage')).AppealsPage,
+  }))),
+  page(P.scoreLog, 'scoreLog', 'scoreLog:title', withNamespaces(['scoreLog'], async () => ({
+    Component: (await import('./score-log/ScoreLogPage')).ScoreLogPage,
+  }))),
+
   page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement', withNamespaces(['newsAdmin'], async () => ({
     Component: (await import('./news/NewsListPage')).NewsListPage,
   }))),
@@ -226,6 +240,10 @@ const consoleRoutes: RouteObject[] = [
   }))),
   detail('/admin/competition/scoring-monitoring-expert-detail/:id', 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpertDetail', withNamespaces(['review'], async () => ({
     Component: (await import('./review/MonitorDetailPage')).PrelimMonitorDetailPage,
+  }))),
+  // The decision panel picks re-review experts with the review pages' picker (review texts).
+  detail('/admin/results/appeals/:id', 'appealManage', 'results:titles.appealDetail', withNamespaces(['results', 'review'], async () => ({
+    Component: (await import('./results/AppealDetailPage')).AppealDetailPage,
   }))),
 
   // Any other /admin path: a menu group's own path (/admin/system, /admin/final...) opens its

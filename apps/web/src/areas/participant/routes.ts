@@ -78,9 +78,10 @@ const mySignDetailPage = async () => ({ Component: (await import('./sign/MySignD
 const materialPage = async () => ({
   Component: (await import('./materials/MaterialSubmissionPage')).MaterialSubmissionPage,
 });
-const materialDetailPage = async () => ({
+// The detail shows the published results (issue 13), whose texts are their own namespace.
+const materialDetailPage = withNamespaces(['results'], async () => ({
   Component: (await import('./materials/MaterialSubmissionDetailPage')).MaterialSubmissionDetailPage,
-});
+}));
 
 export const participantRoutes: RouteObject[] = [
   {

@@ -9,6 +9,7 @@ import { TEAM_DICT_TYPES, type DictLabels, type PrelimDetail } from '@contest/sh
 import { AttachmentList, ContestStatusTag, StatusHistory, labelOf, useDictLabels } from '../../../components/contest';
 import { CONTEST_QUERY_KEYS, fetchMyPrelim } from '../sign/contest-api';
 import { prelimFormAllowed } from './materials-loader';
+import { ResultCards } from '../results/ResultCards';
 import '../sign/sign.css';
 
 const EMPTY = '--';
@@ -73,6 +74,9 @@ function PrelimView({ doc, labels, onEdit }: { doc: PrelimDetail; labels: DictLa
       {doc.inFinal && (
         <Alert className="contest-page__alert" type="success" showIcon title={t('materials.inFinalTitle')} description={t('materials.inFinalText')} data-testid="in-final" />
       )}
+
+      {/* 评审结果 of each published round (issue 13), with the team's appeal. */}
+      <ResultCards />
 
       {(doc.status === 'REVISING' || doc.status === 'REJECTED') && (
         <Alert
