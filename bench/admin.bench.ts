@@ -11,19 +11,14 @@
  * and drops it at the end. DURATION (s, default 10), CONNECTIONS (default 20), USERS, RECORDS
  * change the load; EXPLAIN=1 prints the plans of the list queries.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/config.js';
 import type { Db } from '../apps/server/src/db/client.js';
-import { accounts } from '../apps/server/src/db/schema.js';
-import { hashPassword } from '../apps/server/src/lib/password.js';
-import { createSessionService } from '../apps/server/src/modules/auth/session.service.js';
 import { seedAtStartup } from '../apps/server/src/startup.js';
+import { startBenchApp } from './support/app.js';
+import { runMain } from './support/run.js';
+import { call } from './support/http.js';
+import { dirty, figureRow, measure, type Figures } from './support/measure.js';
+import { benchAdmin, seedParticipants } from './support/seed.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
@@ -31,52 +26,17 @@ const USERS = Number(process.env.USERS ?? 50_000);
 const RECORDS = Number(process.env.RECORDS ?? 1_000_000);
 const TARGET_P99_MS = 50;
 
-interface Figures {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function measure(name: string, url: string, token: string): Promise<Figures> {
-  const options = { url, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS };
-  // Warm-up: JIT, the database's caches and plans.
-  await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration: DURATION });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-}
-
-/** A database of the bench's own on the given PostgreSQL server; dropped by the returned function. */
-async function ownDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_admin_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
-}
-
 /** Set-based seeding: one INSERT ... SELECT generate_series per table, no row crosses the wire. */
 async function seedVolume(db: Db): Promise<void> {
-  const hash = await hashPassword('Bench@2025');
   let t = Date.now();
-  await db.execute(sql`
-    insert into accounts (realm, username, phone, email, name, role_code, password_hash, enabled, created_at, updated_at)
-    select 'USER', 'bu' || g, '13' || lpad(g::text, 9, '0'), 'bu' || g || '@example.com', '用户' || g, 'USER', ${hash},
-           g % 50 <> 0, now() - (g * interval '10 minutes'), now()
-    from generate_series(1, ${USERS}) g`);
+  await seedParticipants(db, {
+    count: USERS,
+    prefix: 'bu',
+    namePrefix: '用户',
+    phonePrefix: '13',
+    enabled: sql`g % 50 <> 0`,
+    createdAt: sql`now() - (g * interval '10 minutes')`,
+  });
   // Four in five participants have a team: statuses, organisations and tracks spread evenly.
   await db.execute(sql`
     insert into teams (owner_id, status, org_name, track, team_name)
@@ -106,27 +66,13 @@ async function seedVolume(db: Db): Promise<void> {
 const day = (daysAgo: number) => new Date(Date.now() + 8 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 async function main(): Promise<void> {
-  const server = process.env.DATABASE_URL?.startsWith('postgres') ? await ownDatabase(process.env.DATABASE_URL) : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'contest-bench-admin-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: server?.url ?? '',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  });
-  const app = await buildApp(config);
+  const bench = await startBenchApp({ database: { ownPrefix: 'bench_admin' }, dirPrefix: 'contest-bench-admin-', env: { REDIS_URL: '' } });
   try {
-    await seedAtStartup(app, false);
-    const db = app.deps.database.db;
+    await seedAtStartup(bench.app, false);
+    const db = bench.db;
     await seedVolume(db);
-    const [admin] = await db
-      .insert(accounts)
-      .values({ realm: 'ADMIN', username: 'benchadmin', name: 'bench', roleCode: 'SUPER_ADMIN', passwordHash: await hashPassword('Bench@2025') })
-      .returning({ id: accounts.id });
-    const { token } = await createSessionService(db).create({ realm: 'ADMIN', accountId: admin!.id });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/admin`;
+    const { token } = await benchAdmin(db);
+    const base = `${await bench.listen()}/api/admin`;
 
     const cases: Array<[string, string]> = [
       ['users: page 10, no filter', `${base}/user/list?page=10&size=10`],
@@ -143,35 +89,22 @@ async function main(): Promise<void> {
 
     // Every case must answer 200 with a page before it is timed.
     for (const [name, url] of cases) {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      const body = (await res.json()) as { status: number; data?: { total: number; list: unknown[] } };
-      if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`);
-      console.log(`${name}: total ${body.data!.total}, ${body.data!.list.length} rows`);
+      const page = await call<{ total: number; list: unknown[] }>(url, { token });
+      console.log(`${name}: total ${page.total}, ${page.list.length} rows`);
     }
 
     if (process.env.EXPLAIN === '1') await explain(db);
 
     const figures: Figures[] = [];
-    for (const [name, url] of cases) figures.push(await measure(name, url, token));
-    console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s each, after a 2 s warm-up; database ${app.deps.database.kind}; ${USERS} users, ${RECORDS} operation records\n`);
-    console.table(
-      figures.map((f) => ({
-        case: f.name,
-        'req/s': Math.round(f.rps),
-        'p50 ms': f.p50,
-        'p99 ms': f.p99,
-        'p99 < 50': f.p99 < TARGET_P99_MS ? 'yes' : 'NO',
-        errors: f.errors,
-        non2xx: f.non2xx,
-      })),
-    );
-    if (figures.some((f) => f.errors || f.non2xx)) console.log('WARNING: errors or non-2xx answers: the figures above are not clean');
+    for (const [name, url] of cases) {
+      figures.push(await measure(name, { url, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS, duration: DURATION }));
+    }
+    console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s each, after a 2 s warm-up; database ${bench.kind}; ${USERS} users, ${RECORDS} operation records\n`);
+    console.table(figures.map((f) => figureRow(f, 'case', { 'p99 < 50': f.p99 < TARGET_P99_MS ? 'yes' : 'NO' })));
+    if (dirty(figures)) console.log('WARNING: errors or non-2xx answers: the figures above are not clean');
   } finally {
     // autocannon stops with requests in flight: let them finish before the pool closes.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await app.close();
-    await server?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close(1000);
   }
 }
 
@@ -195,7 +128,4 @@ async function explain(db: Db): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

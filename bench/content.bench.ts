@@ -5,13 +5,9 @@
  *
  *   node --import tsx bench/content.bench.ts      (DURATION=10 CONNECTIONS=100 to change the load)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig, type AppConfig } from '../apps/server/src/config/config.js';
+import type { AppConfig } from '../apps/server/src/config/config.js';
 import { seed } from '../apps/server/src/db/seed.js';
 import { seedContent } from '../apps/server/src/db/seed-content.js';
 import { createStorage } from '../apps/server/src/lib/storage/create-storage.js';
@@ -19,27 +15,18 @@ import { registerIdentity } from '../apps/server/src/modules/auth/identity.modul
 import { registerContent } from '../apps/server/src/modules/content/content.module.js';
 import { registerFiles } from '../apps/server/src/modules/files/files.module.js';
 import { createNewsRepository } from '../apps/server/src/modules/news/news.repository.js';
+import { startBenchApp } from './support/app.js';
+import { runMain } from './support/run.js';
+import { figureRow, measure as measureLoad } from './support/measure.js';
+import { BENCH_PASSWORD } from './support/seed.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 100);
 const HOME_BLOCKS = 'home-intro,home-tracks,home-schedule,home-organisers,home-contact';
 
-interface Figures {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function measure(name: string, base: string, paths: string[]): Promise<Figures> {
-  const options = { url: base, connections: CONNECTIONS, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
-  // Warm up JIT, caches and connection pools before the measured run.
-  await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration: DURATION });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-}
+/** The paths in turn (round robin) over CONNECTIONS clients. */
+const measure = (name: string, base: string, paths: string[]) =>
+  measureLoad(name, { url: base, connections: CONNECTIONS, duration: DURATION, requests: paths.map((path) => ({ method: 'GET' as const, path })) });
 
 /** The full app; until app.ts registers the content module, the platform plus the modules it needs. */
 async function contentApp(config: AppConfig): Promise<FastifyInstance> {
@@ -59,16 +46,9 @@ async function contentApp(config: AppConfig): Promise<FastifyInstance> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'contest-bench-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: process.env.DATABASE_URL ?? '',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  });
-  const app = await contentApp(config);
-  const db = app.deps.database.db;
-  await seed(db, { adminUsername: 'admin', adminPassword: 'Bench@2025', demo: true });
+  const bench = await startBenchApp({ build: contentApp });
+  const { app, db, config } = bench;
+  await seed(db, { adminUsername: 'admin', adminPassword: BENCH_PASSWORD, demo: true });
   await seedContent(db, createStorage(config.files.storage), { demo: true });
   // A realistic archive: a few hundred articles per category, so paging and ordering do real work.
   const news = createNewsRepository(db);
@@ -83,8 +63,7 @@ async function main(): Promise<void> {
       publishAt: new Date(Date.now() - i * 3600_000),
     });
   }
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const base = await bench.listen();
   const hasContest = app.hasRoute({ method: 'GET', url: '/api/contest/public' });
 
   const home = [
@@ -102,16 +81,10 @@ async function main(): Promise<void> {
     ];
     console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s each, after a 2 s warm-up (${app.deps.database.kind})`);
     if (!hasContest) console.log('GET /api/contest/public is not registered in this build: left out of the home page mix');
-    console.table(
-      results.map((f) => ({ endpoint: f.name, 'req/s': Math.round(f.rps), 'p50 ms': f.p50, 'p99 ms': f.p99, errors: f.errors, non2xx: f.non2xx })),
-    );
+    console.table(results.map((f) => figureRow(f)));
   } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -32,13 +32,15 @@ import { openDatabase } from '../apps/server/src/db/client.js';
 import { runMigrations } from '../apps/server/src/db/migrate.js';
 import { createUserRepository, type UserListRow } from '../apps/server/src/modules/admin/users/users.repository.js';
 import { batches, beijingTime, rowsOf, writeXlsx, type XlsxColumn, type XlsxSheet } from '../apps/server/src/lib/xlsx-stream.js';
+import { runMain } from './support/run.js';
+import { MB, sampleMemory } from './support/memory.js';
+import { seedParticipants } from './support/seed.js';
 
 const ROWS = Number(process.env.ROWS ?? 20_000);
 const BATCH = 1000;
 const WARM_UP_ROWS = Number(process.env.WARM_UP_ROWS ?? 5000);
 const SLOW_MBPS = Number(process.env.SLOW_MBPS ?? 0.5);
 const TARGET_GROWTH_MB = 100;
-const MB = 1024 * 1024;
 
 const SCENARIOS = ['null', 'file', 'slow', 'naive', 'db'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -134,11 +136,15 @@ async function usersExport(): Promise<{ stream: Readable; close(): Promise<void>
   const database = await openDatabase({ databaseUrl: 'memory://', dataDir: tmpdir() });
   await runMigrations(database);
   const db = database.db;
-  await db.execute(sql`
-    insert into accounts (realm, username, phone, email, name, role_code, password_hash, enabled, created_at, updated_at)
-    select 'USER', 'bu' || g, '13' || lpad(g::text, 9, '0'), 'bu' || g || '@example.com', '用户' || g, 'USER', 'x',
-           g % 50 <> 0, now() - (g * interval '10 minutes') - (g % 7) * interval '1 microsecond', now()
-    from generate_series(1, ${ROWS}) g`);
+  await seedParticipants(db, {
+    count: ROWS,
+    prefix: 'bu',
+    namePrefix: '用户',
+    phonePrefix: '13',
+    passwordHash: 'x',
+    enabled: sql`g % 50 <> 0`,
+    createdAt: sql`now() - (g * interval '10 minutes') - (g % 7) * interval '1 microsecond'`,
+  });
   await db.execute(sql`
     insert into teams (owner_id, status, org_name, track, team_name)
     select id, 'SUBMITTED', '协和医院' || (n % 400), 'PAYMENT_REFORM', '团队' || n
@@ -191,8 +197,6 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
   let db: Awaited<ReturnType<typeof usersExport>> | undefined;
   if (scenario === 'db') db = await usersExport(); // seeding is not measured; the stream has not started reading
   global.gc?.();
-  const base = process.memoryUsage().rss;
-  let peak = base;
   // Retained: heap and buffers still referenced, after a full GC every 250 ms (own run, as the
   // collections change what RSS shows); RSS: every 50 ms, the collector left alone.
   const retained = process.env.EXPORT_BENCH_MEASURE === 'retained';
@@ -201,15 +205,8 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
     const m = process.memoryUsage();
     return m.heapUsed + m.arrayBuffers;
   };
-  const baseLive = retained ? live() : 0;
-  let peakLive = baseLive;
-  const sampler = retained
-    ? setInterval(() => {
-        peakLive = Math.max(peakLive, live());
-      }, 250)
-    : setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().rss);
-      }, 50);
+  // Retained is sampled during the export only, as the scenario's own objects are still in scope at its end.
+  const sampler = retained ? sampleMemory(250, live, { endInPeak: false }) : sampleMemory(50);
   const dir = mkdtempSync(join(tmpdir(), 'export-bench-'));
   const file = join(dir, 'export.xlsx');
   let bytes = 0;
@@ -225,6 +222,7 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
       },
     });
   const start = performance.now();
+  let memory;
   try {
     const sheets = () => [{ name: '报名信息', columns: COLUMNS, rows: sourceRows() }];
     if (scenario === 'null') await pipeline(writeXlsx(sheets()), counting(nullSink()));
@@ -233,11 +231,10 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
     if (scenario === 'naive') await pipeline(naiveXlsx(sheets()), counting(slowSink(SLOW_MBPS)));
     if (scenario === 'db') await pipeline(db!.stream, counting(nullSink()));
   } finally {
-    clearInterval(sampler);
+    memory = sampler.stop();
     await db?.close();
   }
   const seconds = (performance.now() - start) / 1000;
-  peak = Math.max(peak, process.memoryUsage().rss);
   if (scenario === 'file' && statSync(file).size !== bytes) throw new Error('file size differs from the bytes streamed');
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -246,9 +243,9 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
     seconds: Number(seconds.toFixed(2)),
     rowsPerSecond: Math.round(ROWS / seconds),
     fileMB: Number((bytes / MB).toFixed(2)),
-    baseRssMB: Math.round(base / MB),
-    peakGrowthMB: Number(((peak - base) / MB).toFixed(1)),
-    peakRetainedMB: Number(((peakLive - baseLive) / MB).toFixed(1)),
+    baseRssMB: retained ? 0 : Math.round(memory.base / MB),
+    peakGrowthMB: retained ? 0 : Number(((memory.peak - memory.base) / MB).toFixed(1)),
+    peakRetainedMB: retained ? Number(((memory.peak - memory.base) / MB).toFixed(1)) : 0,
   };
 }
 
@@ -287,7 +284,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

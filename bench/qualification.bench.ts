@@ -24,24 +24,19 @@
  * RSS growth leaves the garbage collector alone (garbage not yet collected counts); with
  * `node --expose-gc` a full collection runs just before the export's baseline.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import autocannon from 'autocannon';
-import ExcelJS from 'exceljs';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { DICTIONARY_SEED } from '@contest/shared';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/config.js';
 import type { Db } from '../apps/server/src/db/client.js';
-import { accounts } from '../apps/server/src/db/schema.js';
-import { hashPassword } from '../apps/server/src/lib/password.js';
-import { createSessionService } from '../apps/server/src/modules/auth/session.service.js';
 import { seedAtStartup } from '../apps/server/src/startup.js';
+import { startBenchApp } from './support/app.js';
+import { runMain } from './support/run.js';
+import { count, hashed as hashedOf, tableCounts } from './support/db.js';
+import { call } from './support/http.js';
+import { dirty, measure, type Figures } from './support/measure.js';
+import { load, markdown } from './support/report.js';
+import { benchAdmin, seedParticipants } from './support/seed.js';
+import { downloadXlsx, type DownloadFigures } from './support/xlsx.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
@@ -50,47 +45,6 @@ const PAGE_SIZE = 50;
 const BATCH_CALLS = 5;
 const BATCH_ITEMS = 200;
 const TARGET_P99_MS = 50;
-const MB = 1024 * 1024;
-
-interface Figures {
-  name: string;
-  total: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
-
-async function measure(name: string, total: number, url: string, token: string): Promise<Figures> {
-  const options = { url, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS };
-  // Warm-up: JIT, the database's caches and plans.
-  await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration: DURATION });
-  return { name, total, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-}
-
-/** A database of the bench's own on the given PostgreSQL server; dropped by the returned function. */
-async function ownDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_qual_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    },
-  };
-}
 
 // ---- Seeding ---------------------------------------------------------------------------------
 
@@ -98,7 +52,7 @@ const dictNames = (type: string) => DICTIONARY_SEED.find((t) => t.code === type)
 /** A SQL array literal of constant strings (the dictionary's names: no quotes in them). */
 const textArray = (items: readonly string[]) => sql.raw(`array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]::text[]`);
 /** A value 0..mod-1 from the team's number: independent per salt, the same on every run. */
-const hashed = (salt: number, mod: number) => sql.raw(`(((hashint8extended(n, ${salt}) % ${mod}) + ${mod}) % ${mod})`);
+const hashed = (salt: number, mod: number) => hashedOf('n', salt, mod);
 
 /**
  * Set-based seeding: one INSERT ... SELECT per table, no row crosses the wire. Spread of a
@@ -108,13 +62,14 @@ const hashed = (salt: number, mod: number) => sql.raw(`(((hashint8extended(n, ${
  * "第1234" finds about ten rows.
  */
 async function seedVolume(db: Db): Promise<void> {
-  const hash = await hashPassword('Bench@2025');
   const t = Date.now();
-  await db.execute(sql`
-    insert into accounts (realm, username, phone, email, name, role_code, password_hash, enabled, created_at, updated_at)
-    select 'USER', 'qb' || g, '15' || lpad(g::text, 9, '0'), 'qb' || g || '@example.com', '参赛者' || g, 'USER', ${hash},
-           true, now() - interval '75 days' + g * (interval '70 days' / ${TEAMS}), now()
-    from generate_series(1, ${TEAMS}) g`);
+  await seedParticipants(db, {
+    count: TEAMS,
+    prefix: 'qb',
+    namePrefix: '参赛者',
+    phonePrefix: '15',
+    createdAt: sql`now() - interval '75 days' + g * (interval '70 days' / ${TEAMS})`,
+  });
   const provinces = textArray(dictNames('REGION').slice(0, 34));
   const titles = textArray(DICTIONARY_SEED.find((x) => x.code === 'PROFESSIONAL_TITLE')!.items.map((i) => i.code));
   const roles = textArray(['DEVELOPER', 'PRODUCT', 'BUSINESS', 'DATA', 'OTHER']);
@@ -220,76 +175,17 @@ function queryRecorder(db: Db) {
 
 const day = (daysAgo: number) => new Date(Date.now() + 8 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const ms = (n: number) => n.toFixed(0);
-const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
-const count = async (db: Db, query: ReturnType<typeof sql>) => Number(rowsOf(await db.execute(query))[0]!.n);
 
-function markdown(headers: string[], rows: Array<Array<string | number>>): string {
-  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-}
-
-interface ExportFigures {
-  status: number;
-  seconds: number;
-  firstByteMs: number;
-  bytes: number;
-  baseRssMb: number;
-  peakRssMb: number;
-  endRssMb: number;
-  teamRows: number;
-  memberRows: number;
+interface ExportFigures extends DownloadFigures {
   expectedTeams: number;
   expectedMembers: number;
 }
 
-/** One export of every row to a file; RSS sampled every 50 ms from the request to the last byte. */
+/** One export of every row to a file (sheets 报名信息 and 团队成员), with the rows it should hold. */
 async function measureExport(db: Db, base: string, token: string, dir: string): Promise<ExportFigures> {
   const expectedTeams = await count(db, sql`select count(*) as n from teams`);
   const expectedMembers = await count(db, sql`select coalesce(sum(jsonb_array_length(members)), 0) as n from teams`);
-  const file = join(dir, 'export.xlsx');
-  // Run with `node --expose-gc` to start from a collected heap (the lists leave garbage behind).
-  (globalThis as { gc?: () => void }).gc?.();
-  const baseRss = process.memoryUsage().rss;
-  let peak = baseRss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  const started = performance.now();
-  let firstByte = 0;
-  let status = 0;
-  try {
-    const res = await fetch(`${base}/team/export`, { headers: { authorization: `Bearer ${token}` } });
-    status = res.status;
-    if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
-    const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
-    body.once('data', () => (firstByte = performance.now() - started));
-    await pipeline(body, createWriteStream(file));
-  } finally {
-    clearInterval(timer);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const endRss = process.memoryUsage().rss;
-  peak = Math.max(peak, endRss);
-  // Afterwards (not measured): the rows of each sheet, header excluded.
-  const counts: number[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', worksheets: 'emit', styles: 'ignore', hyperlinks: 'ignore' });
-  for await (const sheet of reader) {
-    let n = 0;
-    for await (const _row of sheet as AsyncIterable<unknown>) n++;
-    counts.push(n - 1);
-  }
-  return {
-    status,
-    seconds,
-    firstByteMs: firstByte,
-    bytes: statSync(file).size,
-    baseRssMb: baseRss / MB,
-    peakRssMb: peak / MB,
-    endRssMb: endRss / MB,
-    teamRows: counts[0] ?? 0,
-    memberRows: counts[1] ?? 0,
-    expectedTeams,
-    expectedMembers,
-  };
+  return { ...(await downloadXlsx(`${base}/team/export`, token, join(dir, 'export.xlsx'))), expectedTeams, expectedMembers };
 }
 
 interface BatchFigures {
@@ -306,13 +202,12 @@ async function measureBatch(db: Db, base: string, token: string): Promise<BatchF
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const items: Array<{ id: string; version: number }> = [];
   for (let page = 1; items.length < BATCH_CALLS * BATCH_ITEMS; page++) {
-    const res = await fetch(`${base}/team/list?status=SUBMITTED&size=100&page=${page}`, { headers });
-    const body = (await res.json()) as { data: { list: Array<{ id: string; version: number }> } };
-    if (res.status !== 200 || body.data.list.length === 0) throw new Error(`list for the batch: ${res.status} ${JSON.stringify(body)}`);
-    items.push(...body.data.list.map(({ id, version }) => ({ id, version })));
+    const { list } = await call<{ list: Array<{ id: string; version: number }> }>(`${base}/team/list?status=SUBMITTED&size=100&page=${page}`, { token });
+    if (list.length === 0) throw new Error('list for the batch: no more SUBMITTED sign-ups');
+    items.push(...list.map(({ id, version }) => ({ id, version })));
   }
   const tables = ['status_history', 'messages', 'message_recipients', 'operation_records', 'notice_outbox'];
-  const sizes = async () => Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await count(db, sql`select count(*) as n from ${sql.identifier(t)}`)] as const)));
+  const sizes = () => tableCounts(db, tables);
   const approved = () => count(db, sql`select count(*) as n from teams where status = 'APPROVED'`);
   const before = await sizes();
   const approvedBefore = await approved();
@@ -343,19 +238,10 @@ async function measureBatch(db: Db, base: string, token: string): Promise<BatchF
 // ---- Main ------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const server = process.env.DATABASE_URL?.startsWith('postgres') ? await ownDatabase(process.env.DATABASE_URL) : null;
-  const dataDir = mkdtempSync(join(tmpdir(), 'contest-bench-qual-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: server?.url ?? '',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  });
-  const app = await buildApp(config);
+  const bench = await startBenchApp({ database: { ownPrefix: 'bench_qual' }, dirPrefix: 'contest-bench-qual-', env: { REDIS_URL: '' } });
   try {
-    await seedAtStartup(app, false);
-    const db = app.deps.database.db;
+    await seedAtStartup(bench.app, false);
+    const db = bench.db;
     await seedVolume(db);
     if (process.env.EXTRA_SQL) {
       // One statement per call: PGlite prepares each, and a prepared statement holds one command.
@@ -363,13 +249,8 @@ async function main(): Promise<void> {
       await db.execute(sql`analyze teams`);
       console.log(`ran EXTRA_SQL: ${process.env.EXTRA_SQL}`);
     }
-    const [admin] = await db
-      .insert(accounts)
-      .values({ realm: 'ADMIN', username: 'benchadmin', name: 'bench', roleCode: 'SUPER_ADMIN', passwordHash: await hashPassword('Bench@2025') })
-      .returning({ id: accounts.id });
-    const { token } = await createSessionService(db).create({ realm: 'ADMIN', accountId: admin!.id });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/admin`;
+    const { token } = await benchAdmin(db);
+    const base = `${await bench.listen()}/api/admin`;
     const list = (query: string) => `${base}/team/list?size=${PAGE_SIZE}&${query}`;
 
     const cases: Array<[string, string]> = [
@@ -412,16 +293,20 @@ async function main(): Promise<void> {
     }
 
     const loadBefore = load();
-    const figures: Figures[] = [];
-    for (const [name, url] of cases) figures.push(await measure(name, totals.get(name)!, url, token));
+    const figures: Array<Figures & { total: number }> = [];
+    for (const [name, url] of cases) {
+      const f = await measure(name, { url, headers: { authorization: `Bearer ${token}` }, connections: CONNECTIONS, duration: DURATION });
+      figures.push({ ...f, total: totals.get(name)! });
+    }
     const loadAfterLists = load();
 
-    const exp = await measureExport(db, base, token, dataDir);
+    const exp = await measureExport(db, base, token, bench.dataDir);
+    const complete = exp.sheetRows[0] === exp.expectedTeams && exp.sheetRows[1] === exp.expectedMembers;
     const loadAfterExport = load();
     const batch = await measureBatch(db, base, token);
     const loadAfterBatch = load();
 
-    const kind = app.deps.database.kind;
+    const kind = bench.kind;
     console.log(`\n## Qualification bench: ${kind}, ${TEAMS} teams\n`);
     console.log(
       `autocannon: ${CONNECTIONS} connections, ${DURATION} s each after a 2 s warm-up, page size ${PAGE_SIZE}. ` +
@@ -445,7 +330,7 @@ async function main(): Promise<void> {
             exp.seconds.toFixed(2),
             ms(exp.firstByteMs),
             exp.bytes,
-            `${exp.teamRows} / ${exp.memberRows}${exp.teamRows === exp.expectedTeams && exp.memberRows === exp.expectedMembers ? '' : ` (expected ${exp.expectedTeams} / ${exp.expectedMembers})`}`,
+            `${exp.sheetRows[0] ?? 0} / ${exp.sheetRows[1] ?? 0}${complete ? '' : ` (expected ${exp.expectedTeams} / ${exp.expectedMembers})`}`,
             exp.baseRssMb.toFixed(0),
             exp.peakRssMb.toFixed(0),
             (exp.peakRssMb - exp.baseRssMb).toFixed(0),
@@ -470,20 +355,14 @@ async function main(): Promise<void> {
         .map(([t, n]) => `${t} +${n}`)
         .join(', ')}`,
     );
-    const dirty = figures.some((f) => f.errors || f.non2xx) || exp.status !== 200 || batch.failures.length > 0;
+    const unclean = dirty(figures) || exp.status !== 200 || batch.failures.length > 0;
     if (batch.failures.length) console.log(`batch failures (first 10):\n  ${batch.failures.slice(0, 10).join('\n  ')}`);
-    if (exp.teamRows !== exp.expectedTeams || exp.memberRows !== exp.expectedMembers) console.log('WARNING: the export does not hold every row');
-    if (dirty) console.log('WARNING: errors, non-2xx answers or failed decisions: the figures above are not clean');
+    if (!complete) console.log('WARNING: the export does not hold every row');
+    if (unclean) console.log('WARNING: errors, non-2xx answers or failed decisions: the figures above are not clean');
   } finally {
     // autocannon stops with requests in flight: let them finish before the pool closes.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await app.close();
-    await server?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close(1000);
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -10,7 +10,6 @@
  *
  *   npm run bench:review-algorithms      (PROJECTS=20000 RUNS=11 to change the size)
  */
-import { loadavg } from 'node:os';
 import {
   aggregateRound,
   assignProjects,
@@ -23,6 +22,8 @@ import {
   type ProjectScores,
   type ScoringRule,
 } from '@contest/shared';
+import { runMain } from './support/run.js';
+import { load } from './support/report.js';
 
 const PROJECTS = Number(process.env.PROJECTS ?? 10_000);
 const EXPERTS = Number(process.env.EXPERTS ?? 300);
@@ -138,7 +139,7 @@ function time(name: string, fn: () => unknown, check: () => string): Figures {
 }
 
 function main(): void {
-  console.log(`load average before: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(`load average before: ${load()}`);
   const assign = assignInput();
   const zscore = aggregateInput({ aggregate: 'ZSCORE', minScoresForTrim: 5, tieBreak: ['RULE_SCORE', 'TRIMMED_MEAN', 'CRITERIA', 'RAW_MEAN'] });
   const trimmed: AggregateInput = { ...zscore, rule: { ...zscore.rule, aggregate: 'TRIMMED_MEAN' } };
@@ -169,8 +170,8 @@ function main(): void {
     ),
   ];
   console.table(figures);
-  console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(`load average after: ${load()}`);
   if (figures.some((f) => f[`median < ${TARGET_MS} ms`] === 'NO')) process.exitCode = 1;
 }
 
-main();
+runMain(main);

@@ -15,48 +15,31 @@
  * DURATION (s, default 10), CONNECTIONS (default 4: each call is heavy, more clients only queue).
  * The figures are those of one machine at one moment: the load average is printed with them.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import autocannon from 'autocannon';
-import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/config.js';
 import type { Db } from '../apps/server/src/db/client.js';
-import { accounts } from '../apps/server/src/db/schema.js';
-import { hashPassword } from '../apps/server/src/lib/password.js';
-import { createSessionService } from '../apps/server/src/modules/auth/session.service.js';
 import { seedAtStartup } from '../apps/server/src/startup.js';
+import { startBenchApp } from './support/app.js';
+import { runMain } from './support/run.js';
+import { count, hashed } from './support/db.js';
+import { call } from './support/http.js';
+import { measure } from './support/measure.js';
+import { load, markdown } from './support/report.js';
+import { benchAdmin, seedParticipants } from './support/seed.js';
+import { downloadXlsx } from './support/xlsx.js';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
 const PROJECTS = Number(process.env.PROJECTS ?? 10_000);
 const EXPERTS = 300;
 const GROUPS = 43;
-const MB = 1024 * 1024;
-
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
-const rowsOf = (r: unknown) => (r as { rows: Array<Record<string, unknown>> }).rows;
-const count = async (db: Db, query: ReturnType<typeof sql>) => Number(rowsOf(await db.execute(query))[0]!.n);
-/** A value 0..mod-1 from a number: independent per salt, the same on every run. */
-const hashed = (col: string, salt: number, mod: number) => sql.raw(`(((hashint8extended(${col}, ${salt}) % ${mod}) + ${mod}) % ${mod})`);
-
-function markdown(headers: string[], rows: Array<Array<string | number>>): string {
-  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-}
 
 // ---- Seeding: one INSERT ... SELECT per table, no row crosses the wire ------------------------
 
 async function seedRound(db: Db): Promise<void> {
   const t = Date.now();
   const tracks = sql.raw(`array['SMART_SUPERVISION','PAYMENT_REFORM','PUBLIC_SERVICE','DATA_GOVERNANCE','PRICING_PROCUREMENT','OTHER_INNOVATION']::text[]`);
-  await db.execute(sql`
-    insert into accounts (realm, username, role_code, password_hash, name, created_at, updated_at)
-    select 'USER', 'rb' || g, 'USER', 'x', '参赛者' || g, now() - interval '90 days', now() from generate_series(1, ${PROJECTS}) g`);
+  await seedParticipants(db, { count: PROJECTS, prefix: 'rb', namePrefix: '参赛者', passwordHash: 'x', createdAt: sql`now() - interval '90 days'` });
   await db.execute(sql`
     insert into teams (owner_id, status, org_name, track, team_name, submitted_at, audited_at)
     select id, 'APPROVED', '第' || n || '人民医院医保信息中心', (${tracks})[1 + ${hashed('n', 1, 6)}], '智慧医保创新团队' || n, now() - interval '60 days', now() - interval '50 days'
@@ -109,69 +92,14 @@ async function seedRound(db: Db): Promise<void> {
   console.log(`seeded ${PROJECTS} projects, ${EXPERTS} experts in ${GROUPS} groups, ${sheets} submitted sheets in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-// ---- Measures --------------------------------------------------------------------------------
-
-interface ExportFigures {
-  status: number;
-  seconds: number;
-  firstByteMs: number;
-  bytes: number;
-  baseRssMb: number;
-  peakRssMb: number;
-  endRssMb: number;
-  summaryRows: number;
-  sheetRows: number;
-}
-
-async function measureExport(base: string, token: string, dir: string): Promise<ExportFigures> {
-  const file = join(dir, 'scores.xlsx');
-  (globalThis as { gc?: () => void }).gc?.();
-  const baseRss = process.memoryUsage().rss;
-  let peak = baseRss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  const started = performance.now();
-  let firstByte = 0;
-  let status = 0;
-  try {
-    const res = await fetch(`${base}/review/prelim/scores/export`, { headers: { authorization: `Bearer ${token}` } });
-    status = res.status;
-    if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
-    const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
-    body.once('data', () => (firstByte = performance.now() - started));
-    await pipeline(body, createWriteStream(file));
-  } finally {
-    clearInterval(timer);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const endRss = process.memoryUsage().rss;
-  peak = Math.max(peak, endRss);
-  const counts: number[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', worksheets: 'emit', styles: 'ignore', hyperlinks: 'ignore' });
-  for await (const sheet of reader) {
-    let n = 0;
-    for await (const _row of sheet as AsyncIterable<unknown>) n++;
-    counts.push(n - 1);
-  }
-  return { status, seconds, firstByteMs: firstByte, bytes: statSync(file).size, baseRssMb: baseRss / MB, peakRssMb: peak / MB, endRssMb: endRss / MB, summaryRows: counts[0] ?? 0, sheetRows: counts[1] ?? 0 };
-}
-
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'contest-bench-review-'));
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' });
-  const app = await buildApp(config);
+  const bench = await startBenchApp({ database: 'embedded', dirPrefix: 'contest-bench-review-', env: { REDIS_URL: '' } });
   try {
-    await seedAtStartup(app, false);
-    const db = app.deps.database.db;
+    await seedAtStartup(bench.app, false);
+    const db = bench.db;
     await seedRound(db);
-    const [admin] = await db
-      .insert(accounts)
-      .values({ realm: 'ADMIN', username: 'benchadmin', name: 'bench', roleCode: 'SUPER_ADMIN', passwordHash: await hashPassword('Bench@2025') })
-      .returning({ id: accounts.id });
-    const { token } = await createSessionService(db).create({ realm: 'ADMIN', accountId: admin!.id });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/admin`;
+    const { token } = await benchAdmin(db);
+    const base = `${await bench.listen()}/api/admin`;
     const url = `${base}/review/prelim/scores?page=1&size=50`;
     const headers = { authorization: `Bearer ${token}` };
 
@@ -180,29 +108,25 @@ async function main(): Promise<void> {
     let first: { total: number; list: Array<{ rank: number | null }> } | undefined;
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      const res = await fetch(url, { headers });
-      const body = (await res.json()) as { data: { total: number; list: Array<{ rank: number | null }> } };
+      first = await call<{ total: number; list: Array<{ rank: number | null }> }>(url, { token });
       singles.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`scores: ${res.status} ${JSON.stringify(body)}`);
-      first = body.data;
     }
     console.log(`scores page 1: total ${first!.total}, ${first!.list.length} rows, ranks ${first!.list[0]?.rank}..${first!.list.at(-1)?.rank}; single calls ${singles.map((s) => s.toFixed(0)).join(' / ')} ms`);
 
     const loadBefore = load();
-    const options = { url, headers, connections: CONNECTIONS };
-    await autocannon({ ...options, duration: 2 });
-    const r = await autocannon({ ...options, duration: DURATION });
+    const r = await measure('GET /review/prelim/scores?page=1&size=50', { url, headers, connections: CONNECTIONS, duration: DURATION });
     const loadAfterList = load();
-    const exp = await measureExport(base, token, dataDir);
+    const exp = await downloadXlsx(`${base}/review/prelim/scores/export`, token, join(bench.dataDir, 'scores.xlsx'));
+    const [summaryRows = 0, sheetRows = 0] = exp.sheetRows;
     const loadAfterExport = load();
     const sheets = await count(db, sql`select count(*) as n from score_sheets where status = 'SUBMITTED'`);
 
-    console.log(`\n## Review bench: ${app.deps.database.kind}, ${PROJECTS} projects, ${sheets} submitted sheets, ${EXPERTS} experts / ${GROUPS} groups\n`);
+    console.log(`\n## Review bench: ${bench.kind}, ${PROJECTS} projects, ${sheets} submitted sheets, ${EXPERTS} experts / ${GROUPS} groups\n`);
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up. Load average (1/5/15 min) before ${loadBefore}, after the list ${loadAfterList}, after the export ${loadAfterExport}.\n`);
     console.log(
       markdown(
         ['call', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'single call ms', 'errors', 'non-2xx'],
-        [['GET /review/prelim/scores?page=1&size=50', r.requests.average.toFixed(2), r.latency.p50, r.latency.p99, r.latency.max, singles.map((s) => s.toFixed(0)).join(' / '), r.errors, r.non2xx]],
+        [[r.name, r.rps.toFixed(2), r.p50, r.p99, r.max, singles.map((s) => s.toFixed(0)).join(' / '), r.errors, r.non2xx]],
       ),
     );
     console.log('');
@@ -216,7 +140,7 @@ async function main(): Promise<void> {
             exp.seconds.toFixed(2),
             exp.firstByteMs.toFixed(0),
             exp.bytes,
-            `${exp.summaryRows} / ${exp.sheetRows}${exp.summaryRows === PROJECTS && exp.sheetRows === sheets ? '' : ` (expected ${PROJECTS} / ${sheets})`}`,
+            `${summaryRows} / ${sheetRows}${summaryRows === PROJECTS && sheetRows === sheets ? '' : ` (expected ${PROJECTS} / ${sheets})`}`,
             exp.baseRssMb.toFixed(0),
             exp.peakRssMb.toFixed(0),
             (exp.peakRssMb - exp.baseRssMb).toFixed(0),
@@ -227,13 +151,8 @@ async function main(): Promise<void> {
     );
     if (r.errors || r.non2xx || exp.status !== 200) console.log('WARNING: errors or non-2xx answers: the figures above are not clean');
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close(1000);
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+runMain(main);

@@ -13,15 +13,17 @@
  * The generated content is made piece by piece from one random 5 MB block (each piece stamped
  * with its number), so neither side ever holds the whole file.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UPLOAD_PIECE_SIZE, UPLOAD_PIECES_IN_FLIGHT } from '@contest/shared';
+import { forkServer, serveParent } from './support/child.js';
+import { runMain } from './support/run.js';
+import { rssOfPid, sampleMemory } from './support/memory.js';
 
 const FILE_MB = Number(process.env.UPLOAD_BENCH_MB ?? process.env.FILE_MB ?? 1024);
 const FILES = Number(process.env.UPLOAD_BENCH_FILES ?? 1);
@@ -36,34 +38,17 @@ interface Ready {
 
 /** Child: the whole app on an embedded database in a throwaway DATA_DIR, plus one participant session. */
 async function serve(): Promise<void> {
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config/config.js');
+  const { startBenchApp } = await import('./support/app.js');
   const { signIn } = await import('../apps/server/test/sign-in.js');
   const { UPLOAD_RULES } = await import('@contest/shared');
   // The widest ceiling (PRELIM) is 500 MB; the bench measures the path with larger files, so it
   // raises that ceiling in its own server process only.
   UPLOAD_RULES.PRELIM.maxBytes = Math.max(UPLOAD_RULES.PRELIM.maxBytes, FILE_BYTES);
-  const dataDir = process.env.UPLOAD_BENCH_DIR ?? mkdtempSync(join(tmpdir(), 'contest-upload-bench-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: process.env.DATABASE_URL ?? '',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  });
-  const app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const bench = await startBenchApp({ dataDir: process.env.UPLOAD_BENCH_DIR, dirPrefix: 'contest-upload-bench-' });
+  const { app, config } = bench;
+  const port = Number(new URL(await bench.listen()).port);
   const participant = await signIn({ app, config, database: app.deps.database, close: async () => {} }, { realm: 'USER' });
-  process.send!({ port: (app.server.address() as { port: number }).port, token: participant.token, dataDir } satisfies Ready);
-  process.on('message', async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
-}
-
-function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(match?.[1] ?? 0) * 1024;
+  serveParent<Ready>({ port, token: participant.token, dataDir: bench.dataDir }, {}, () => bench.close());
 }
 
 /** The generated file, one piece at a time: a shared random block stamped with the piece number. */
@@ -167,15 +152,8 @@ const mbps = (bytes: number, seconds: number) => Number((bytes / MIB / seconds).
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'contest-upload-bench-'));
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
-    execArgv: ['--import', 'tsx'],
-    stdio: 'inherit',
-    env: { ...process.env, UPLOAD_BENCH_DIR: dataDir },
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
+  const child = await forkServer<Ready>(fileURLToPath(import.meta.url), ['serve'], { ...process.env, UPLOAD_BENCH_DIR: dataDir });
+  const { ready } = child;
   const pieces = makePieces(FILE_BYTES);
   const total = FILE_BYTES * FILES;
 
@@ -189,14 +167,11 @@ async function main(): Promise<void> {
   const diskBefore = await diskWrite(dataDir, pieces, false);
   const diskSyncSeconds = await diskWrite(dataDir, pieces, true);
 
-  const baseline = rssOf(child.pid!);
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 10);
+  const sampler = sampleMemory(10, () => rssOfPid(child.pid));
   const started = performance.now();
   const results = await Promise.all(Array.from({ length: FILES }, (_, i) => upload(ready.port, ready.token, pieces, `bench-${i}.pdf`)));
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, rssOf(child.pid!));
+  const { base: baseline, peak } = sampler.stop();
   if (results.some((r) => r.size !== FILE_BYTES)) throw new Error('stored size differs');
   const diskSeconds = Math.min(diskBefore, await diskWrite(dataDir, pieces, false));
 
@@ -213,19 +188,8 @@ async function main(): Promise<void> {
   console.log(`app / fs write: ${Math.round((app / disk) * 100)}%   app / fs write + fsync: ${Math.round((app / diskSync) * 100)}%   (target >= 70%)`);
   console.log(`of which the last piece (join, hash, store): ${Math.max(...results.map((r) => r.joinSeconds)).toFixed(2)} s`);
   console.log(`server RSS: ${Math.round(baseline / MIB)} MB before, peak growth ${growth} MB   (target < 100 MB)`);
-  child.send('stop');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await child.stop();
   agent.destroy();
 }
 
-if (process.argv[2] === 'serve') {
-  serve().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runMain(process.argv[2] === 'serve' ? serve : main);
