@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
+import { submitLogin } from './support/login.js';
+import { pdfWithText } from './support/pdf.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { apiClient, collectErrors, dialogsStill, openDialog, row, staffLogin, tableSettled, toast } from './support/ui.js';
+import { apiClient, collectErrors, dialogsStill, openDialog, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
 
 /**
  * Expert review end to end (issue 11), in Chromium against the built portal with its demo data
@@ -16,7 +19,11 @@ import { apiClient, collectErrors, dialogsStill, openDialog, row, staffLogin, ta
  * project (blind: no organisation on the page, the expert's watermark over it), scores, saves a
  * draft and submits; the other experts score through the API; the admin sees the sheet in the
  * monitoring and the score query and returns it; the expert rescores; the admin promotes the
- * top three to the final; one final-round score reaches the final ranking.
+ * top three to the final. The admin publishes the preliminary result (公示, public notice); the
+ * best team left out files an appeal in its own browser; the admin accepts it with an imported
+ * expert added, whose score lifts the project; version 2 is published and compared with version 1,
+ * the team reads the revised result; 评分存证 verifies the chain. One final-round score reaches the
+ * final ranking.
  */
 let portal: Portal;
 let files: string;
@@ -29,11 +36,15 @@ const OPERATOR = { username: `review${Math.random().toString(36).slice(2, 7)}`, 
 const REVIEW_ROLE = {
   code: `REVIEW_OPS_${Math.random().toString(36).slice(2, 7).toUpperCase()}`,
   name: '评审运营',
-  menuCodes: ['home', 'databaseExpert', 'reviewGroup', 'gradeManageGrade', 'scoringMonitoringExpert', 'preliminaryAdminSearch', 'reviewAdminGroup', 'gradeManageAdminGrade', 'scoringMonitoringAdminExpert'],
+  menuCodes: [
+    'home', 'databaseExpert', 'reviewGroup', 'gradeManageGrade', 'scoringMonitoringExpert', 'preliminaryAdminSearch', 'reviewAdminGroup', 'gradeManageAdminGrade', 'scoringMonitoringAdminExpert',
+    'resultPublish', 'appealManage', 'scoreLog',
+  ],
   buttonCodes: [
     'expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export',
     'group:edit', 'score:return', 'score:export', 'monitor:remind',
     'final:promote', 'final:export', 'final-group:edit', 'final-score:return', 'final-score:export', 'final-monitor:remind',
+    'result:publish', 'appeal:decide',
   ],
 };
 const RUN = String(Math.floor(Math.random() * 9000) + 1000);
@@ -45,7 +56,10 @@ const IMPORTED = [
 const passwords = new Map<string, string>();
 const DEMO_ORGS = ['示例省人民医院', '示例市第一人民医院', '示例数据科技股份有限公司', '示例市医疗保障局信息中心', '示例医科大学', '示例县医共体总医院', '示例健康科技有限公司', '示例大学公共管理学院'];
 const RETURN_REASON = '创新性评分与评语不一致，请复核';
+const APPEAL_REASON = '我们的项目已在两家医院试运行，申报书第 3 节的落地数据未被评分体现，申请复核。';
+const VERSION_REASON = '申诉复评后成绩变化，更正晋级名单';
 const DAY = 86_400_000;
+const ARTIFACTS = fileURLToPath(new URL('./artifacts', import.meta.url));
 
 interface Settings {
   phases: Record<string, { start: string | null; end: string | null } | null>;
@@ -78,6 +92,16 @@ interface ListRow {
 interface Criterion {
   key: string;
   max: number;
+}
+/** A line of a published result version. */
+interface Entry {
+  projectId: string;
+  teamId: string;
+  projectName: string;
+  rank: number | null;
+  trackRank: number | null;
+  score: number | null;
+  outcome: string;
 }
 
 /** Scores every project an expert has in a round, totals spread by `bias`, and submits. */
@@ -136,15 +160,22 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
   let expertErrors: string[] = [];
   const groupIds: string[] = [];
   let scoredProject = '';
+  let participant: Browser;
+  let participantErrors: string[] = [];
+  /** The team that appeals (the best ranked project left out of the final) and its group. */
+  let appellant = { projectId: '', projectName: '', username: '', group: '' };
+  /** The last promoted project, which the appellant pushes out (empty when tied at the cut). */
+  let movedOut = '';
+  let reviser: (typeof IMPORTED)[number];
 
   afterAll(async () => {
-    for (const b of [admin, expert]) await b?.close();
+    for (const b of [admin, expert, participant]) await b?.close();
   });
 
   afterEach(async (ctx) => {
     const result = ctx.task.result;
     if (result?.state !== 'fail' && !result?.errors?.length) return;
-    for (const [name, b] of [['admin', admin], ['expert', expert]] as const) {
+    for (const [name, b] of [['admin', admin], ['expert', expert], ['participant', participant]] as const) {
       if (!b) continue;
       const path = await b.screenshot(`review-failed-${name}-${ctx.task.name.slice(0, 24).replace(/[^a-z]+/gi, '-')}`).catch(() => 'none');
       console.error(`[${ctx.task.name}] ${name} at ${b.page.url()}: ${path}`);
@@ -341,6 +372,225 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     expect(finals.total).toBeGreaterThanOrEqual(3);
     const records = await api.ok<{ count: number }[]>('GET', '/admin/final/promotions', superToken);
     expect(records[0]!.count).toBe(finals.total);
+  });
+
+  // Issue 13: the preliminary result is published (version 1), a team that did not advance
+  // appeals, the admin accepts with an added expert, whose score moves the project into the
+  // final; version 2 is published and compared, the team reads it; the score log holds it all.
+  // The preliminary review window is still open here: an appeal is only accepted while experts
+  // can score.
+
+  it('the admin publishes the preliminary result: preview, confirm, version 1 with its 公示 countdown', async () => {
+    const page = admin.page;
+    const finals = await api.ok<{ total: number }>('GET', '/admin/final/list?size=1', superToken);
+    await page.goto(`${portal.url}/admin/results/publish`);
+    const panel = page.getByTestId('results-round-prelim');
+    await panel.getByTestId('results-unpublished').waitFor();
+    await panel.getByTestId('publish-open').click();
+    const dialog = openDialog(page);
+    await dialog.getByTestId('publish-preview').waitFor();
+    await dialogsStill(page);
+    await dialog.getByTestId('publish-preview').click();
+    expect(await dialog.getByTestId('publish-count').innerText()).toMatch(new RegExp(`^${finals.total} / 共 \\d+ 个项目$`));
+    await dialog.getByTestId('publish-entries').locator('tr.ant-table-row').first().waitFor();
+    await dialog.screenshot({ path: join(ARTIFACTS, 'results-publish-preview-1440.png') });
+    await dialog.getByTestId('publish-confirm').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    await dialogsStill(page);
+    await confirm.getByRole('button', { name: '确认发布' }).click();
+    await toast(page, '结果已发布，公示期开始').waitFor();
+    await expect.poll(() => panel.getByTestId('current-version').innerText()).toBe('第 1 版');
+    // publicity.days = 5: a countdown of days, not an ended period.
+    expect(await panel.getByTestId('period-countdown').innerText()).toMatch(/^剩余 [45] 天 \d+ 小时$/);
+    await panel.getByTestId('results-versions').locator('tr.ant-table-row').first().waitFor();
+    await admin.screenshot('results-published-1440');
+
+    // The public notice in 大赛动态, with no scores or ranks.
+    const site = await admin.context.newPage();
+    await site.goto(`${portal.url}/contest-dynamic`);
+    const notice = site.getByTestId('news-list-CONTEST_DYNAMIC').getByTestId('news-row').filter({ hasText: '初赛晋级决赛名单公示' });
+    await notice.waitFor();
+    await site.close();
+  });
+
+  it('a team that did not advance reads its result and files one appeal with an attachment', async () => {
+    const entries = await api.ok<{ list: Entry[] }>('GET', '/admin/results/prelim/versions/1/entries?size=100', superToken);
+    const ranked = entries.list.filter((e) => e.rank !== null && e.score !== null);
+    const promoted = ranked.filter((e) => e.outcome === 'PROMOTED');
+    const first = ranked.find((e) => e.outcome === 'NOT_PROMOTED')!;
+    const lastIn = promoted.at(-1)!;
+    // The best project left out appeals: one more sheet of 100 points lifts its mean above the
+    // last promoted one's (if the demo scores ever make that impossible, say so here).
+    const sheets = (await api.ok<{ list: { id: string; scoresIn: number; groupName: string | null }[] }>('GET', '/admin/review/prelim/projects?size=50', superToken)).list.find((p) => p.id === first.projectId)!;
+    expect((first.score! * sheets.scoresIn + 100) / (sheets.scoresIn + 1), 'a 100-point sheet must lift the appellant above the cut').toBeGreaterThan(lastIn.score! + 0.01);
+    const team = await api.ok<{ owner: { username: string } }>('GET', `/admin/team/${first.teamId}`, superToken);
+    appellant = { projectId: first.projectId, projectName: first.projectName, username: team.owner.username, group: sheets.groupName ?? '' };
+    movedOut = promoted.filter((e) => e.rank === lastIn.rank).length === 1 ? lastIn.projectName : '';
+
+    participant = await openBrowser({ width: 1440 });
+    participantErrors = collectErrors(participant.page);
+    const page = participant.page;
+    await page.goto(portal.url);
+    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
+    const modal = page.getByTestId('auth-modal');
+    await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(appellant.username);
+    await modal.getByPlaceholder('请输入密码', { exact: true }).fill('Demo@2025');
+    await submitLogin(page, modal);
+    // An approved team lands on its sign-up's detail.
+    await passSlider(page, '**/my-sign/**');
+
+    await page.goto(`${portal.url}/material-submission/detail`);
+    const result = page.getByTestId('result-card-PRELIMINARY');
+    await result.waitFor();
+    expect(await result.getByTestId('outcome-tag').getAttribute('data-outcome')).toBe('NOT_PROMOTED');
+    expect(await result.getByTestId('my-rank').innerText()).toBe(first.trackRank === null ? `第 ${first.rank} 名` : `第 ${first.rank} 名（赛道第 ${first.trackRank} 名）`);
+    expect(await result.getByTestId('period-countdown').innerText()).toMatch(/^剩余 [45] 天/);
+    await result.getByTestId('appeal-countdown').waitFor();
+
+    await result.getByTestId('appeal-open').click();
+    const dialog = page.getByTestId('appeal-dialog');
+    await dialog.locator('textarea').waitFor();
+    await dialogsStill(page);
+    await dialog.locator('textarea').fill(APPEAL_REASON);
+    const evidence = join(files, '评分说明.pdf');
+    writeFileSync(evidence, pdfWithText('Appeal evidence'));
+    await dialog.getByTestId('upload-input').setInputFiles(evidence);
+    await dialog.locator('[data-status="ok"]').filter({ hasText: '评分说明.pdf' }).waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: '提交申诉' }).click();
+    await toast(page, '申诉已提交，请等待处理').waitFor();
+    const mine = result.getByTestId('my-appeal');
+    await mine.waitFor();
+    expect(await mine.getByTestId('appeal-status').getAttribute('data-status')).toBe('SUBMITTED');
+    expect(await mine.innerText()).toContain('评分说明.pdf');
+    // One appeal per round: the button is gone, also once the card is read again.
+    await page.reload();
+    await result.getByTestId('my-appeal').waitFor();
+    expect(await result.getByTestId('appeal-open').count()).toBe(0);
+    await participant.screenshot('results-appeal-filed-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await participant.screenshot('results-appeal-filed-390');
+    await page.setViewportSize({ width: 1440, height: 860 });
+  });
+
+  it('the admin finds the appeal with its due date and accepts it, adding an imported expert', async () => {
+    const page = admin.page;
+    await page.goto(`${portal.url}/admin/results/appeals`);
+    const list = page.getByTestId('appeals-page');
+    await tableSettled(list);
+    const line = row(list, appellant.projectName);
+    await line.waitFor();
+    expect(await line.getByTestId('appeal-status').getAttribute('data-status')).toBe('SUBMITTED');
+    // Due at the end of the 公示 period, in the browser's time as the console writes times.
+    const [filed] = (await api.ok<{ list: { dueAt: string }[] }>('GET', `/admin/appeals?keyword=${encodeURIComponent(appellant.projectName)}`, superToken)).list;
+    expect(Date.parse(filed!.dueAt) - Date.now()).toBeGreaterThan(4 * DAY);
+    const due = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+    }, filed!.dueAt);
+    expect(await line.innerText()).toContain(due);
+    await admin.screenshot('results-appeals-1440');
+    await line.getByTestId('appeal-open').click();
+
+    const detail = page.getByTestId('appeal-detail-page');
+    expect(await detail.getByTestId('appeal-reason').innerText()).toBe(APPEAL_REASON);
+    const panel = detail.getByTestId('decide-panel');
+    await panel.getByText('受理并复评', { exact: true }).click();
+    await panel.getByText('追加复评专家', { exact: true }).click();
+    // An imported expert of the other group: no conflict with the project, not scoring it yet.
+    reviser = appellant.group === '甲组' ? IMPORTED[1]! : IMPORTED[2]!;
+    await panel.getByTestId('expert-picker').click();
+    await page.keyboard.type(reviser.code);
+    await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTestId('expert-option').filter({ hasText: reviser.code }).click();
+    await page.keyboard.press('Escape');
+    await panel.locator('textarea').fill('经审核，予以受理，追加专家复评');
+    await panel.getByTestId('decide-submit').click();
+    await toast(page, '申诉已受理，项目已进入复评').waitFor();
+    await expect.poll(() => detail.getByTestId('appeal-status').first().getAttribute('data-status')).toBe('ACCEPTED');
+    await detail.getByTestId('appeal-reply').waitFor();
+    await admin.screenshot('results-appeal-accepted-1440');
+  });
+
+  it('the added expert scores the project high through the API', async () => {
+    const token = await expertToken(reviser.code, passwords.get(reviser.code)!);
+    const list = await api.ok<{ list: ListRow[] }>('GET', '/expert/review/prelim/list?size=100', token);
+    const mine = list.list.find((p) => p.id === appellant.projectId)!;
+    expect(mine.status).not.toBe('SUBMITTED');
+    const detail = await api.ok<{ criteria: Criterion[]; sheet: { version: number } | null }>('GET', `/expert/review/prelim/${mine.id}`, token);
+    const scores = Object.fromEntries(detail.criteria.map((c) => [c.key, c.max]));
+    await api.ok('POST', `/expert/review/prelim/${mine.id}/sheet/submit`, token, { scores, comment: '复评：材料充分，创新性突出。', version: detail.sheet?.version });
+  });
+
+  it('the admin publishes version 2 with a reason; the compare view and the team show the change', async () => {
+    const page = admin.page;
+    await page.goto(`${portal.url}/admin/results/publish`);
+    const panel = page.getByTestId('results-round-prelim');
+    await panel.getByTestId('accepted-hint').waitFor();
+    await panel.getByTestId('new-version-open').click();
+    const dialog = openDialog(page);
+    await dialog.locator('#new-version-reason').waitFor();
+    await dialogsStill(page);
+    await dialog.locator('#new-version-reason').fill(VERSION_REASON);
+    await dialog.getByTestId('new-version-preview').click();
+    await dialog.getByTestId('new-version-resolves').waitFor();
+    // A dialog taller than the window: the dialog itself, not the page behind it.
+    await dialog.screenshot({ path: join(ARTIFACTS, 'results-new-version-preview-1440.png') });
+    await dialog.getByTestId('new-version-confirm').click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.waitFor();
+    await dialogsStill(page);
+    await confirm.getByRole('button', { name: '确认发布' }).click();
+    await toast(page, '新版本已发布').waitFor();
+    await expect.poll(() => panel.getByTestId('current-version').innerText()).toBe('第 2 版');
+
+    const versions = panel.getByTestId('results-versions');
+    await expect.poll(() => versions.locator('tr.ant-table-row').count()).toBe(2);
+    for (const n of [1, 2]) await row(versions, `第 ${n} 版`).locator('.ant-checkbox-input').check();
+    await versions.getByTestId('compare-open').click();
+    const compare = page.getByTestId('compare-view');
+    await compare.waitFor();
+    expect(await compare.getByTestId('compare-reason').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(VERSION_REASON)]));
+    const moved = row(compare, appellant.projectName);
+    expect(await moved.getByTestId('movement-tag').getAttribute('data-movement')).toBe('IN');
+    await moved.getByTestId('linked-appeal').waitFor();
+    // A changed row is marked across, the fixed project column included.
+    const backgrounds = await moved.locator('td').evaluateAll((cells) => cells.slice(0, 2).map((c) => getComputedStyle(c).backgroundColor));
+    expect(backgrounds[0]).toBe(backgrounds[1]);
+    if (movedOut) expect(await row(compare, movedOut).getByTestId('movement-tag').getAttribute('data-movement')).toBe('OUT');
+    await openDialog(page).screenshot({ path: join(ARTIFACTS, 'results-compare-1440.png') });
+    await page.keyboard.press('Escape');
+
+    // The team reads the revised result and its appeal closed.
+    const mine = participant.page;
+    await mine.reload();
+    const result = mine.getByTestId('result-card-PRELIMINARY');
+    await result.waitFor();
+    await result.getByText('已更正（第 2 版）').waitFor();
+    expect(await result.getByTestId('outcome-tag').getAttribute('data-outcome')).toBe('PROMOTED');
+    expect(await result.getByTestId('my-appeal').getByTestId('appeal-status').getAttribute('data-status')).toBe('RESOLVED');
+    expect(await result.getByTestId('appeal-note').innerText()).toBe('复评已结束，已发布第 2 版结果。');
+    await participant.screenshot('results-revised-1440');
+    expect(participantErrors).toEqual([]);
+  });
+
+  it('评分存证: the chain verifies intact and lists the publications and the appeal decision', async () => {
+    const page = admin.page;
+    const log = await api.ok<{ total: number }>('GET', '/admin/score-log?size=1', superToken);
+    await page.goto(`${portal.url}/admin/results/score-log`);
+    const list = page.getByTestId('score-log-page');
+    await tableSettled(list);
+    await page.getByTestId('score-log-verify-button').click();
+    const ok = page.getByTestId('score-log-verify-ok');
+    await ok.waitFor();
+    expect(await ok.innerText()).toContain(`共 ${log.total} 条记录，最后一条序号 ${log.total}`);
+    // Newest first: version 2, the added expert's score, the decision and its re-review, version 1.
+    const rows = list.locator('tr.ant-table-row');
+    await expect.poll(() => rows.filter({ hasText: '结果发布' }).count()).toBe(2);
+    expect(await rows.first().innerText()).toContain(`${log.total}\t`);
+    expect(await rows.first().innerText()).toContain('结果发布');
+    expect(await rows.filter({ hasText: '申诉处理' }).count()).toBe(1);
+    await admin.screenshot('results-score-log-1440');
   });
 
   it('one final-round score reaches the final ranking', async () => {
