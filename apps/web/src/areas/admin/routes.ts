@@ -137,13 +137,13 @@ const consoleRoutes: RouteObject[] = [
   }))),
 
   // 结果公示 (issue 13): /admin/results opens its first permitted entry (the console's `*` route).
-  page(P.resultPublish, 'resultPublish', 'results:titles.publish', withNamespaces(['results'], async () => ({
+  page(P.resultPublish, 'resultPublish', 'admin:titles.resultPublish', withNamespaces(['results'], async () => ({
     Component: (await import('./results/ResultsPublishPage')).ResultsPublishPage,
   }))),
-  page(P.appealManage, 'appealManage', 'results:titles.appeals', withNamespaces(['results'], async () => ({
+  page(P.appealManage, 'appealManage', 'admin:titles.appealManage', withNamespaces(['results'], async () => ({
     Component: (await import('./results/AppealsPage')).AppealsPage,
   }))),
-  page(P.scoreLog, 'scoreLog', 'scoreLog:title', withNamespaces(['scoreLog'], async () => ({
+  page(P.scoreLog, 'scoreLog', 'admin:titles.scoreLog', withNamespaces(['scoreLog'], async () => ({
     Component: (await import('./score-log/ScoreLogPage')).ScoreLogPage,
   }))),
 
@@ -232,7 +232,7 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./documents/DocumentEditPage')).DocumentEditPage,
   }))),
   // The home page blocks and /sign-guide: 内容管理 beside the news, so the news menu stays lit.
-  detail('/admin/user/siteContentManagement-blocks', 'siteContentManagement', 'docsAdmin:titles.siteBlocks', withNamespaces(['docsAdmin'], async () => ({
+  detail('/admin/user/siteContentManagement-blocks', 'siteContentManagement', 'admin:titles.siteBlocks', withNamespaces(['docsAdmin'], async () => ({
     Component: (await import('./documents/SiteBlocksPage')).SiteBlocksPage,
   }))),
   detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail', withNamespaces(['review'], async () => ({
@@ -242,7 +242,7 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorDetailPage')).PrelimMonitorDetailPage,
   }))),
   // The decision panel picks re-review experts with the review pages' picker (review texts).
-  detail('/admin/results/appeals/:id', 'appealManage', 'results:titles.appealDetail', withNamespaces(['results', 'review'], async () => ({
+  detail('/admin/results/appeals/:id', 'appealManage', 'admin:titles.appealDetail', withNamespaces(['results', 'review'], async () => ({
     Component: (await import('./results/AppealDetailPage')).AppealDetailPage,
   }))),
 

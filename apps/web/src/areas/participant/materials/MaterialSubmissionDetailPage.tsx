@@ -51,9 +51,10 @@ export function MaterialSubmissionDetailPage() {
 function PrelimView({ doc, labels, onEdit }: { doc: PrelimDetail; labels: DictLabels | undefined; onEdit(): void }) {
   const { t } = useTranslation('signup');
   const editable = doc.editable && prelimFormAllowed(doc.status);
+  // No count without a file: the list already says 未上传, a "--" beside it would read 未上传--.
   const chars =
     doc.applicationChars === null
-      ? EMPTY
+      ? null
       : doc.maxApplicationChars !== null
         ? t('materials.charsLimit', { count: doc.applicationChars, max: doc.maxApplicationChars })
         : t('materials.chars', { count: doc.applicationChars });
@@ -119,9 +120,11 @@ function PrelimView({ doc, labels, onEdit }: { doc: PrelimDetail; labels: DictLa
           <Descriptions.Item label={t('materials.fields.application')}>
             <div>
               <AttachmentList files={[doc.application]} />
-              <Typography.Text type="secondary" data-testid="application-chars">
-                {chars}
-              </Typography.Text>
+              {chars && (
+                <Typography.Text type="secondary" data-testid="application-chars">
+                  {chars}
+                </Typography.Text>
+              )}
             </div>
           </Descriptions.Item>
           <Descriptions.Item label={t('materials.fields.presentation')}>

@@ -154,10 +154,13 @@ describe('/material-submission/detail', { timeout: 30_000 }, () => {
     expect(within(detail).queryByTestId('in-final')).toBeNull();
   });
 
-  it('says 晋级决赛 once the project is in the final round', async () => {
-    mockGets({ '/prelim-doc/my': prelimFixture('APPROVED', { inFinal: true }) });
+  it('says 晋级决赛 once the project is in the final round; a missing application reads 未上传, without a count', async () => {
+    mockGets({ '/prelim-doc/my': prelimFixture('APPROVED', { inFinal: true, application: null, applicationChars: null }) });
     renderRoute('/material-submission/detail');
     const detail = await screen.findByTestId('materials-detail');
     expect(within(detail).getByTestId('in-final').textContent).toContain('晋级决赛');
+    expect(within(detail).queryByTestId('application-chars')).toBeNull();
+    expect(detail.textContent).toContain('未上传');
+    expect(detail.textContent).not.toContain('未上传--');
   });
 });
