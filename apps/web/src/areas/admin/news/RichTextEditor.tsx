@@ -144,8 +144,10 @@ export function RichTextEditor({ id, value, onChange, placeholder, ariaLabel, up
     editor.commands.setContent(next, { emitUpdate: false });
   }, [editor, value]);
 
+  // Without an update event: Tiptap's default sends one, and the editor's HTML (`<img …>`) differs
+  // from the stored one (`<img … />`), so opening an article would count as an edit.
   useEffect(() => {
-    editor?.setEditable(!disabled);
+    if (editor && !editor.isDestroyed && editor.isEditable === disabled) editor.setEditable(!disabled, false);
   }, [editor, disabled]);
 
   const state = useEditorState({
@@ -168,26 +170,27 @@ export function RichTextEditor({ id, value, onChange, placeholder, ariaLabel, up
 
   const chain = () => editor.chain().focus();
   type ToolKey = 'bold' | 'italic' | 'underline' | 'strike' | 'h2' | 'h3' | 'bulletList' | 'orderedList' | 'blockquote';
-  const tools: { key: ToolKey; icon: React.ReactNode; run: () => void }[] = [
+  // glyph: text the button shows instead of an icon; its accessible name starts with it (WCAG 2.5.3, label in name).
+  const tools: { key: ToolKey; icon: React.ReactNode; glyph?: string; run: () => void }[] = [
     { key: 'bold', icon: <BoldOutlined />, run: () => chain().toggleBold().run() },
     { key: 'italic', icon: <ItalicOutlined />, run: () => chain().toggleItalic().run() },
     { key: 'underline', icon: <UnderlineOutlined />, run: () => chain().toggleUnderline().run() },
     { key: 'strike', icon: <StrikethroughOutlined />, run: () => chain().toggleStrike().run() },
-    { key: 'h2', icon: <span className="rich-editor__glyph">H2</span>, run: () => chain().toggleHeading({ level: 2 }).run() },
-    { key: 'h3', icon: <span className="rich-editor__glyph">H3</span>, run: () => chain().toggleHeading({ level: 3 }).run() },
+    { key: 'h2', icon: <span className="rich-editor__glyph">H2</span>, glyph: 'H2', run: () => chain().toggleHeading({ level: 2 }).run() },
+    { key: 'h3', icon: <span className="rich-editor__glyph">H3</span>, glyph: 'H3', run: () => chain().toggleHeading({ level: 3 }).run() },
     { key: 'bulletList', icon: <UnorderedListOutlined />, run: () => chain().toggleBulletList().run() },
     { key: 'orderedList', icon: <OrderedListOutlined />, run: () => chain().toggleOrderedList().run() },
     { key: 'blockquote', icon: <span className="rich-editor__glyph" aria-hidden>“”</span>, run: () => chain().toggleBlockquote().run() },
   ];
 
   type ButtonKey = ToolKey | 'link' | 'image' | 'undo' | 'redo';
-  const toolButton = (key: ButtonKey, icon: React.ReactNode, onClick: () => void, options: { pressed?: boolean; disabled?: boolean } = {}) => (
+  const toolButton = (key: ButtonKey, icon: React.ReactNode, onClick: () => void, options: { pressed?: boolean; disabled?: boolean; glyph?: string } = {}) => (
     <Tooltip key={key} title={t(`editor.${key}`)}>
       <Button
         type={options.pressed ? 'primary' : 'text'}
         size="small"
         icon={icon}
-        aria-label={t(`editor.${key}`)}
+        aria-label={options.glyph ? `${options.glyph} ${t(`editor.${key}`)}` : t(`editor.${key}`)}
         aria-pressed={options.pressed === undefined ? undefined : options.pressed}
         disabled={disabled || options.disabled}
         onClick={onClick}
@@ -200,7 +203,7 @@ export function RichTextEditor({ id, value, onChange, placeholder, ariaLabel, up
     <div className={`rich-editor${disabled ? ' rich-editor--disabled' : ''}`} data-testid="rich-editor">
       <div className="rich-editor__toolbar" role="toolbar" aria-label={t('editor.toolbar')}>
         <Space size={2} wrap>
-          {tools.map((tool) => toolButton(tool.key, tool.icon, tool.run, { pressed: state?.[tool.key] ?? false }))}
+          {tools.map((tool) => toolButton(tool.key, tool.icon, tool.run, { pressed: state?.[tool.key] ?? false, glyph: tool.glyph }))}
           {toolButton('link', <LinkOutlined />, () => setLinkOpen(true), { pressed: state?.link ?? false })}
           {toolButton('image', <PictureOutlined />, () => fileInput.current?.click())}
           {toolButton('undo', <UndoOutlined />, () => chain().undo().run(), { disabled: !state?.canUndo })}
