@@ -71,23 +71,16 @@ export function OpenTabsBar({ realm, homePath, onRefresh }: OpenTabsBarProps) {
           label: <span data-tab-path={tabKey(tab.path)}>{t(tab.title as never)}</span>,
           closable: tabs.length > 1,
         }))}
-        tabBarExtraContent={
-          <Space size={2}>
-            {actions.map((action) => (
-              <Tooltip key={action.key} title={action.label}>
-                <Button
-                  type="text"
-                  size="small"
-                  icon={action.icon}
-                  aria-label={action.label}
-                  data-testid={`tabs-${action.key}`}
-                  onClick={action.run}
-                />
-              </Tooltip>
-            ))}
-          </Space>
-        }
       />
+      {/* Beside the tabs, not in antd's tabBarExtraContent: that sits inside role=tablist, where
+          only tabs may be (axe: aria-required-children). */}
+      <Space size={2} className="console-tabs__actions">
+        {actions.map((action) => (
+          <Tooltip key={action.key} title={action.label}>
+            <Button type="text" size="small" icon={action.icon} aria-label={action.label} data-testid={`tabs-${action.key}`} onClick={action.run} />
+          </Tooltip>
+        ))}
+      </Space>
     </nav>
   );
 }
