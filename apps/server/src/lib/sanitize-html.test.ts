@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Parser } from 'htmlparser2';
+import { NEUTRALISED, XSS_CORPUS } from '../../test/xss-corpus.js';
 import { htmlToText, sanitizeHtml } from './sanitize-html.js';
 
 describe('sanitizeHtml', () => {
@@ -16,44 +17,7 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml(null)).toBe('');
   });
 
-  it.each([
-    ['<script>alert(1)</script>ok', 'ok'],
-    ['<SCRIPT SRC=//evil/x.js></SCRIPT>ok', 'ok'],
-    ['<img src=x onerror=alert(1)>', ''],
-    ['<img src="/api/attachment/stream/abcDEF_-123" onerror="alert(1)">', '<img src="/api/attachment/stream/abcDEF_-123" />'],
-    ['<svg onload=alert(1)><circle/></svg>ok', 'ok'],
-    ['<svg><script>alert(1)</script></svg>', ''],
-    ['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', ''],
-    ['<iframe src="javascript:alert(1)"></iframe>', ''],
-    ['<body onload=alert(1)>x</body>', 'x'],
-    ['<p onclick="alert(1)" class="c" id="i">x</p>', '<p>x</p>'],
-    ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="JaVaScRiPt:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="java\tscript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href=" &#106;avascript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="&#x6A;&#x61;&#x76;&#x61;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>', '<a>x</a>'],
-    ['<a href="vbscript:msgbox(1)">x</a>', '<a>x</a>'],
-    ['<a href="//evil.example/x">x</a>', '<a>x</a>'],
-    ['<a href="/\\evil.example">x</a>', '<a>x</a>'],
-    ['<img src="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=">', ''],
-    ['<img src="https://evil.example/track.png">', ''],
-    ['<img src="/api/attachment/stream/x/../../admin">', ''],
-    ['<p style="background:url(javascript:alert(1))">x</p>', '<p>x</p>'],
-    ['<p style="color: expression(alert(1))">x</p>', '<p>x</p>'],
-    ['<p style="position:fixed;top:0;color:red">x</p>', '<p style="color:red">x</p>'],
-    ['<object data="x.swf"></object><embed src="x.swf">ok', 'ok'],
-    ['<form action="/x"><input name="a"><button>go</button></form>ok', 'ok'],
-    ['<!-- <script>alert(1)</script> -->ok', 'ok'],
-    ['<![CDATA[<script>alert(1)</script>]]>ok', 'ok'],
-    ['<style>body{display:none}</style>ok', 'ok'],
-    ['<textarea><img src=x onerror=alert(1)></textarea>ok', 'ok'],
-    ['<noscript><p title="</noscript><img src=x onerror=alert(1)>">', ''],
-    ['<xmp><img src=x onerror=alert(1)></xmp>ok', 'ok'],
-    ['<meta http-equiv="refresh" content="0;url=javascript:alert(1)">ok', 'ok'],
-    ['<base href="https://evil.example/">ok', 'ok'],
-    ['<link rel="stylesheet" href="https://evil.example/x.css">ok', 'ok'],
-  ])('neutralises %s', (input, expected) => {
+  it.each(NEUTRALISED)('neutralises %s', (input, expected) => {
     expect(sanitizeHtml(input)).toBe(expected);
   });
 
@@ -153,145 +117,8 @@ describe('sanitizeHtml against an XSS corpus', () => {
     return found;
   }
 
-  // [input, exact output or null when only the structural reading applies]
-  const CORPUS: [string, string | null][] = [
-    // Script tags, in every spelling.
-    ['<script>alert(1)</script>', ''],
-    ['<ScRiPt>alert(1)</sCrIpT>a', 'a'],
-    ['<script src="https://evil.example/x.js"></script>a', 'a'],
-    ['<script>/*</script><script>*/alert(1)</script>a', 'a'],
-    ['<scr<script>ipt>alert(1)</script>a', null],
-    ['<<script>script>alert(1)//<</script>/script>', null],
-    ['<script\x20type="text/javascript">alert(1);</script>', ''],
-    ['<script/xss src="https://evil.example/x.js"></script>a', 'a'],
-    ['<p>a<script>document.write("<img src=x onerror=alert(1)>")</script>b</p>', '<p>ab</p>'],
-    ['&lt;script&gt;alert(1)&lt;/script&gt;', '&lt;script&gt;alert(1)&lt;/script&gt;'],
-    // Event handlers on allowed and unknown tags.
-    ['<p onmouseover="alert(1)">x</p>', '<p>x</p>'],
-    ['<P ONCLICK=alert(1)>x</P>', '<p>x</p>'],
-    ['<a href="/x" onfocus="alert(1)" autofocus>x</a>', '<a href="/x" rel="noopener noreferrer">x</a>'],
-    ['<img src="/api/attachment/stream/Abc" onload=alert(1) onerror=alert(2)>', '<img src="/api/attachment/stream/Abc" />'],
-    ['<div/onclick=alert(1)>x</div>', '<div>x</div>'],
-    ['<span onpointerenter=alert(1) style="color:red">x</span>', '<span style="color:red">x</span>'],
-    ['<details open ontoggle=alert(1)>x</details>', 'x'],
-    ['<body onload=alert(1)>', ''],
-    ['<video><source onerror="alert(1)"></video>a', 'a'],
-    ['<input autofocus onfocus=alert(1)>a', 'a'],
-    ['<marquee onstart=alert(1)>x</marquee>', 'x'],
-    // javascript:, vbscript:, data: addresses, obfuscated.
-    ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="JAVASCRIPT:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="java&#x09;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="java&#x0A;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="java&#x0D;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="java&#9;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="jav&#x61;script:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="javascript&colon;alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="  javascript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="\x01javascript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="javascript\u0000:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href=javascript:alert(1)>x</a>', '<a>x</a>'],
-    ['<a href=`javascript:alert(1)`>x</a>', '<a>x</a>'],
-    ['<a href="vbscript:msgbox(1)">x</a>', '<a>x</a>'],
-    ['<a href="livescript:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a>x</a>'],
-    ['<a href="DATA:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>', '<a>x</a>'],
-    ['<a href="data:image/png;base64,iVBORw0KGgo=">x</a>', '<a>x</a>'],
-    ['<a href="file:///etc/passwd">x</a>', '<a>x</a>'],
-    ['<a href="relative:alert(1)">x</a>', '<a>x</a>'],
-    ['<a href="x.html">x</a>', '<a>x</a>'],
-    ['<a href="\\\\evil.example">x</a>', '<a>x</a>'],
-    ['<a href="https://nhsa.gov.cn/a?b=1&amp;c=2#d">x</a>', '<a href="https://nhsa.gov.cn/a?b=1&amp;c=2#d" rel="noopener noreferrer">x</a>'],
-    ['<img src="javascript:alert(1)">', ''],
-    ['<img src="JaVaScRiPt:alert(1)">', ''],
-    ['<img src="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">', ''],
-    ['<img src="data:image/svg+xml,<svg onload=alert(1)>">', ''],
-    ['<img src="data:image/png;base64,iVBORw0KGgo=<script>">', ''],
-    ['<img src="//evil.example/x.png">', ''],
-    ['<img src="http://evil.example/x.png">', ''],
-    ['<img src="/api/attachment/stream/Abc?preview=1&quot; onerror=&quot;alert(1)">', ''],
-    ['<img src="/api/attachment/stream/Abc" srcset="javascript:alert(1) 1x">', '<img src="/api/attachment/stream/Abc" />'],
-    ['<img dynsrc="javascript:alert(1)" lowsrc="javascript:alert(1)" src="/api/attachment/stream/Abc">', '<img src="/api/attachment/stream/Abc" />'],
-    ['<img src=/api/attachment/stream/Abc?preview=1 alt=x>', '<img src="/api/attachment/stream/Abc?preview=1" alt="x" />'],
-    // svg and math: dropped whole, whatever they hold.
-    ['<svg><a xlink:href="javascript:alert(1)"><text x="20" y="20">x</text></a></svg>ok', 'ok'],
-    ['<svg><animate onbegin=alert(1) attributeName=x dur=1s>', ''],
-    ['<svg><set attributeName="href" to="javascript:alert(1)"/></svg>ok', 'ok'],
-    ['<svg><foreignObject><p onclick=alert(1)>x</p></foreignObject></svg>ok', 'ok'],
-    ['<svg><style>*{x:expression(alert(1))}</style></svg>ok', 'ok'],
-    ['<math><maction actiontype="statusline" xlink:href="javascript:alert(1)">x</maction></math>ok', 'ok'],
-    ['<math href="javascript:alert(1)">x</math>ok', 'ok'],
-    ['<math><mi xlink:href="data:x,<script>alert(1)</script>">', ''],
-    ['<svg><![CDATA[><image xlink:href="]]><img src=x onerror=alert(1)//"></svg>', null],
-    // Style: expressions, urls, imports, escapes.
-    ['<p style="width: expression(alert(1))">x</p>', '<p>x</p>'],
-    ['<p style="color: red; background-image: url(javascript:alert(1))">x</p>', '<p style="color:red">x</p>'],
-    ['<p style="background:url(&quot;javascript:alert(1)&quot;)">x</p>', '<p>x</p>'],
-    ['<p style="color: expr/**/ession(alert(1))">x</p>', '<p>x</p>'],
-    ['<p style="color: \\65 xpression(alert(1))">x</p>', '<p>x</p>'],
-    ['<p style="behavior: url(x.htc)">x</p>', '<p>x</p>'],
-    ['<p style="-moz-binding: url(x.xml#xss)">x</p>', '<p>x</p>'],
-    ['<p style="color: red}</style><script>alert(1)</script>">x</p>', '<p>x</p>'],
-    ['<p style="@import \'https://evil.example/x.css\'">x</p>', '<p>x</p>'],
-    ['<p style="color:rgb(1,2,3);font-weight:bold;text-decoration:underline">x</p>', '<p style="color:rgb(1,2,3);font-weight:bold;text-decoration:underline">x</p>'],
-    ['<style>@import "https://evil.example/x.css";</style>ok', 'ok'],
-    ['<link rel=import href="https://evil.example/x.html">ok', 'ok'],
-    // srcdoc, frames and plugins.
-    ['<iframe srcdoc="<script>alert(1)</script>"></iframe>ok', 'ok'],
-    ['<iframe srcdoc="&lt;img src=x onerror=alert(1)&gt;">', ''],
-    ['<p srcdoc="<script>alert(1)</script>">x</p>', '<p>x</p>'],
-    ['<frameset><frame src="javascript:alert(1)"></frameset>ok', 'ok'],
-    ['<object data="javascript:alert(1)"><param name=x value=y></object>ok', 'ok'],
-    ['<embed src="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">ok', 'ok'],
-    ['<applet code="x.class">x</applet>ok', 'ok'],
-    ['<portal src="https://evil.example"></portal>ok', 'ok'],
-    // Forms and their actions.
-    ['<form action="javascript:alert(1)"><input type=submit></form>ok', 'ok'],
-    ['<form><button formaction="javascript:alert(1)">x</button></form>ok', 'ok'],
-    ['<isindex action="javascript:alert(1)" type=image>ok', 'ok'],
-    ['<input type="image" src="javascript:alert(1)">ok', 'ok'],
-    ['<select><option>&lt;script&gt;</option></select>ok', 'ok'],
-    ['<textarea></textarea><script>alert(1)</script>', ''],
-    ['<keygen autofocus onfocus=alert(1)>ok', 'ok'],
-    // Unclosed and broken tags.
-    ['<p><a href="/x">x', '<p><a href="/x" rel="noopener noreferrer">x</a></p>'],
-    ['<img src="/api/attachment/stream/Abc" onerror="alert(1)"', ''],
-    ['<a href="/x" title="x" onclick="alert(1)', ''],
-    ['<p title="a>b">x</p>', '<p>x</p>'],
-    ['<a title="&quot; onmouseover=&quot;alert(1)">x</a>', '<a title="&quot; onmouseover=&quot;alert(1)">x</a>'],
-    // htmlparser2 reads a lone `</p>` as an empty paragraph, as browsers do, and a tag cut off at the end as text.
-    ['<script', null],
-    ['<p>x</p></script><script>alert(1)', '<p>x</p>'],
-    ['<b <script>alert(1)</script>>x</b>', null],
-    ['<div><div><div><script>alert(1)', '<div><div><div></div></div></div>'],
-    ['</p><p>x', '<p></p><p>x</p>'],
-    ['<table><tr><td>a<script>alert(1)</script></td></tr>', null],
-    // Comments, CDATA, doctype, processing instructions.
-    ['<!--<img src=x onerror=alert(1)>-->ok', 'ok'],
-    ['<!-- --!><img src=x onerror=alert(1)> -->ok', null],
-    ['<!--[if IE]><script>alert(1)</script><![endif]-->ok', 'ok'],
-    ['<!--x--><p>ok</p>', '<p>ok</p>'],
-    ['<![CDATA[<img src=x onerror=alert(1)>]]>ok', null],
-    ['<!DOCTYPE html><p>ok</p>', '<p>ok</p>'],
-    ['<?xml version="1.0"?><p>ok</p>', '<p>ok</p>'],
-    ['<?php echo 1 ?>ok', null],
-    // Other dangerous or foreign tags.
-    ['<meta http-equiv="refresh" content="0;url=javascript:alert(1)">', ''],
-    ['<base href="javascript:alert(1)//">ok', 'ok'],
-    ['<template><script>alert(1)</script></template>ok', 'ok'],
-    ['<noscript><img src=x onerror=alert(1)></noscript>ok', 'ok'],
-    ['<noembed><img src=x onerror=alert(1)></noembed>ok', 'ok'],
-    ['<xss id=x tabindex=1 onfocus=alert(1)></xss>ok', 'ok'],
-    ['<custom-element onclick=alert(1)>x</custom-element>', 'x'],
-    ['<p class="x" id="y" data-x="1" contenteditable>x</p>', '<p>x</p>'],
-    ['<a href="/x" target="_self" download>x</a>', '<a href="/x" rel="noopener noreferrer">x</a>'],
-    ['<a href="/x" rel="opener">x</a>', '<a href="/x" rel="noopener noreferrer">x</a>'],
-    ['<td colspan="2 onclick=alert(1)">x</td>', null],
-  ];
 
-  it.each(CORPUS)('%s', (input, expected) => {
+  it.each(XSS_CORPUS)('%s', (input, expected) => {
     const out = sanitizeHtml(input);
     if (expected !== null) expect(out).toBe(expected);
     expect(breaches(out)).toEqual([]);
