@@ -21,9 +21,13 @@ describe('route guards', () => {
 
   it('opens a participant page with an AccessToken and shows the account', async () => {
     localStorage.setItem('AccessToken', 'token-1');
-    const get = vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo2')));
+    // A participant without a team: the sign-up page stays (a team would send it to its detail).
+    const get = vi.spyOn(api, 'get').mockImplementation(async (url: string) =>
+      url === '/team/my' ? ok(null) : url === '/team/my-brief' ? ok({ teamStatus: null }) : ok(participantInfo('demo2')),
+    );
     const { router } = renderRoute('/my-sign');
     expect(await screen.findByText('demo2')).toBeTruthy();
+    await screen.findByTestId('sign-form');
     expect(router.state.location.pathname).toBe('/my-sign');
     expect(get).toHaveBeenCalledWith('/user/account');
     expect(sessionStorage.getItem('redirectPath')).toBeNull();

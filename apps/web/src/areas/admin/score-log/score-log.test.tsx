@@ -67,8 +67,13 @@ function mockGet(info: StaffInfo, verify: () => Promise<ApiEnvelope<unknown>> = 
 
 const callsTo = (spy: { mock: { calls: unknown[][] } }, url: string) => spy.mock.calls.filter(([u]) => u === url);
 /** The list row showing `text` (the same name may also sit in a filter's select). */
-const rowOf = async (text: string) =>
-  (await screen.findAllByText(text, {}, SLOW)).map((el) => el.closest('tr.ant-table-row')).find((tr): tr is HTMLTableRowElement => tr !== null)!;
+/** The table row showing `text` (the same text may also be a filter's chosen option, outside the table). */
+const rowOf = (text: string) =>
+  waitFor(() => {
+    const row = screen.queryAllByText(text).map((el) => el.closest('tr.ant-table-row')).find((tr): tr is HTMLTableRowElement => tr !== null);
+    if (!row) throw new Error(`no table row shows ${text}`);
+    return row;
+  }, SLOW);
 
 describe('评分存证', { timeout: 60_000 }, () => {
   beforeEach(() => {
