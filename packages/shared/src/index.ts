@@ -16,3 +16,4 @@ export * from './review/index.js';
 export * from './results/score-log.js';
 export * from './results/messages.js';
 export * from './results/api.js';
+export * from './results/appeal-workflow.js';

@@ -1,11 +1,14 @@
 import {
   APPEAL_ATTACHMENT_ORIGIN,
+  APPEAL_WORKFLOW,
+  appealWindowOpen,
   CONTEST_MSG,
   RESULTS_MSG as M,
   REVIEW_ROUNDS,
   ROUND_NAMES,
   ROUND_PHASE,
   phaseState,
+  stepOf,
   type AppealAcceptBody,
   type AppealCreate,
   type AppealDetail,
@@ -86,8 +89,10 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
   function blocker(current: VersionRow | undefined, entry: EntryRow | undefined, appeal: AppealRow | undefined, now: Date): AppError | null {
     if (!current) return badRequest(M.appealNotPublished, { reason: 'NOT_PUBLISHED' });
     if (!entry) return forbidden(M.appealNotInRound, { reason: 'NOT_IN_ROUND' });
-    if (appeal) return badRequest(M.appealAlready, { reason: 'ALREADY_APPEALED' });
-    if (now >= current.appealEndsAt) return badRequest(M.appealClosed, { reason: 'CLOSED' });
+    // FILE starts from no record: a team's existing appeal, in whatever state, refuses a second.
+    const filing = stepOf(APPEAL_WORKFLOW, 'FILE', appeal?.status ?? null, 'USER');
+    if (!filing.ok) return badRequest(filing.message, { reason: 'ALREADY_APPEALED' });
+    if (!appealWindowOpen(now, current.appealEndsAt)) return badRequest(M.appealClosed, { reason: 'CLOSED' });
     return null;
   }
 
@@ -171,7 +176,9 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
       const a = await repo.lockAppeal(tx, id);
       if (!a) throw notFound(M.appealNotFound);
       if (a.version !== body.version) throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: a.status, version: a.version });
-      if (a.status !== 'SUBMITTED') throw badRequest(M.appealDecided, { reason: 'NOT_ALLOWED', status: a.status });
+      // The step on the workflow core: only a SUBMITTED appeal is decided, by an admin.
+      const step = stepOf(APPEAL_WORKFLOW, accept ? 'ACCEPT' : 'REJECT', a.status, actor.auth.realm);
+      if (!step.ok) throw step.reason === 'FORBIDDEN' ? forbidden() : badRequest(step.message, { reason: 'NOT_ALLOWED', status: a.status });
       const round = a.round;
       const roundName = ROUND_NAMES[round];
       const at = deps.now();
@@ -180,7 +187,7 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
         const settings = await deps.settingsOf(tx);
         if (phaseState(settings.phases[ROUND_PHASE[round]], at) !== 'OPEN') throw badRequest(M.appealReviewClosed, { reason: 'REVIEW_CLOSED' });
       }
-      const status = accept ? 'ACCEPTED' : 'REJECTED';
+      const status = step.to;
       await repo.updateAppeal(tx, a.id, {
         status,
         reply: body.reply,
@@ -258,7 +265,7 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
           periodEndsAt: current ? iso(current.periodEndsAt) : null,
           appealEndsAt: current ? iso(current.appealEndsAt) : null,
           inPeriod: !!current && now < current.periodEndsAt,
-          appealOpen: !!current && now < current.appealEndsAt,
+          appealOpen: !!current && appealWindowOpen(now, current.appealEndsAt),
           newsId: current?.newsId ?? null,
           entry: entry
             ? { projectId: entry.prelimId, projectName: entry.projectName, outcome: entry.outcome, awardName: entry.awardName, rank: entry.rank, trackRank: entry.trackRank, score: entry.score }

@@ -1,4 +1,5 @@
 import {
+  APPEAL_WORKFLOW,
   RESULTS_MSG as M,
   RESULT_OUTCOME_NAMES,
   REVIEW_ROUNDS,
@@ -7,6 +8,7 @@ import {
   canonicalJson,
   isSelectedOutcome,
   round2,
+  stepOf,
   type AppealCounts,
   type AwardRule,
   type CompareQuery,
@@ -419,16 +421,18 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
 
     // Accepted appeals end with this version.
     const resolved = previous ? await repo.lockAccepted(tx, round) : [];
+    const resolve = stepOf(APPEAL_WORKFLOW, 'RESOLVE', 'ACCEPTED', actor.auth.realm);
+    if (!resolve.ok) throw badRequest(resolve.message, { reason: 'NOT_ALLOWED' });
     for (const a of resolved) {
-      await repo.updateAppeal(tx, a.id, { status: 'RESOLVED', resolvedVersion: number, resolvedAt: at, updatedAt: at });
+      await repo.updateAppeal(tx, a.id, { status: resolve.to, resolvedVersion: number, resolvedAt: at, updatedAt: at });
     }
     await repo.insertHistory(
       tx,
       resolved.map((a) => ({
         subjectType: 'APPEAL',
         subjectId: a.id,
-        fromStatus: 'ACCEPTED',
-        toStatus: 'RESOLVED',
+        fromStatus: resolve.from,
+        toStatus: resolve.to,
         reason: `复评结束，已发布第 ${number} 版结果`,
         actorId: actor.auth.accountId,
         actorRealm: actor.auth.realm,

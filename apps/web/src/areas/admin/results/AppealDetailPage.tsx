@@ -9,7 +9,7 @@ import { AppealStatusTag, OutcomeTag } from '../../../components/results';
 import { RecordDetailShell } from '../components/RecordDetailShell';
 import { AppealDecidePanel } from './AppealDecidePanel';
 import { RESULTS_QUERY_KEYS, fetchAppeal } from './results-api';
-import { TRACK_DICT, scoreText, useResultsAccess } from './results-common';
+import { TRACK_DICT, decidable, scoreText, useResultsAccess } from './results-common';
 import '../admin-pages.css';
 import './results.css';
 
@@ -95,7 +95,7 @@ export function AppealDetailPage() {
                   },
                 ]
               : []),
-            ...(data.status === 'SUBMITTED' && access.decide
+            ...(decidable(data.status) && access.decide
               ? [
                   {
                     key: 'decide',

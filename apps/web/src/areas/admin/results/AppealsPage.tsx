@@ -6,7 +6,7 @@ import { APPEAL_STATUSES, type AppealRow, type AppealStatus, type ReviewRound } 
 import { SearchTable, formatDateTime, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { AppealStatusTag } from '../../../components/results';
 import { RESULTS_QUERY_KEYS, fetchAppeals } from './results-api';
-import { RESULTS_PATHS, ROUNDS, useResultsAccess } from './results-common';
+import { RESULTS_PATHS, ROUNDS, decidable, useResultsAccess } from './results-common';
 import '../admin-pages.css';
 import './results.css';
 
@@ -103,7 +103,7 @@ export function AppealsPage() {
       fixed: 'right',
       render: (_, row) => (
         <Button type="link" size="small" onClick={() => void navigate(RESULTS_PATHS.appeal(row.id))} data-testid="appeal-open">
-          {access.decide && row.status === 'SUBMITTED' ? t('appeals.decide') : t('common.detail')}
+          {access.decide && decidable(row.status) ? t('appeals.decide') : t('common.detail')}
         </Button>
       ),
     },

@@ -2,13 +2,16 @@
 import type { ReactNode } from 'react';
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ROUND_SLUGS, type ResultMovement, type ResultRuleSnapshot, type ReviewRound, type RoundSlug } from '@contest/shared';
+import { APPEAL_WORKFLOW, ROUND_SLUGS, actionsFrom, type AppealStatus, type ResultMovement, type ResultRuleSnapshot, type ReviewRound, type RoundSlug } from '@contest/shared';
 import { useResultsMessage } from '../../../components/results';
 import { usePermission } from '../../../lib/permission';
 import { errorText, reasonOf } from '../review/errors';
 import { points } from '../review/round';
 
 export { errorText, reasonOf } from '../review/errors';
+
+/** Whether an admin may still decide the appeal (the workflow core's ACCEPT / REJECT from its state). */
+export const decidable = (status: AppealStatus): boolean => actionsFrom(APPEAL_WORKFLOW, status, 'ADMIN').some((a) => a === 'ACCEPT' || a === 'REJECT');
 export { TRACK_DICT, points } from '../review/round';
 
 export const RESULTS_PATHS = {
