@@ -570,7 +570,12 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     expect(await result.getByTestId('outcome-tag').getAttribute('data-outcome')).toBe('PROMOTED');
     expect(await result.getByTestId('my-appeal').getByTestId('appeal-status').getAttribute('data-status')).toBe('RESOLVED');
     expect(await result.getByTestId('appeal-note').innerText()).toBe('复评已结束，已发布第 2 版结果。');
+    // The admin's reply, and the notices in the inbox: accepted, then the corrected result.
+    expect(await result.getByTestId('appeal-reply').innerText()).toContain('经审核，予以受理，追加专家复评');
     await participant.screenshot('results-revised-1440');
+    await mine.goto(`${portal.url}/my-message`);
+    await mine.getByText('初赛结果更正').first().waitFor();
+    await mine.getByText('申诉处理结果').first().waitFor();
     expect(participantErrors).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, InputNumber, Radio, Space, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Form, Input, InputNumber, Radio, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   RESULT_VERSION_REASON_MAX,
@@ -16,7 +16,7 @@ import { useResultsMessage, useResultsText } from '../../../components/results';
 import { AwardsEditor, checkAwards, draftOf, type AwardsDraft } from './AwardsEditor';
 import { CompareTable, MovementSummary } from './CompareTable';
 import { previewNewVersion, publishNewVersion } from './results-api';
-import { RefusalAlert, slugOf, useRuleSummary } from './results-common';
+import { PreviewConfirmFooter, RefusalAlert, slugOf, useRuleSummary } from './results-common';
 
 type SelectionChoice = 'DEFAULT' | 'TOP_OVERALL' | 'TOP_PER_TRACK' | 'KEEP';
 const SELECTION_CHOICES: readonly SelectionChoice[] = ['DEFAULT', 'TOP_OVERALL', 'TOP_PER_TRACK', 'KEEP'];
@@ -149,17 +149,17 @@ export function NewVersionDialog({ round, current, open, onClose, onPublished }:
         if (!publishing) onClose();
       }}
       footer={
-        <Space wrap>
-          <Button onClick={onClose} disabled={publishing}>
-            {t('common.cancel')}
-          </Button>
-          <Button onClick={() => void runPreview()} loading={loading} disabled={publishing} data-testid="new-version-preview">
-            {t('newVersion.preview')}
-          </Button>
-          <Button type="primary" onClick={confirm} loading={publishing} disabled={!isCurrent} data-testid="new-version-confirm">
-            {t('newVersion.confirm')}
-          </Button>
-        </Space>
+        <PreviewConfirmFooter
+          testId="new-version"
+          previewLabel={t('newVersion.preview')}
+          confirmLabel={t('newVersion.confirm')}
+          onClose={onClose}
+          onPreview={() => void runPreview()}
+          onConfirm={confirm}
+          previewing={loading}
+          confirming={publishing}
+          canConfirm={isCurrent}
+        />
       }
       data-testid="new-version-dialog"
     >

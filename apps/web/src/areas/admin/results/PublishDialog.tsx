@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Descriptions, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PublishBodyInput, PublishPreview, PublishResult, ReviewRound } from '@contest/shared';
 import { AppDialog, formatDateTime } from '../../../components/admin-kit';
@@ -7,7 +7,7 @@ import { useFeedback } from '../../../components/feedback';
 import { useResultsText } from '../../../components/results';
 import { AwardsEditor, checkAwards, draftOf, type AwardsDraft } from './AwardsEditor';
 import { previewPublish, publishResult } from './results-api';
-import { RefusalAlert, slugOf, useRuleSummary } from './results-common';
+import { PreviewConfirmFooter, RefusalAlert, slugOf, useRuleSummary } from './results-common';
 import { useEntryColumns } from './result-columns';
 
 export interface PublishDialogProps {
@@ -103,17 +103,17 @@ export function PublishDialog({ round, open, onClose, onPublished }: PublishDial
         if (!publishing) onClose();
       }}
       footer={
-        <Space wrap>
-          <Button onClick={onClose} disabled={publishing}>
-            {t('common.cancel')}
-          </Button>
-          <Button onClick={() => void runPreview()} loading={loading} disabled={publishing} data-testid="publish-preview">
-            {t('publish.preview')}
-          </Button>
-          <Button type="primary" onClick={confirm} loading={publishing} disabled={!current} data-testid="publish-confirm">
-            {t('publish.confirm')}
-          </Button>
-        </Space>
+        <PreviewConfirmFooter
+          testId="publish"
+          previewLabel={t('publish.preview')}
+          confirmLabel={t('publish.confirm')}
+          onClose={onClose}
+          onPreview={() => void runPreview()}
+          onConfirm={confirm}
+          previewing={loading}
+          confirming={publishing}
+          canConfirm={!!current}
+        />
       }
       data-testid="publish-dialog"
     >

@@ -1,6 +1,6 @@
 /** What the 结果发布 and 申诉处理 pages share: paths, access, refusals with their projects, value changes. */
 import type { ReactNode } from 'react';
-import { Alert, Typography } from 'antd';
+import { Alert, Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { APPEAL_WORKFLOW, ROUND_SLUGS, actionsFrom, type AppealStatus, type ResultMovement, type ResultRuleSnapshot, type ReviewRound, type RoundSlug } from '@contest/shared';
 import { useResultsMessage } from '../../../components/results';
@@ -130,4 +130,35 @@ export function useRuleSummary(): (rule: ResultRuleSnapshot) => string {
     if (s.mode === 'KEEP') return t('rule.keep');
     return t(`rule.selection.${s.mode}`, { n: s.n ?? 0 });
   };
+}
+
+/**
+ * The footer of the two-step dialogs (publish, new version): 取消, 预览, then 确认 once the preview
+ * matches what would be sent. `testId` prefixes the buttons' test ids (`-preview`, `-confirm`).
+ */
+export function PreviewConfirmFooter(props: {
+  testId: string;
+  previewLabel: string;
+  confirmLabel: string;
+  onClose(): void;
+  onPreview(): void;
+  onConfirm(): void;
+  previewing: boolean;
+  confirming: boolean;
+  canConfirm: boolean;
+}) {
+  const { t } = useTranslation('results');
+  return (
+    <Space wrap>
+      <Button onClick={props.onClose} disabled={props.confirming}>
+        {t('common.cancel')}
+      </Button>
+      <Button onClick={props.onPreview} loading={props.previewing} disabled={props.confirming} data-testid={`${props.testId}-preview`}>
+        {props.previewLabel}
+      </Button>
+      <Button type="primary" onClick={props.onConfirm} loading={props.confirming} disabled={!props.canConfirm} data-testid={`${props.testId}-confirm`}>
+        {props.confirmLabel}
+      </Button>
+    </Space>
+  );
 }
