@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { expectNoSeriousA11y, type KnownA11yIssue } from './support/axe.js';
@@ -9,6 +8,7 @@ import { openBrowser, type Browser } from './support/browser.js';
 import { submitLogin } from './support/login.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { apiClient, choose, collectErrors, dialogsStill, item, openDialog, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
+import { png } from './support/png.js';
 
 /**
  * Content and messaging end to end (issue 12), in Chromium against the built portal with its demo
@@ -40,38 +40,6 @@ const ARTICLE = { title: `大赛动态测试稿${RUN}`, text: `决赛日程已�
 const INSITE = { title: `材料修改提醒${RUN}`, body: `请按审核意见修改报名材料后重新提交。${RUN}` };
 const SMS_TEXT = `{name}您好，大赛门户有新通知，请登录查看。${RUN}`;
 const FEEDBACK = { content: `上传申报书时进度条停在九成${RUN}`, reply: `已修复，请重新上传。${RUN}` };
-
-/** A PNG of w×h pixels with a gradient (a picture the editor uploads and the site shows). */
-function png(w: number, h: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const p = y * (w * 3 + 1) + 1 + x * 3;
-      raw[p] = 30 + Math.round((x / w) * 200);
-      raw[p + 1] = 120;
-      raw[p + 2] = 60 + Math.round((y / h) * 160);
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 interface AccountOption {
   id: string;

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
@@ -10,6 +9,7 @@ import { startPortal, type Portal } from './support/portal.js';
 import { card, choose, collectErrors, dialogsStill, item, openDialog, passSlider, row, staffLogin as consoleLogin, tableSettled, toast } from './support/ui.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
+import { png } from './support/png.js';
 
 /**
  * Contest operations end to end (issue 10), in Chromium against the built portal:
@@ -67,39 +67,6 @@ const VIEWER_ROLE = {
 };
 const OPS = { username: 'opsqual', name: '赛务一号', password: '' };
 const VIEWER = { username: 'viewqual', name: '查看一号', password: '' };
-
-/** A PNG of w×h pixels with a gradient (a certificate that shows in the preview). */
-function png(w: number, h: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    const row = y * (w * 3 + 1);
-    for (let x = 0; x < w; x++) {
-      const p = row + 1 + x * 3;
-      raw[p] = 40 + Math.round((x / w) * 180);
-      raw[p + 1] = 90 + Math.round((y / h) * 120);
-      raw[p + 2] = 200;
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<{ http: number; status: number; message: string; data: T }> {
   const res = await fetch(`${portal.url}/api${path}`, {

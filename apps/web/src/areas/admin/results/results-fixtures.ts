@@ -30,7 +30,8 @@ export function version(round: ReviewRound, n: number, over: Partial<ResultVersi
     publishedAt: '2025-09-18T02:00:00.000Z',
     // 3 days 5 hours 30 minutes after NOW
     periodEndsAt: later(3 * DAY + 5 * HOUR + 30 * 60_000),
-    appealEndsAt: later(DAY + 2 * HOUR),
+    // Half an hour past the whole hours: the countdown reads the clock a few ms after the answer.
+    appealEndsAt: later(DAY + 2 * HOUR + 30 * 60_000),
     reason: n === 1 ? null : `第 ${n} 版：申诉复评后成绩变化`,
     actorName: '运营一号',
     newsId: `news-${n}`,
