@@ -18,7 +18,8 @@ function prelimResult(over: Partial<MyRoundResult> = {}): MyRoundResult {
     version: 1,
     publishedAt: '2025-09-18T02:00:00.000Z',
     periodEndsAt: later(2 * 24 * HOUR + 7 * HOUR + 10 * 60_000),
-    appealEndsAt: later(5 * HOUR + 20 * 60_000),
+    // Half a minute past the whole minutes: the countdown reads the clock a few ms after the answer.
+    appealEndsAt: later(5 * HOUR + 20 * 60_000 + 30_000),
     inPeriod: true,
     appealOpen: true,
     newsId: 'news-1',
