@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { APPEAL_REPLY_MAX, type AppealDetail, type AppealRereviewMode } from '@contest/shared';
 import { useFeedback } from '../../../components/feedback';
 import { useResultsMessage, useResultsText } from '../../../components/results';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { ExpertPicker } from '../review/ExpertPicker';
 import { acceptAppeal, rejectAppeal } from './results-api';
 import { RefusalAlert, reasonOf } from './results-common';
@@ -41,20 +42,11 @@ export function AppealDecidePanel({ appeal, onDecided, onReload }: AppealDecideP
   // The choices live outside the form: its fields come and go with them.
   const [decision, setDecision] = useState<Decision>('REJECT');
   const [mode, setMode] = useState<AppealRereviewMode>('RETURN_SCORES');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [stale, setStale] = useState<string | null>(null);
 
-  const submit = async () => {
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, submit } = useFormSubmit<Values, unknown>(
+    form,
+    async (values) => {
       const reply = values.reply.trim();
       const next =
         decision === 'REJECT'
@@ -67,15 +59,15 @@ export function AppealDecidePanel({ appeal, onDecided, onReload }: AppealDecideP
             });
       void message.success(text(decision === 'REJECT' ? 'appealRejected' : 'appealAccepted'));
       onDecided(next);
-    } catch (e) {
+    },
+    (e) => {
       const reason = reasonOf(e);
+      if (reason !== 'STALE' && reason !== 'NOT_ALLOWED') return e;
       // Decided or changed meanwhile: what is on screen is out of date.
-      if (reason === 'STALE' || reason === 'NOT_ALLOWED') setStale(e instanceof Error ? e.message : text('appealDecided'));
-      else setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+      setStale(e instanceof Error ? e.message : text('appealDecided'));
+      return null;
+    },
+  );
 
   if (stale) {
     return (

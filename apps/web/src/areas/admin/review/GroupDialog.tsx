@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Alert, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { GroupView, ReviewRound } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { useFeedback } from '../../../components/feedback';
 import { ExpertPicker } from './ExpertPicker';
 import { errorText, isStale } from './errors';
@@ -33,38 +33,25 @@ export function GroupDialog({ round, open, group, onClose, onSaved }: GroupDialo
   const { t } = useTranslation('review');
   const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async () => {
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    const body = { name: values.name.trim(), expertIds: values.expertIds ?? [] };
-    try {
+  const { busy, error, setError, submit } = useFormSubmit(
+    form,
+    async (values) => {
+      const body = { name: values.name.trim(), expertIds: values.expertIds ?? [] };
       if (group) await updateGroup(slugOf(round), group.id, { ...body, version: group.version });
       else await createGroup(slugOf(round), body);
       void message.success(t('groups.saved'));
       onSaved();
       onClose();
-    } catch (e) {
-      if (isStale(e)) {
-        // Someone changed the group meanwhile: say so and show it as it is now.
-        void message.warning(errorText(e) ?? t('common.stale'));
-        onSaved();
-        onClose();
-        return;
-      }
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    (e) => {
+      if (!isStale(e)) return errorText(e);
+      // Someone changed the group meanwhile: say so and show it as it is now.
+      void message.warning(errorText(e) ?? t('common.stale'));
+      onSaved();
+      onClose();
+      return null;
+    },
+  );
 
   return (
     <AppDialog

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Alert, Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ReviewRound, ScoreDetail } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { ExpertPicker } from './ExpertPicker';
 import { errorText } from './errors';
 import { startRereview } from './review-api';
@@ -35,24 +35,14 @@ export function RereviewDialog({ round, detail, open, onClose, onDone }: Rerevie
   const { t } = useTranslation('review');
   const [form] = Form.useForm<Values>();
   const mode = Form.useWatch('mode', form);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
   const unavailable = new Map<string, string>([
     ...detail.experts.map((e) => [e.expertId, t('rereview.already')] as const),
     ...detail.conflicts.map((c) => [c.expertId, t('rereview.conflict')] as const),
   ]);
 
-  const submit = async () => {
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, setError, submit } = useFormSubmit(
+    form,
+    async (values) => {
       await startRereview(slugOf(round), detail.project.id, {
         mode: values.mode,
         expertIds: values.mode === 'ADD_EXPERTS' ? (values.expertIds ?? []) : [],
@@ -60,12 +50,9 @@ export function RereviewDialog({ round, detail, open, onClose, onDone }: Rerevie
       });
       onDone();
       onClose();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    errorText,
+  );
 
   return (
     <AppDialog

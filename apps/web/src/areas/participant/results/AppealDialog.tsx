@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Alert, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
@@ -15,6 +14,7 @@ import { useFeedback } from '../../../components/feedback';
 import { useResultsMessage, useResultsText } from '../../../components/results';
 import { MultiUpload } from '../../../components/upload';
 import type { UploadValueItem } from '../../../lib/upload';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { submitAppeal } from './results-api';
 
 const ACCEPT = UPLOAD_RULES[APPEAL_ATTACHMENT_ORIGIN].extensions.map((ext) => `.${ext}`).join(',');
@@ -44,19 +44,9 @@ export function AppealDialog({ round, open, onClose, onSubmitted, onRefused }: A
   const translate = useResultsMessage();
   const { message } = useFeedback();
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async () => {
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, setError, submit } = useFormSubmit(
+    form,
+    async (values) => {
       const appeal = await submitAppeal(ROUND_SLUGS[round], {
         reason: values.reason.trim(),
         // The stored file's uniqueNo (its path when the server named none).
@@ -66,13 +56,12 @@ export function AppealDialog({ round, open, onClose, onSubmitted, onRefused }: A
       form.resetFields();
       onSubmitted(appeal);
       onClose();
-    } catch (e) {
-      setError(translate(e instanceof Error ? e.message : String(e)) || t('mine.submitFailed'));
+    },
+    (e) => {
       if (e instanceof ApiError && e.status < 500) onRefused();
-    } finally {
-      setBusy(false);
-    }
-  };
+      return translate(e instanceof Error ? e.message : String(e)) || t('mine.submitFailed');
+    },
+  );
 
   return (
     <Modal

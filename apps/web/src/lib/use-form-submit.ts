@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import type { FormInstance } from 'antd';
+
+/**
+ * The submit of a dialog's form: check the fields (the form shows what is wrong, nothing is sent),
+ * then run the call with the values while `busy`, and keep what a refusal should show in `error`.
+ * `refusal` turns what was thrown into that (or handles it and answers null: a stale record
+ * reloaded, say). One shape for the reason dialogs of review, results and appeals.
+ */
+export function useFormSubmit<V, E = string>(form: FormInstance<V>, run: (values: V) => Promise<void>, refusal: (e: unknown) => E | null) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<E | null>(null);
+  const submit = async () => {
+    let values: V;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await run(values);
+    } catch (e) {
+      setError(refusal(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, submit };
+}
