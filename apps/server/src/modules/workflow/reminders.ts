@@ -1,3 +1,4 @@
+import { MESSAGE_CHANNEL_LABELS } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { reminders } from '../../db/schema.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
@@ -19,8 +20,6 @@ export interface RemindRequest {
   notice: Pick<EventNotice, 'code' | 'vars'>;
   operation: { action: string; targetType: string; what: string };
 }
-
-const CHANNEL_WORDS = { insite: '站内信', sms: '短信', email: '邮件' } as const;
 
 /**
  * Reminds the owners of draft records, at most once per record per Beijing day: the unique
@@ -55,7 +54,8 @@ export function createReminders({ now }: { now: () => Date }) {
             sms: channels.sms,
             email: channels.email,
           });
-          const words = (Object.keys(CHANNEL_WORDS) as Array<keyof typeof CHANNEL_WORDS>).filter((c) => channels[c]).map((c) => CHANNEL_WORDS[c]);
+          const sent = { INSITE: channels.insite, SMS: channels.sms, EMAIL: channels.email };
+          const words = (Object.keys(sent) as (keyof typeof sent)[]).filter((c) => sent[c]).map((c) => MESSAGE_CHANNEL_LABELS[c]);
           await recordOperation(tx, req.actor, {
             action: req.operation.action,
             targetType: req.operation.targetType,
