@@ -152,8 +152,8 @@ async function usersExport(): Promise<{ stream: Readable; close(): Promise<void>
     where n % 5 <> 0`);
   await db.execute(sql`analyze`);
   const repo = createUserRepository(db);
-  const total = await repo.count({});
-  const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch({}, offset, limit, last), total, BATCH);
+  const total = await repo.count({}, true);
+  const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch({}, true, offset, limit, last), total, BATCH);
   const stream = writeXlsx([
     {
       name: '注册用户',
@@ -215,7 +215,8 @@ async function runScenario(scenario: Scenario): Promise<Figures> {
       highWaterMark: 64 * 1024,
       write(chunk: Buffer, enc, done) {
         bytes += chunk.length;
-        sink.write(chunk, enc) ? done() : sink.once('drain', done);
+        if (sink.write(chunk, enc)) done();
+        else sink.once('drain', done);
       },
       final(done) {
         sink.end(done);

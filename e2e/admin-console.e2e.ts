@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { solveSlider } from './support/slider.js';
 import { startPortal, type Portal } from './support/portal.js';
@@ -62,6 +63,8 @@ describe('the admin console', () => {
     expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     expect(await b.page.getByTestId('console-menu').isVisible()).toBe(false);
     await b.screenshot('admin-home-narrow');
+    // The emblem alone links home on a phone: it is named all the same.
+    await expectNoSeriousA11y(b.page, { screen: '首页 375 px' });
     await b.page.getByTestId('console-nav-toggle').click();
     await b.page.getByTestId('console-menu').getByText('注册用户管理', { exact: true }).waitFor();
     await b.page.waitForTimeout(400); // the menu slides open
@@ -88,6 +91,8 @@ describe('the admin console', () => {
     // Some demo participant (thirteen of them: which come first on the page is not fixed).
     await b.page.getByTestId('registered-users-page').getByText(/^demo\d+$/).first().waitFor();
     await b.screenshot('admin-registered-users');
+    // Four closable open tabs (a tablist of tabs only), status tags, a scrolling table.
+    await expectNoSeriousA11y(b.page, { screen: '注册用户管理 with four open tabs' });
 
     expect(await tabLabels(b.page)).toEqual(['首页', '系统账号', '角色管理', '注册用户管理']);
     await b.page.reload();

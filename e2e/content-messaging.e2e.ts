@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { expectNoSeriousA11y, type KnownA11yIssue } from './support/axe.js';
+import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { submitLogin } from './support/login.js';
 import { startPortal, type Portal } from './support/portal.js';
@@ -86,23 +86,6 @@ async function pick(page: Page, select: Locator, option: string | RegExp, search
   await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
 }
 
-/**
- * What axe finds on every screen built on antd's default theme, outside this journey's code:
- * reported, left to a theme change, printed by each check instead of failing it. Anything else
- * serious fails.
- */
-const THEME = 'antd default theme colour, reported (a theme token for the whole app)';
-const KNOWN_A11Y: KnownA11yIssue[] = [
-  // The console's open-tabs bar: antd renders tabBarExtraContent (refresh / close buttons) inside role=tablist.
-  { rule: 'aria-required-children', selector: '[data-testid="console-tabs"]', why: 'open-tabs bar: buttons inside the tablist (admin-kit/OpenTabsBar)' },
-  { rule: 'color-contrast', fg: '#1677ff', why: `colorPrimary / links on white, 4.1:1; ${THEME}` },
-  { rule: 'color-contrast', fg: '#bfbfbf', why: `Select placeholder, 1.8:1; ${THEME}` },
-  { rule: 'color-contrast', fg: '#52c41a', why: `success Tag, 2.2:1; ${THEME}` },
-  { rule: 'color-contrast', fg: '#faad14', why: `warning Tag, 1.8:1; ${THEME}` },
-  { rule: 'color-contrast', fg: '#ff4d4f', why: `danger buttons, 3.2:1; ${THEME}` },
-  { rule: 'color-contrast', fg: '#8c8c8c', why: `colorTextSecondary (secondary text, counters), 3.4:1; ${THEME}` },
-];
-
 /** True when the page scrolls sideways (something wider than the window). */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
@@ -136,7 +119,7 @@ describe('content and messaging: news, in-site messages, SMS, feedback', () => {
     const list = page.getByTestId('news-list-page');
     await tableSettled(list);
     await list.locator('tr.ant-table-row').first().waitFor();
-    await expectNoSeriousA11y(page, { screen: '新闻资讯 list', known: KNOWN_A11Y });
+    await expectNoSeriousA11y(page, { screen: '新闻资讯 list' });
 
     await list.getByTestId('news-create').click();
     await page.waitForURL('**/admin/user/siteContentManagement-edit');
@@ -155,7 +138,7 @@ describe('content and messaging: news, in-site messages, SMS, feedback', () => {
     const inserted = editable.locator('img[src^="/api/attachment/stream/"]');
     await inserted.waitFor();
     expect(await inserted.getAttribute('src')).toMatch(/^\/api\/attachment\/stream\/[A-Za-z0-9_-]+\?preview=1$/);
-    await expectNoSeriousA11y(page, { screen: '新闻资讯 editor', known: KNOWN_A11Y });
+    await expectNoSeriousA11y(page, { screen: '新闻资讯 editor' });
 
     await form.getByTestId('news-save').click();
     await toast(page, '新增成功').waitFor();
@@ -222,7 +205,7 @@ describe('content and messaging: news, in-site messages, SMS, feedback', () => {
     await page.goto(`${portal.url}/admin/information/InMailManage`);
     const screen = page.getByTestId('inmail-page');
     await tableSettled(screen);
-    await expectNoSeriousA11y(page, { screen: '站内信管理', known: KNOWN_A11Y });
+    await expectNoSeriousA11y(page, { screen: '站内信管理' });
     await screen.getByTestId('compose-open').click();
     const dialog = openDialog(page);
     await dialog.getByTestId('compose-form').waitFor();
@@ -317,7 +300,7 @@ describe('content and messaging: news, in-site messages, SMS, feedback', () => {
     const records = drawer.getByTestId('records-table').locator('tr.ant-table-row');
     // The drawer polls while the outbox sends.
     await expect.poll(async () => (await records.allInnerTexts()).filter((r) => r.includes('发送成功')).length, { timeout: 20_000 }).toBe(2);
-    await expectNoSeriousA11y(page, { screen: '短信管理 records drawer', known: KNOWN_A11Y });
+    await expectNoSeriousA11y(page, { screen: '短信管理 records drawer' });
 
     // What the log provider wrote: one line per phone, the name filled in.
     const outbox = join(portal.dataDir, 'sms-outbox.jsonl');
@@ -375,7 +358,7 @@ describe('content and messaging: news, in-site messages, SMS, feedback', () => {
     await row(screen, FEEDBACK.content.slice(0, 10)).getByTestId('feedback-view').click();
     const detail = page.getByTestId('feedback-detail');
     await detail.getByTestId('feedback-content').filter({ hasText: FEEDBACK.content }).waitFor();
-    await expectNoSeriousA11y(page, { screen: '用户反馈 detail', known: KNOWN_A11Y });
+    await expectNoSeriousA11y(page, { screen: '用户反馈 detail' });
     await item(detail, '回复内容').locator('textarea').fill(FEEDBACK.reply);
     await detail.getByTestId('feedback-reply-submit').click();
     await toast(page, '回复成功').waitFor();

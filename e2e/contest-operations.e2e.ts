@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
+import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { card, choose, collectErrors, dialogsStill, item, openDialog, passSlider, row, staffLogin as consoleLogin, tableSettled, toast } from './support/ui.js';
@@ -240,6 +241,7 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     await row(list, ORG).waitFor();
     await tableSettled(list);
     await shot(op, 'contest-ops-qualification');
+    await expectNoSeriousA11y(page, { screen: '资格管理' });
 
     await search(page, list, '单位名称', ORG);
     await page.waitForURL((url) => url.searchParams.get('orgName') === ORG);
@@ -455,6 +457,8 @@ describe('contest operations: sign-up audit, audit queue, formal check, final ro
     await tableSettled(list);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(op, 'contest-ops-qualification-narrow');
+    // The table scrolls sideways here: its scroll box takes focus and has a name.
+    await expectNoSeriousA11y(page, { screen: '资格管理 390 px' });
     expect(opErrors).toEqual([]);
   });
 

@@ -1,13 +1,15 @@
 import type { Page } from 'playwright-core';
+import { findGapByOutline } from './slider-solvers.js';
 
 /**
- * Solves the slider captcha the way a person does: by looking at the pictures. The hole in the
- * background is the piece's shape darkened by a translucent black fill, so the piece's pixels
- * times that darkening should match the background at the right offset. No test hook on the
- * server: production builds stay exactly as shipped.
+ * Finds the gap the way a person does: by the hole's shape. Since issue 14 the background has
+ * decoy holes (one carrying the piece's own picture as bait, which the old "piece times the
+ * darkening" matcher fell for) and the real hole is shaded over, so the journeys read the
+ * outline instead (slider-solvers.ts, shared with bench/captcha-solver.bench.ts). No test hook
+ * on the server: production builds stay exactly as shipped.
  */
 export async function findGap(page: Page): Promise<number> {
-  return page.evaluate(async () => {
+  const { bg, block, top } = await page.evaluate(async () => {
     const root = document.querySelector('[data-testid="slider-captcha"]')!;
     const canvasImg = root.querySelector<HTMLImageElement>('.slider-captcha__canvas')!;
     const blockImg = root.querySelector<HTMLImageElement>('[data-testid="slider-block"]')!;
@@ -24,40 +26,16 @@ export async function findGap(page: Page): Promise<number> {
       c.height = img.naturalHeight;
       const ctx = c.getContext('2d')!;
       ctx.drawImage(img, 0, 0);
-      return ctx.getImageData(0, 0, c.width, c.height);
+      const { data, width, height } = ctx.getImageData(0, 0, c.width, c.height);
+      return { data: Array.from(data), width, height };
     };
-    const bg = pixels(await load(canvasImg.src));
-    const block = pixels(await load(blockImg.src));
-    const top = Math.round(parseFloat(blockImg.style.top || '0'));
-    // Opaque interior pixels of the piece, away from its drawn rim.
-    const inside: Array<[number, number]> = [];
-    for (let y = 3; y < block.height - 3; y++) {
-      for (let x = 3; x < block.width - 3; x++) {
-        let solid = true;
-        for (const [dx, dy] of [[0, 0], [3, 0], [-3, 0], [0, 3], [0, -3]] as const) {
-          if (block.data[((y + dy) * block.width + (x + dx)) * 4 + 3]! < 255) solid = false;
-        }
-        if (solid) inside.push([x, y]);
-      }
-    }
-    let best = 0;
-    let bestError = Infinity;
-    for (let offset = 0; offset + block.width <= bg.width; offset++) {
-      let error = 0;
-      for (const [x, y] of inside) {
-        const by = y + top;
-        if (by < 0 || by >= bg.height) continue;
-        const b = (by * bg.width + x + offset) * 4;
-        const p = (y * block.width + x) * 4;
-        for (let ch = 0; ch < 3; ch++) error += Math.abs(bg.data[b + ch]! - block.data[p + ch]! * 0.55);
-      }
-      if (error < bestError) {
-        bestError = error;
-        best = offset;
-      }
-    }
-    return best;
+    return {
+      bg: pixels(await load(canvasImg.src)),
+      block: pixels(await load(blockImg.src)),
+      top: Math.round(parseFloat(blockImg.style.top || '0')),
+    };
   });
+  return findGapByOutline(bg, block, top);
 }
 
 /** Drags the handle to the gap with a human-looking track (uneven steps, a little vertical wobble). */
@@ -95,15 +73,20 @@ async function dragOnce(page: Page, usedNonce: string | null): Promise<string> {
   const distance = gap * scale;
   await page.mouse.move(startX, startY);
   await page.mouse.down();
-  const steps = 18;
+  // A person's drag (the server judges the track since issue 14): quick at first and slowing
+  // into the hole, uneven gaps between moves, and a hand that never holds a level line.
+  const steps = 16 + Math.floor(Math.random() * 6);
+  let wobble = 0;
   for (let i = 1; i <= steps; i++) {
     const eased = 1 - (1 - i / steps) ** 2;
-    // Every step lands on a different height, so even coalesced pointer events keep a wobble.
-    await page.mouse.move(startX + distance * eased, startY + ((i % 3) - 1) * 2 + (i % 2));
-    await page.waitForTimeout(15 + (i % 4) * 7);
+    wobble = Math.max(-3, Math.min(3, wobble + (Math.random() < 0.5 ? -1 : 1)));
+    // Every step lands on a different height from its neighbours, so even coalesced pointer
+    // events keep a wobble.
+    await page.mouse.move(startX + distance * eased, startY + wobble + (i % 2) * 0.5);
+    await page.waitForTimeout(14 + Math.floor(Math.random() * 20));
   }
-  await page.mouse.move(startX + distance, startY + 1);
-  await page.waitForTimeout(60);
+  await page.mouse.move(startX + distance, startY + wobble + 1);
+  await page.waitForTimeout(60 + Math.floor(Math.random() * 60));
   await page.mouse.up();
   return nonce;
 }

@@ -36,6 +36,10 @@ const SCREENS: { name: string; realm: 'admin' | 'user'; path: string; ready?: st
   { name: 'final-scores', realm: 'admin', path: '/admin/grade/gradeManage-admin-grade' },
   { name: 'final-monitor', realm: 'admin', path: '/admin/grade/scoringMonitoringAdminExpert' },
   { name: 'final-groups', realm: 'admin', path: '/admin/grade/review-admin-group' },
+  { name: 'teams', realm: 'admin', path: '/admin/user/team' },
+  { name: 'qualification', realm: 'admin', path: '/admin/competition/qualification' },
+  { name: 'home', realm: 'user', path: '/' },
+  { name: 'sign-guide', realm: 'user', path: '/sign-guide' },
   { name: 'my-message', realm: 'user', path: '/my-message' },
   { name: 'my-materials', realm: 'user', path: '/material-submission/detail' },
 ];

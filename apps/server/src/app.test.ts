@@ -151,6 +151,18 @@ describe('HTTP conventions', () => {
     expect(echoed.headers['x-request-id']).toBe('trace-42');
   });
 
+  it.each([
+    ['8 KB long', 'a'.repeat(8192)],
+    ['65 characters', 'a'.repeat(65)],
+    ['markup', '<script>alert(1)</script>'],
+    ['a log line break', 'ok\r\nforged: 1'],
+    ['spaces', 'trace 42'],
+  ])('replaces a caller request id with %s by its own', async (_what, id) => {
+    // The id is the log lines' reqId too (request.id), so it must not carry the caller's bytes there.
+    const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': id } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('sets security headers with a strict CSP and no caching of API answers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     const csp = String(res.headers['content-security-policy']);

@@ -6,10 +6,12 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
-import { registerErrorHandling } from './plugins/error-handler.js';
+import { onFrameworkError, registerErrorHandling } from './plugins/error-handler.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerApiDoc } from './modules/api-doc/api-doc.routes.js';
 import { zodValidatorCompiler } from './plugins/zod.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdentity } from './modules/auth/identity.module.js';
@@ -19,7 +21,7 @@ import { registerContest } from './modules/contest/contest.module.js';
 import { registerContent } from './modules/content/content.module.js';
 import { createDocumentFileRule } from './modules/documents/documents.service.js';
 import { createExpertFileRule, registerReview } from './modules/review/review.module.js';
-import { createMemoryKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
+import { createDbKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 import { createJobRunner, type JobRunner } from './lib/jobs.js';
 import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
 import { registerTemplates } from './modules/templates/templates.module.js';
@@ -31,7 +33,7 @@ export interface AppDeps {
   config: AppConfig;
   database: Database;
   redis: Redis | null;
-  /** Short-lived shared state: Redis when configured, else this process's memory. */
+  /** Short-lived shared state: Redis when configured, else the database (kv_store). */
   kv: KvStore;
   /**
    * Durable background jobs (lib/jobs.ts): modules `register` their kinds while the app is
@@ -43,6 +45,9 @@ export interface AppDeps {
 /** The leftover-upload sweep (product.md 9 and 11): one run a day across all instances. */
 export const FILES_SWEEP_JOB = 'files.sweep';
 const FILES_SWEEP_EVERY_MS = 24 * 3600_000;
+/** Expired kv_store rows (no Redis): reads ignore them already, the sweep keeps the table small. */
+export const KV_SWEEP_JOB = 'kv.sweep';
+const KV_SWEEP_EVERY_MS = 3600_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +68,8 @@ export interface RouteEntry {
   config: { audit?: string } | undefined;
 }
 
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** apps/server/{src,dist} -> apps/web/dist */
 function defaultWebDist(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
@@ -78,6 +85,17 @@ function parseQuery(raw: string): Record<string, string> {
     out[key] = key in out ? `${out[key]},${value}` : value;
   }
   return out;
+}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY. A hop count becomes "the first n addresses counted
+ * from the socket are proxies" (Fastify 5 refuses plain numbers, since a client that reaches the
+ * server directly could then write its own address: deployments using a count must expose the
+ * server only through their proxies; a list of proxy addresses checks the peer instead).
+ */
+export function trustProxyOf(setting: AppConfig['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof setting !== 'number') return setting;
+  return (_address: string, hop: number) => hop < setting;
 }
 
 export interface BuildOptions {
@@ -101,12 +119,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    trustProxy: trustProxyOf(config.trustProxy),
+    // A caller's X-Request-Id (a proxy's trace id) is kept only when short and plain, since it
+    // becomes every log line's reqId and is echoed back; anything else gets an id of our own.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true, querystringParser: parseQuery },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    frameworkErrors: onFrameworkError,
   });
 
   const ownsDatabase = !options.database;
@@ -125,8 +149,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     throw err;
   }
 
-  const kv = redis ? createRedisKvStore(redis, config.redisPrefix) : createMemoryKvStore();
   const jobs = createJobRunner({ db: database.db, log: app.log });
+  let kv: KvStore;
+  if (redis) {
+    kv = createRedisKvStore(redis, config.redisPrefix);
+  } else {
+    // In the database rather than memory, so a restart keeps SMS waits, daily caps and nonces.
+    const dbKv = createDbKvStore(database.db);
+    jobs.register(KV_SWEEP_JOB, () => dbKv.sweep());
+    jobs.schedule({ kind: KV_SWEEP_JOB, everyMs: KV_SWEEP_EVERY_MS });
+    kv = dbKv;
+  }
   app.decorate('deps', { config, database, redis, kv, jobs } satisfies AppDeps);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -151,6 +184,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   app.setValidatorCompiler(zodValidatorCompiler);
+  // Before any route: it collects them all for the API description (docs/openapi.json).
+  await registerOpenApi(app);
   registerErrorHandling(app);
   await registerSecurity(app, { https: config.publicUrl?.startsWith('https://') ?? false });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix });
@@ -175,6 +210,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await registerContent(api, app.deps, identity, { outbox });
       await registerTemplates(api, app.deps, identity);
       await registerScoreLog(api, app.deps, identity);
+      await registerApiDoc(api, app.deps, identity);
       jobs.register(FILES_SWEEP_JOB, async () => {
         await files.sweep(UPLOAD_MAX_AGE_MS);
       });

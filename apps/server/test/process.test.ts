@@ -1,10 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { fakeFile, newUploadId, piecesOf } from './files-helpers.js';
+import type { TestApp } from './helpers.js';
+import { signIn } from './sign-in.js';
 
 const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 
@@ -59,4 +65,55 @@ describe('the server process on the embedded database', () => {
     second.child.kill('SIGINT');
     expect(await secondExit).toBe(0);
   }, 120_000);
+});
+
+describe('an upload whose server is killed (kill -9) while it joins the pieces', () => {
+  it('completes after the restart when the client sends the last piece again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'contest-proc-'));
+    // A participant session in the server's own database, before the server starts.
+    const database = await openDatabase({ databaseUrl: undefined, dataDir });
+    await runMigrations(database);
+    const participant = await signIn({ database } as TestApp, { realm: 'USER' });
+    await database.close();
+
+    const content = fakeFile.pdf(25 * 1024 * 1024 + 4321);
+    const parts = piecesOf(content);
+    const id = newUploadId();
+    const send = (url: string, chunk: number) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ origin: 'PRELIM', id, name: 'killed.pdf', chunks: parts.length, chunk })) form.append(k, String(v));
+      form.append('file', new Blob([parts[chunk]!]), 'blob');
+      return fetch(`${url}/api/attachment/piece/upload`, { method: 'POST', body: form, headers: participant.headers });
+    };
+
+    const first = startServer(dataDir, { LOG_LEVEL: 'fatal' });
+    const firstUrl = await first.url;
+    for (let chunk = 0; chunk < parts.length - 1; chunk++) expect((await send(firstUrl, chunk)).status).toBe(200);
+    // The last piece starts the join; the process dies the moment the join is claimed.
+    const dir = join(dataDir, 'uploads', id);
+    const claimed = join(dir, '.joining');
+    const firstExit = exited(first.child);
+    void send(firstUrl, parts.length - 1).catch(() => {});
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(claimed) && Date.now() < deadline) await nextTurn();
+    first.child.kill('SIGKILL');
+    await firstExit;
+    expect(existsSync(claimed)).toBe(true);
+    expect(existsSync(join(dir, 'result.json'))).toBe(false);
+
+    const second = startServer(dataDir, { LOG_LEVEL: 'fatal' });
+    try {
+      const url = await second.url;
+      const res = await send(url, parts.length - 1);
+      const body = (await res.json()) as { data: { complete: boolean; filePath: string } };
+      expect(body.data.complete).toBe(true);
+      const download = await fetch(`${url}${body.data.filePath}`, { headers: participant.headers });
+      const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+      expect(sha(Buffer.from(await download.arrayBuffer()))).toBe(sha(content));
+    } finally {
+      const code = exited(second.child);
+      second.child.kill('SIGTERM');
+      await code;
+    }
+  }, 180_000);
 });

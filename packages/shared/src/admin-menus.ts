@@ -153,6 +153,10 @@ export const ADMIN_BUTTONS = [
   { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
   { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'systemSettings' },
   { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
+  // Personal information in full (issue 14 finding 11): reveal one record's phones, e-mails and
+  // credit codes (each reveal recorded) and export them unmasked. Not tied to a page: it hangs on
+  // 首页, which every operator has, so granting it opens no other page (a button brings its menu).
+  { code: 'pii:view', name: '查看完整个人信息', menuCode: 'home' },
 ] as const satisfies readonly (ButtonSeed & { menuCode: MenuCode })[];
 
 /** Permission (button) codes, derived from the data above: route guards accept only these. */

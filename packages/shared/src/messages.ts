@@ -81,6 +81,8 @@ export const VALIDATION_MSG = {
   captchaRequired: '请先完成滑块验证',
   malformedBody: '请求内容格式不正确',
   unsupportedMediaType: '不支持的请求内容类型',
+  /** Any request text with a C0 control (other than tab and line breaks), DEL or a bidi override. */
+  controlCharacters: '内容包含不允许的控制字符，请删除后重试',
 } as const;
 
 // Module catalogues (admin, ...) join here so the one error handler shows them all as written.

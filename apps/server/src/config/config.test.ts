@@ -57,6 +57,28 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: TRUST_PROXY', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['0', false],
+    // `true` once meant "trust every X-Forwarded-For entry"; it now means the one proxy in front.
+    ['true', 1],
+    ['1', 1],
+    ['2', 2],
+    [' 10.0.0.1 ', ['10.0.0.1']],
+    ['10.0.0.0/8, 192.168.1.1,::1,fd00::/8', ['10.0.0.0/8', '192.168.1.1', '::1', 'fd00::/8']],
+    ['loopback, 172.16.0.0/12', ['loopback', '172.16.0.0/12']],
+  ])('reads %s as %o', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each(['yes', '-1', '1.5', '11', '10.0.0.300', '10.0.0.0/33', 'example.com', '10.0.0.1,,'])('refuses %s', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/^Invalid configuration: TRUST_PROXY must be/);
+  });
+});
+
 describe('loadConfig: SMTP', () => {
   it('has no SMTP without SMTP_HOST (mail goes to the log outbox)', () => {
     expect(loadConfig({}).email).toEqual({ smtp: null, from: 'noreply@localhost' });

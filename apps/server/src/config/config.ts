@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,45 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** `noreply@example.com` or `大赛组委会 <noreply@example.com>`. */
 const SMTP_FROM_PATTERN = /^([^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const MAX_PROXY_HOPS = 10;
+const TRUST_PROXY_RULE = `must be false, a number of proxies (1-${MAX_PROXY_HOPS}) or a comma-separated list of proxy addresses/CIDRs`;
+
+/** An address, a CIDR block (a.b.c.d/n, x::/n) or one of proxy-addr's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which X-Forwarded-For entries to believe (Fastify's trustProxy). Never "all of them": the
+ * left-most entries are whatever the client sent. A number trusts that many proxies in front of
+ * the server (the client is the entry the outermost one appended); a list trusts those proxy
+ * addresses only. `true` (the old flag) means one proxy.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v, ctx): false | number | string[] => {
+    if (v === '' || v === 'false' || v === '0') return false;
+    if (v === 'true') return 1;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops >= 1 && hops <= MAX_PROXY_HOPS) return hops;
+    } else {
+      const list = v.split(',').map((e) => e.trim());
+      if (list.every(isProxyAddress)) return list;
+    }
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_RULE });
+    return z.NEVER;
+  });
 
 const optionalString = z
   .string()
@@ -39,10 +79,7 @@ const envSchema = z.object({
   REDIS_PREFIX: z.string().trim().min(1).default('contest:'),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: trustProxySchema,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   WEB_DIST_DIR: optionalString,
@@ -130,7 +167,8 @@ export interface AppConfig {
   redisPrefix: string;
   publicUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
-  trustProxy: boolean;
+  /** false: the socket's address; n: n proxies in front; a list: those proxy addresses/CIDRs. */
+  trustProxy: false | number | string[];
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
   /** Built web app to serve; undefined = the workspace's apps/web/dist. */

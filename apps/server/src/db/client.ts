@@ -92,6 +92,7 @@ function lockDataDir(dataPath: string): () => void {
       if (pid && pid !== process.pid && isAlive(pid)) {
         throw new Error(
           `The embedded database in ${dataPath} is in use by process ${pid}. Stop that process first, or set DATABASE_URL to a PostgreSQL server.`,
+          { cause: err },
         );
       }
       rmSync(lockPath, { force: true });

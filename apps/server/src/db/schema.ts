@@ -875,6 +875,21 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * Short-lived shared state (captcha nonces, SMS resend windows and daily caps) when no Redis is
+ * configured (lib/kv-store.ts, createDbKvStore): kept here rather than in memory so a restart
+ * does not reset the limits. Expired rows are ignored on read and removed by the kv.sweep job.
+ */
+export const kvStore = pgTable(
+  'kv_store',
+  {
+    key: text('key').primaryKey(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('kv_store_expires_idx').on(t.expiresAt)],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Tamper-evident score log (issue 13, product.md 10): every score submission, return, re-review,
 // promotion and publication appended in order; each entry carries the hash of the one before it,

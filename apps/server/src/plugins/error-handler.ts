@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MSG, VALIDATION_MSG, isUserMessage, type ErrorCode } from '@contest/shared';
 import { AppError } from '../lib/errors.js';
 import { failure } from './envelope.js';
@@ -36,9 +36,34 @@ function fromFastify(err: FastifyError): Mapped | null {
   return null;
 }
 
+/**
+ * A multipart body its parser could not read (no boundary, cut short): busboy raises plain
+ * Errors without a status for these, which would otherwise end as 500s (issue 14, bad-input test).
+ */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|Unsupported Content-Type\.)$/;
+
+function fromMultipart(err: unknown): Mapped | null {
+  if (!(err instanceof Error) || 'statusCode' in err || !MALFORMED_MULTIPART.test(err.message)) return null;
+  return { status: 400, code: 'BAD_REQUEST', message: VALIDATION_MSG.malformedBody, data: null };
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures before any route runs — a URL that is not valid
+ * percent-encoded UTF-8, a path parameter over maxParamLength. Without it Fastify answers in
+ * its own shape ({statusCode, error, code, message}, echoing the path); this keeps the envelope.
+ */
+export function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(400).send(failure(400, 'VALIDATION_FAILED', MSG.invalidField('path'), { field: 'path' }));
+    return;
+  }
+  request.log.error({ err: error }, 'framework error');
+  reply.code(500).send(failure(500, 'INTERNAL', MSG.internal, null));
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    let mapped: Mapped | null = null;
+    let mapped: Mapped | null;
     if (error instanceof AppError) {
       mapped = { status: error.status, code: error.code, message: error.message, data: error.data };
     } else if (error instanceof RequestValidationError) {
@@ -46,7 +71,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (error && typeof error === 'object' && 'validation' in error && (error as FastifyError).validation) {
       mapped = { status: 400, code: 'VALIDATION_FAILED', message: MSG.invalidField((error as FastifyError).validationContext ?? 'body'), data: null };
     } else {
-      mapped = fromFastify(error as FastifyError);
+      mapped = fromMultipart(error) ?? fromFastify(error as FastifyError);
     }
     if (!mapped) {
       request.log.error({ err: error }, 'unhandled error');

@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
-import { z } from 'zod';
+import { type z } from 'zod';
+import { VALIDATION_MSG } from '@contest/shared';
 
 /**
  * Route schemas are zod schemas (the same ones the web app uses), so Fastify validates with
@@ -21,14 +22,23 @@ export class RequestValidationError extends Error {
 }
 
 /**
- * Path of the first string holding a NUL character. PostgreSQL text cannot store NUL, so such
- * a value would fail deep in the driver as a 500; it is refused here as bad input instead.
+ * Characters no request text may hold: C0 controls but tab, LF and CR (NUL among them:
+ * PostgreSQL text cannot store it, so it would fail deep in the driver as a 500), DEL, and the
+ * bidirectional overrides and isolates U+202A-U+202E, U+2066-U+2069 (they make a name read
+ * backwards, "gnp.exe" shown as "exe.png", and garble logs, exports and other people's screens).
+ * Rich-text HTML bodies only need tab and line breaks, so no field is exempt.
  */
-export function findNulString(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+ 
+const FORBIDDEN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
+/** Path of the first string (key or value) holding a forbidden character, else null. */
+export function findForbiddenText(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
+  if (typeof value === 'string') return FORBIDDEN_TEXT.test(value) ? path : null;
   if (depth > 32 || value === null || typeof value !== 'object') return null;
   for (const [key, child] of Object.entries(value)) {
-    const found = findNulString(child, [...path, Array.isArray(value) ? Number(key) : key], depth + 1);
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (FORBIDDEN_TEXT.test(key)) return at;
+    const found = findForbiddenText(child, at, depth + 1);
     if (found) return found;
   }
   return null;
@@ -37,9 +47,10 @@ export function findNulString(value: unknown, path: PropertyKey[] = [], depth = 
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
-    const nulAt = findNulString(data);
-    if (nulAt) {
-      const issue = { code: 'custom', message: 'NUL character', path: nulAt, input: undefined } as z.core.$ZodIssue;
+    // Before the schema, on the raw input: refused whatever the field's own rules say.
+    const badAt = findForbiddenText(data);
+    if (badAt) {
+      const issue = { code: 'custom', message: VALIDATION_MSG.controlCharacters, path: badAt, input: undefined } as z.core.$ZodIssue;
       return { error: new RequestValidationError(httpPart ?? 'body', [issue]) };
     }
     const result = schema.safeParse(data);

@@ -13,10 +13,12 @@ import {
 import zhCN from 'antd/es/locale/zh_CN';
 import enUS from 'antd/es/locale/en_US';
 import type { Locale } from '@contest/shared';
+import { AriaRepairs } from '../components/a11y/AriaRepairs';
 import { FeedbackProvider } from '../components/feedback';
 import { i18n } from '../i18n';
 import { usePreferences, type Preferences } from '../lib/preferences';
 import { createQueryClient } from './query-client';
+import { contrastTokens } from './theme-contrast';
 
 type AntdLocale = NonNullable<ConfigProviderProps['locale']>;
 
@@ -41,8 +43,7 @@ const FONT_FAMILY = [
 /**
  * WCAG 2.1 AA contrast (4.5:1 for text) on the light theme where antd's defaults fall short and a
  * token fixes it without side effects: secondary text and placeholders are 45% and 25% black
- * (3.4:1 and 1.8:1). Status colours (tags) are not seeds to darken: antd derives their filled
- * backgrounds from the seed, which turned muddy; docs/decisions.md ("Accessibility") has the rest.
+ * (3.4:1 and 1.8:1). Status colours are handled by contrastTokens (theme-contrast.ts).
  */
 const LIGHT_CONTRAST_TOKENS = {
   colorTextTertiary: 'rgba(0, 0, 0, 0.58)',
@@ -54,17 +55,19 @@ export function buildTheme(
   prefs: Pick<Preferences, 'theme' | 'themeColor'>,
 ): ThemeConfig {
   const dark = prefs.theme === 'dark';
-  return {
-    algorithm: dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
-    token: {
-      colorPrimary: prefs.themeColor,
-      // Links follow the chosen colour (antd would take them from colorInfo).
-      colorInfo: prefs.themeColor,
-      colorLink: prefs.themeColor,
-      fontFamily: FONT_FAMILY,
-      ...(dark ? {} : LIGHT_CONTRAST_TOKENS),
-    },
+  const algorithm = dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm;
+  const token = {
+    colorPrimary: prefs.themeColor,
+    // Links follow the chosen colour (antd would take them from colorInfo).
+    colorInfo: prefs.themeColor,
+    colorLink: prefs.themeColor,
+    fontFamily: FONT_FAMILY,
+    ...(dark ? {} : LIGHT_CONTRAST_TOKENS),
   };
+  // Readable status texts are worked out from the colours this theme derives (both modes, any
+  // primary colour): docs/decisions.md, "Accessibility".
+  const contrast = contrastTokens(antdTheme.getDesignToken({ algorithm, token }));
+  return { algorithm, token: { ...token, ...contrast.token }, components: contrast.components };
 }
 
 /**
@@ -94,6 +97,8 @@ function ThemeVariables({ mode }: { mode: Preferences['theme'] }) {
   return null;
 }
 
+const FORM_CONFIG: ConfigProviderProps['form'] = { scrollToFirstError: { focus: true, block: 'center' } };
+
 function ThemedAntd({ children }: { children: ReactNode }) {
   const prefs = usePreferences();
   const { theme: mode, themeColor } = prefs;
@@ -104,8 +109,12 @@ function ThemedAntd({ children }: { children: ReactNode }) {
       theme={themeConfig}
       // antd would render two-character labels as "登 录"; the spec's texts are unspaced.
       button={{ autoInsertSpace: false }}
+      // A submit with mistakes moves focus to the first wrong field (WCAG 3.3.1), which then reads
+      // its error (aria-describedby). Forms validated by hand use lib/form-errors.ts instead.
+      form={FORM_CONFIG}
     >
       <ThemeVariables mode={prefs.theme} />
+      <AriaRepairs />
       <FeedbackProvider>{children}</FeedbackProvider>
     </ConfigProvider>
   );

@@ -12,10 +12,12 @@ export interface LogoProps {
 
 export function Logo({ to = '/', name, className }: LogoProps) {
   const { t } = useTranslation();
+  const label = name ?? t('appName');
+  // Named by aria-label too: narrow layouts hide the text and leave only the emblem.
   return (
-    <Link to={to} className={['app-logo', className].filter(Boolean).join(' ')}>
+    <Link to={to} className={['app-logo', className].filter(Boolean).join(' ')} aria-label={label}>
       <img className="app-logo__mark" src={logoUrl} alt="" width={40} height={40} />
-      <span className="app-logo__name">{name ?? t('appName')}</span>
+      <span className="app-logo__name">{label}</span>
     </Link>
   );
 }

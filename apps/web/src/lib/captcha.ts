@@ -1,4 +1,5 @@
 /** The slider captcha's server calls and the login-with-captcha sequence (spec section 4). */
+import type { CaptchaTrack } from '@contest/shared';
 import { api } from './api';
 
 /** GET /captcha; the slider component takes it as is. */
@@ -19,12 +20,13 @@ export async function fetchCaptcha(): Promise<CaptchaChallenge> {
   return (await api.get<CaptchaChallenge>('/captcha')).data;
 }
 
-export async function checkCaptcha(nonceStr: string, slidingDistance: number): Promise<boolean> {
+/**
+ * POST /captcha/check with the track that brought the handle there (issue 14): the server
+ * refuses a right distance that no person's drag or key presses produced.
+ */
+export async function checkCaptcha(nonceStr: string, slidingDistance: number, track: CaptchaTrack): Promise<boolean> {
   // Silent: a refused check is shown by the slider itself, which then loads a new puzzle.
-  const res = await api.get<{ pass: boolean }>('/captcha/check', {
-    params: { imageKey: nonceStr, slidingDistance },
-    silent: true,
-  });
+  const res = await api.post<{ pass: boolean }>('/captcha/check', { imageKey: nonceStr, slidingDistance, track }, { silent: true });
   return res.data.pass === true;
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FormInstance } from 'antd';
+import { validateAndFocus } from './form-errors';
 
 /**
  * The submit of a dialog's form: check the fields (the form shows what is wrong, nothing is sent),
@@ -13,7 +14,7 @@ export function useFormSubmit<V, E = string>(form: FormInstance<V>, run: (values
   const submit = async () => {
     let values: V;
     try {
-      values = await form.validateFields();
+      values = await validateAndFocus(form);
     } catch {
       return;
     }

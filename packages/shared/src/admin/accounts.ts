@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, phoneSchema, usernameSchema } from '../schemas/auth.js';
 import { enabledQuery, keywordQuery, optionalQuery, pageQueryFields, uuidSchema, type IsoDateTime } from './common.js';
 import { ADMIN_MSG as M } from './messages.js';
+import { orMasked } from './pii.js';
 
 /** Optional contact fields: absent, null or '' clear them; anything else must be valid. */
 const nullable = <T extends z.ZodType>(schema: T) =>
@@ -42,11 +43,14 @@ export const systemAccountCreateSchema = z.object({
 });
 export type SystemAccountCreateInput = z.infer<typeof systemAccountCreateSchema>;
 
-/** Edit: profile fields and the full set of roles (the username never changes). */
+/**
+ * Edit: profile fields and the full set of roles (the username never changes). The page shows
+ * phone and e-mail masked; sent back unchanged they keep the stored values (orMasked).
+ */
 export const systemAccountUpdateSchema = z.object({
   name: personNameSchema,
-  phone: optionalPhoneSchema,
-  email: optionalEmailSchema,
+  phone: nullable(orMasked(phoneSchema)),
+  email: nullable(orMasked(emailSchema)),
   roleIds: roleIdsSchema,
 });
 export type SystemAccountUpdateInput = z.infer<typeof systemAccountUpdateSchema>;

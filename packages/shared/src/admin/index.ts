@@ -10,3 +10,4 @@ export * from './users.js';
 export * from './audit.js';
 export * from './dashboard.js';
 export * from './settings.js';
+export * from './pii.js';

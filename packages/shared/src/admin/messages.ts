@@ -35,6 +35,11 @@ export const ADMIN_MSG = {
   userNotFound: '注册用户不存在',
   exportTooLarge: '导出数据超过 50000 条，请缩小筛选范围',
 
+  // Personal information (issue 14 finding 11): the reveal call and masked values sent back
+  piiKindInvalid: '个人信息类型不正确',
+  piiRecordNotFound: '记录不存在',
+  piiMaskedValue: '请填写完整的信息，不能提交脱敏后的内容',
+
   // Roles
   roleCodeRequired: '请输入角色编码',
   roleCodeFormat: '角色编码只能包含大写字母、数字和下划线，以字母开头，2-32 位',
@@ -49,6 +54,9 @@ export const ADMIN_MSG = {
   unknownMenuCodes: '存在无效的菜单编码',
   unknownButtonCodes: '存在无效的按钮编码',
   codesTooMany: '权限编码数量过多',
+  roleHeldBySelf: '不能修改或删除自己所属的角色，请联系其他管理员',
+  roleGrantExceedsOwn: '不能授予自己没有的菜单或按钮权限',
+  roleExceedsOwn: '该角色含有您没有的权限，不能修改或删除',
 
   // Data dictionary
   dictTypeCodeRequired: '请输入字典类型编码',

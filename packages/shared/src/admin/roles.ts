@@ -4,6 +4,19 @@ import { ADMIN_MSG as M } from './messages.js';
 
 export const ROLE_CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,31}$/;
 
+/**
+ * Why a role write was refused (403, `data.reason`; issue 14, 2): a role never raises its holder.
+ * - ownRole: the caller holds the role (as 不能修改自己的角色 on the accounts page).
+ * - grantExceedsOwn: the role would carry menus or buttons the caller lacks (`data.codes` lists them).
+ * - roleExceedsOwn: the role already carries more than the caller holds.
+ */
+export const ROLE_REFUSAL = {
+  ownRole: 'OWN_ROLE',
+  grantExceedsOwn: 'GRANT_EXCEEDS_OWN',
+  roleExceedsOwn: 'ROLE_EXCEEDS_OWN',
+} as const;
+export type RoleRefusalReason = (typeof ROLE_REFUSAL)[keyof typeof ROLE_REFUSAL];
+
 const codesSchema = z
   .array(z.string({ error: M.unknownMenuCodes }).max(64, M.unknownMenuCodes), { error: M.unknownMenuCodes })
   .max(500, M.codesTooMany);

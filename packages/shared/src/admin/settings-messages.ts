@@ -15,6 +15,12 @@ export const SETTINGS_FILE_MIN_BYTES = MB;
  */
 export const SETTINGS_FILE_MAX_BYTES = UPLOAD_RULES.PRELIM.maxBytes;
 export const SETTINGS_MAX_APPLICATION_CHARS = 1_000_000;
+/**
+ * Bounds of the per-address login ceiling (issue 14, 10): never below the old fixed limit of 30,
+ * so a setting cannot shut a whole campus out, and high enough for a hospital full of teams.
+ */
+export const LOGIN_PER_IP_MIN = 30;
+export const LOGIN_PER_IP_MAX = 100_000;
 
 export const SETTINGS_MSG = {
   settingsInvalid: '大赛设置格式不正确',
@@ -39,4 +45,5 @@ export const SETTINGS_MSG = {
   publicityDaysInvalid: '公示期应为 1-30 之间的整数（天）',
   appealDaysInvalid: '申诉期应为 1-30 之间的整数（天）',
   appealExceedsPublicity: '申诉期不能超过公示期',
+  loginPerIpInvalid: `同一网络地址每分钟登录次数上限应为 ${LOGIN_PER_IP_MIN}-${LOGIN_PER_IP_MAX} 之间的整数`,
 } as const;

@@ -9,6 +9,8 @@ import { CONTEST_NAME_DEFAULT } from '../constants.js';
 import { CONTEST_SETTING_KEYS, PHASE_KEYS, PHASES_WHEN_UNSET, normalisePhases, type PhaseKey, type PhaseWindow } from '../contest/phases.js';
 import { PRELIM_FILE_MAX_BYTES, type PrelimFileKind } from '../contest/prelim.js';
 import {
+  LOGIN_PER_IP_MAX,
+  LOGIN_PER_IP_MIN,
   SETTINGS_FILE_MAX_BYTES,
   SETTINGS_FILE_MIN_BYTES,
   SETTINGS_MAX_APPLICATION_CHARS,
@@ -61,7 +63,17 @@ export interface ContestSettings {
   publicity: { days: number };
   /** Days after publication during which a team may appeal; never longer than the 公示 period. */
   appeal: { windowDays: number };
+  /**
+   * Sign-in protection (issue 14, 10): login calls a minute from one client address, over all
+   * accounts. Each login name has its own fixed limit besides (LOGIN_PER_ACCOUNT_PER_MINUTE).
+   */
+  security: { loginPerIpPerMinute: number };
 }
+
+/** Login attempts a minute for one login name (per realm), from any address: not a setting. */
+export const LOGIN_PER_ACCOUNT_PER_MINUTE = 10;
+/** The per-address ceiling when never saved: hundreds of teams may share one hospital or campus address. */
+export const LOGIN_PER_IP_PER_MINUTE_DEFAULT = 300;
 
 const DEFAULT_RULE: ScoringRule = { aggregate: 'TRIMMED_MEAN', minScoresForTrim: 5, tieBreak: [...TIE_BREAKS] };
 
@@ -80,6 +92,7 @@ export const SETTINGS_DEFAULTS: ContestSettings = {
   },
   publicity: { days: 5 },
   appeal: { windowDays: 5 },
+  security: { loginPerIpPerMinute: LOGIN_PER_IP_PER_MINUTE_DEFAULT },
 };
 
 /** Storage keys, one per setting (the first five are read by the contest and identity modules as they are). */
@@ -97,6 +110,7 @@ export const SETTINGS_KEYS = {
   minExpertsPerProject: 'review.minExpertsPerProject',
   publicityDays: 'publicity.days',
   appealWindowDays: 'appeal.windowDays',
+  loginPerIpPerMinute: 'security.loginPerIpPerMinute',
 } as const;
 export type SettingKey = (typeof SETTINGS_KEYS)[keyof typeof SETTINGS_KEYS];
 export const SETTING_KEY_LIST: readonly SettingKey[] = Object.values(SETTINGS_KEYS);
@@ -116,6 +130,7 @@ export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
   'review.minExpertsPerProject': '每个项目的评审专家数',
   'publicity.days': '公示期（天）',
   'appeal.windowDays': '申诉期（天）',
+  'security.loginPerIpPerMinute': '同一网络地址每分钟登录次数上限',
 };
 
 /** The stored value of every key, as the server writes them. */
@@ -134,6 +149,7 @@ export function settingsToStored(s: ContestSettings): Record<SettingKey, unknown
     'review.minExpertsPerProject': s.review.minExpertsPerProject,
     'publicity.days': s.publicity.days,
     'appeal.windowDays': s.appeal.windowDays,
+    'security.loginPerIpPerMinute': s.security.loginPerIpPerMinute,
   };
 }
 
@@ -230,6 +246,7 @@ const divergenceSchema = z.number({ error: M.divergenceInvalid }).min(0, M.diver
 const minExpertsSchema = intIn(1, 50, M.minExpertsInvalid);
 const publicityDaysSchema = intIn(1, 30, M.publicityDaysInvalid);
 const appealDaysSchema = intIn(1, 30, M.appealDaysInvalid);
+const loginPerIpSchema = intIn(LOGIN_PER_IP_MIN, LOGIN_PER_IP_MAX, M.loginPerIpInvalid);
 const group = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { error: M.settingsInvalid });
 
 export const contestSettingsSchema = z
@@ -251,6 +268,7 @@ export const contestSettingsSchema = z
       }),
       publicity: group({ days: publicityDaysSchema }),
       appeal: group({ windowDays: appealDaysSchema }),
+      security: group({ loginPerIpPerMinute: loginPerIpSchema }),
     },
     { error: M.settingsInvalid },
   )
@@ -285,6 +303,11 @@ function readRule(value: unknown, fallback: ScoringRule): ScoringRule {
   };
 }
 
+/** The per-address login ceiling from its stored value (the login routes read only this key). */
+export function loginPerIpPerMinuteOf(stored: unknown): number {
+  return pick(loginPerIpSchema, stored, SETTINGS_DEFAULTS.security.loginPerIpPerMinute);
+}
+
 /** The settings from the stored rows (key -> value); absent or malformed values take their defaults. */
 export function readSettings(stored: Record<string, unknown>): ContestSettings {
   const d = SETTINGS_DEFAULTS;
@@ -317,5 +340,6 @@ export function readSettings(stored: Record<string, unknown>): ContestSettings {
     publicity: { days: publicityDays },
     // Never longer than the 公示 period, whatever is stored.
     appeal: { windowDays: Math.min(pick(appealDaysSchema, stored[SETTINGS_KEYS.appealWindowDays], Math.min(d.appeal.windowDays, publicityDays)), publicityDays) },
+    security: { loginPerIpPerMinute: loginPerIpPerMinuteOf(stored[SETTINGS_KEYS.loginPerIpPerMinute]) },
   };
 }

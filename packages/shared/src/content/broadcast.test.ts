@@ -3,8 +3,6 @@ import {
   BROADCAST_MSG as M,
   broadcastDraftSchema,
   describeSegment,
-  maskEmail,
-  maskPhone,
   renderBroadcast,
   segmentSchema,
   smsSegments,
@@ -12,6 +10,7 @@ import {
   usedVariables,
 } from './broadcast.js';
 import { isUserMessage } from '../messages.js';
+import { maskEmail, maskPhone } from '../pii.js';
 
 const issue = (input: unknown) => {
   const r = segmentSchema.safeParse(input);

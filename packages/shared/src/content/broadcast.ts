@@ -145,14 +145,7 @@ export function smsSegments(text: string): number {
   return n <= SMS_SEGMENT_CHARS ? 1 : Math.ceil(n / SMS_LONG_SEGMENT_CHARS);
 }
 
-export const maskPhone = (phone: string | null): string | null => (phone && phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone);
-
-export function maskEmail(email: string | null): string | null {
-  if (!email) return email;
-  const at = email.indexOf('@');
-  if (at <= 0) return email;
-  return `${email[0]}***${email.slice(at)}`;
-}
+// Recipients are masked with maskPhone / maskEmail of ../pii.ts (one rule for the whole console).
 
 // ---- Calls ------------------------------------------------------------------------------------
 

@@ -96,9 +96,17 @@ export const UPLOAD_MSG = {
   originNotAllowed: '无权上传该类型的附件',
   badOrigin: '附件来源不合法',
   uploadFailed: '上传失败!',
+  /** A join cut off by a crash that cannot be finished from what is left: the client starts over. */
+  uploadInterrupted: '上传中断，请重新上传该文件',
   linkExpired: '文件链接已失效，请刷新后重试',
   badRange: '请求的文件范围无效',
 } as const;
+
+/**
+ * `data.reason` of a piece answer refusing an upload the server has dropped (its join was cut
+ * off and cannot be finished): the client must send the whole file again under a new upload id.
+ */
+export const UPLOAD_RESTART_REASON = 'UPLOAD_RESTART';
 
 /**
  * The lower-case extension of a file name, '' when there is none. Unlike the preview helper it
@@ -111,7 +119,7 @@ export function extensionOfName(name: string): string {
 }
 
 // Control characters, and bidirectional overrides that make "exe.pdf" read as "fdp.exe".
-// eslint-disable-next-line no-control-regex
+ 
 const FORBIDDEN_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069/\\]/;
 
 /** null when the name may be kept as the file's display name, else the refusal text. */

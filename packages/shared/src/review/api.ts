@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PHONE_PATTERN } from '../schemas/auth.js';
 import { enabledQuery, keywordQuery, optionalQuery, pageQueryFields, uuidSchema, type IsoDateTime } from '../admin/common.js';
 import { sortQueryFields } from '../admin/list-query.js';
+import { orMasked } from '../admin/pii.js';
 import type { ReviewRound, ScoringRule, TieBreak } from '../admin/settings.js';
 import { scoringRuleSchema } from '../admin/settings.js';
 import type { ContestAttachment, StatusHistoryEntry, TeamAdvisor, TeamLeader, TeamMember } from '../contest/team.js';
@@ -41,7 +42,8 @@ export const expertBodySchema = z.object({
   /** Omitted on create: the next free E0001-style code. */
   code: z.string().trim().regex(EXPERT_CODE_PATTERN, M.expertCodeInvalid).optional(),
   name: z.string({ error: M.expertNameRequired }).trim().min(1, M.expertNameRequired).max(50, M.expertNameTooLong),
-  phone: z.string({ error: M.expertPhoneRequired }).trim().min(1, M.expertPhoneRequired).regex(PHONE_PATTERN, M.expertPhoneInvalid),
+  /** The console shows it masked: sent back unchanged it keeps the stored phone (orMasked). */
+  phone: orMasked(z.string({ error: M.expertPhoneRequired }).trim().min(1, M.expertPhoneRequired).regex(PHONE_PATTERN, M.expertPhoneInvalid)),
   organization: z.string({ error: M.expertOrgRequired }).trim().min(1, M.expertOrgRequired).max(100, M.expertOrgTooLong),
   /** Unified social credit code of the organisation, when known (validated like the sign-up's). */
   orgCreditCode: z.string().trim().max(18).nullish(),
@@ -290,7 +292,17 @@ export interface ExpertProjectDetail {
   others: ContestAttachment[];
   /** Blind review (setting on): no team at all. Off: organisation, team, members, advisor. */
   blind: boolean;
-  team: { orgName: string; teamName: string; leader: TeamLeader | null; members: TeamMember[]; advisor: TeamAdvisor | null } | null;
+  /**
+   * Null under blind review. Otherwise who the team is, without phones or e-mails: scoring needs
+   * no contacts (personal information, minimum necessary).
+   */
+  team: {
+    orgName: string;
+    teamName: string;
+    leader: Omit<TeamLeader, 'phone' | 'email'> | null;
+    members: Omit<TeamMember, 'phone' | 'email'>[];
+    advisor: Omit<TeamAdvisor, 'phone' | 'email'> | null;
+  } | null;
   criteria: Criterion[];
   sheet: SheetView | null;
   /** Scoring allowed now (window open and sheet not submitted). */

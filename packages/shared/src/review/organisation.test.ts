@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conflictBetween, normaliseCreditCode, normaliseOrgName, type ExpertOrgs } from './organisation.js';
+import { maskCreditCode } from '../pii.js';
 
 describe('normaliseOrgName', () => {
   it('folds full-width letters, case and spaces, and drops the legal suffix', () => {
@@ -76,14 +77,16 @@ describe('conflictBetween', () => {
 
   it('matches on the credit code first, whatever the names', () => {
     const cause = conflictBetween(expert({ name: '甲公司', creditCode: CODE_A.toLowerCase() }), { name: '乙有限公司', creditCode: ` ${CODE_A} ` });
-    expect(cause).toEqual({ kind: 'CREDIT_CODE', via: 'OWN', expertOrg: '甲公司', teamOrg: '乙有限公司', text: `同一统一社会信用代码 ${CODE_A}` });
+    expect(cause).toEqual({ kind: 'CREDIT_CODE', via: 'OWN', expertOrg: '甲公司', teamOrg: '乙有限公司', text: `同一统一社会信用代码 ${maskCreditCode(CODE_A)}` });
+    // The console shows every credit code masked: the kind says they match (issue 14 finding 11).
+    expect(cause?.text).toBe('同一统一社会信用代码 9111**********000A');
   });
 
   it('takes a code match of a declared organisation before a name match of the own one', () => {
     const cause = conflictBetween(expert({ name: '某某科技有限公司' }, [{ name: '某某数据', creditCode: CODE_A }]), { name: '某某科技', creditCode: CODE_A });
     expect(cause?.kind).toBe('CREDIT_CODE');
     expect(cause?.via).toBe('DECLARED');
-    expect(cause?.text).toBe(`专家申报回避：某某数据；同一统一社会信用代码 ${CODE_A}`);
+    expect(cause?.text).toBe(`专家申报回避：某某数据；同一统一社会信用代码 ${maskCreditCode(CODE_A)}`);
   });
 
   it('compares names when either side has no code', () => {

@@ -4,6 +4,8 @@
  * IMPLEMENTED BY: the shared-algorithms helper (issue 11). Pure; no I/O.
  */
 
+import { maskCreditCode } from '../pii.js';
+
 /** An organisation as the conflict rules see it. */
 export interface OrgRef {
   name: string | null | undefined;
@@ -24,7 +26,7 @@ export interface ConflictCause {
   expertOrg: string;
   /** The team's organisation (as written). */
   teamOrg: string;
-  /** Human-readable: 同一统一社会信用代码 91110000… / 单位名称相同（规范化后：…） / 专家申报回避：… */
+  /** Human-readable: 同一统一社会信用代码 9111**********789X / 单位名称相同（规范化后：…） / 专家申报回避：… */
   text: string;
 }
 
@@ -167,7 +169,8 @@ export function conflictBetweenFolded(expert: FoldedExpertOrgs, team: FoldedOrg)
 }
 
 function cause(kind: ConflictCause['kind'], via: ConflictCause['via'], org: FoldedOrg, team: FoldedOrg): ConflictCause {
-  const why = kind === 'CREDIT_CODE' ? `同一统一社会信用代码 ${team.code}` : `单位名称相同（规范化后：${team.name}）`;
+  // The code masked like every credit code the console shows (../pii.ts): the kind already says they match.
+  const why = kind === 'CREDIT_CODE' ? `同一统一社会信用代码 ${maskCreditCode(team.code)}` : `单位名称相同（规范化后：${team.name}）`;
   // A declared organisation is the expert's own word, so the text says so before the match.
   const text = via === 'DECLARED' ? `专家申报回避：${org.written}；${why}` : why;
   return { kind, via, expertOrg: org.written, teamOrg: team.written, text };

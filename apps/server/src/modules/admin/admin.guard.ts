@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { ButtonCode, MenuCode } from '@contest/shared';
+import { PII_VIEW_BUTTON, type ButtonCode, type MenuCode } from '@contest/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accountRoles, roleMenus } from '../../db/schema.js';
 import { forbidden } from '../../lib/errors.js';
+import { piiOf, type Pii } from '../../lib/pii.js';
 import { bearerToken } from '../auth/auth.guard.js';
 import type { PermissionService } from '../auth/permission.service.js';
 import type { AuthContext, SessionService } from '../auth/session.service.js';
@@ -69,6 +70,14 @@ export function createAdminGuards(sessions: SessionService, permissions: Permiss
       await authenticate(request);
     }, { kind: 'any' }),
     menus,
+    /**
+     * How personal information leaves in this request's exports: in full for a role holding
+     * `pii:view`, masked otherwise (lib/pii.ts). Call it after a guard has identified the caller.
+     */
+    async pii(request: FastifyRequest): Promise<Pii> {
+      if (!request.auth) throw new Error('guards.pii needs an authenticated request');
+      return piiOf(await permissions.can(request.auth, PII_VIEW_BUTTON));
+    },
   };
 }
 export type AdminGuards = ReturnType<typeof createAdminGuards>;

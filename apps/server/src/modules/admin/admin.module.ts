@@ -11,6 +11,9 @@ import { createAdminGuards, createMenuAccess } from './admin.guard.js';
 import { createDashboardRepository } from './dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { createDashboardService } from './dashboard/dashboard.service.js';
+import { createPiiRepository } from './pii/pii.repository.js';
+import { piiRoutes } from './pii/pii.routes.js';
+import { createPiiService } from './pii/pii.service.js';
 import { createRoleRepository } from './roles/roles.repository.js';
 import { roleRoutes } from './roles/roles.routes.js';
 import { createRoleService } from './roles/roles.service.js';
@@ -27,7 +30,7 @@ import { createUserService } from './users/users.service.js';
 
 /**
  * The admin console's calls (issue 6): system accounts, roles, data dictionary (and its public
- * reads under /dic), registered users, my account, behaviour auditing, console tracking, the home's dashboard. See docs/api-admin.md.
+ * reads under /dic), registered users, my account, behaviour auditing, console tracking, the home's dashboard, the reveal of personal information. See docs/api-admin.md.
  */
 export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identity: IdentityServices): Promise<void> {
   const db = deps.database.db;
@@ -48,5 +51,6 @@ export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identit
     await scope.register(trackRoutes, { guards });
     await scope.register(dashboardRoutes, { guards, service: createDashboardService(createDashboardRepository(db)) });
     await scope.register(settingsRoutes, { guards, service: createSettingsService({ db, repo: createSettingsRepository(db) }) });
+    await scope.register(piiRoutes, { guards, service: createPiiService({ db, repo: createPiiRepository(db) }) });
   });
 }

@@ -1,7 +1,8 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, loginRecords, operationRecords } from '../../db/schema.js';
 import { contains, createListQuery, dateRange, equals, startsWith } from '../../lib/list-query.js';
+import { piiSearch } from '../../lib/pii.js';
 import type { AuditSortKey, LoginRecordSortedQuery, OperationRecordSortedQuery } from './audit.query.js';
 
 /** Read side of the audit tables. Nothing here writes: records are append-only. */
@@ -27,12 +28,18 @@ export function createAuditRepository(db: Db) {
   });
 
   return {
-    loginRecords: (q: LoginRecordSortedQuery) =>
+    /**
+     * `fullPii`: the caller may see phones in full. What was typed at login is a phone for SMS
+     * sign-ins (shown masked): digits match part of it only for such a caller (lib/pii.ts).
+     */
+    loginRecords: (q: LoginRecordSortedQuery, fullPii: boolean) =>
       logins.page(
         [
           eq(loginRecords.realm, q.realm),
           // What was typed at login, or the username of the account it matched.
-          contains([loginRecords.identifier, accounts.username], q.username),
+          q.username && /^\d+$/.test(q.username.trim()) && !fullPii
+            ? or(contains(accounts.username, q.username), piiSearch(loginRecords.identifier, q.username, false))
+            : contains([loginRecords.identifier, accounts.username], q.username),
           equals(loginRecords.method, q.method),
           equals(loginRecords.result, q.result),
           dateRange(loginRecords.createdAt, q.from, q.to),

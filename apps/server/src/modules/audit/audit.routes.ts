@@ -19,7 +19,7 @@ export async function auditRoutes(base: FastifyInstance, { guards, service }: { 
 
   app.get('/admin/audit/login-records', { onRequest: guards.any, schema: { querystring: loginRecordSortedQuerySchema } }, async (request) => {
     await checkRealm(request, request.query.realm);
-    return ok(await service.loginRecords(request.query));
+    return ok(await service.loginRecords(request.query, await guards.pii(request)));
   });
   app.get('/admin/audit/operation-records', { onRequest: guards.any, schema: { querystring: operationRecordSortedQuerySchema } }, async (request) => {
     await checkRealm(request, request.query.realm);

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, max, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, max, or } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { hasUnreadExpr } from '../messages/messages.repository.js';
@@ -82,21 +82,27 @@ export function createAuthRepository(db: Db) {
       await tx.insert(loginRecords).values({ ...row, identifier: row.identifier.slice(0, 64), userAgent: row.userAgent?.slice(0, 512) });
     },
 
-    countRecentFailures: async (accountId: string, since: Date, results: NonNullable<LoginResult>[]) => {
+    /**
+     * Failed logins since `since`, and when the last one was: of an account (wrong passwords and
+     * SMS codes, whatever name it was tried under), or of a name with no account behind it in the
+     * realm, so that an unknown name is treated exactly like a real one (issue 14).
+     */
+    recentFailures: async (who: { accountId: string } | { realm: Realm; identifier: string }, since: Date) => {
+      const where =
+        'accountId' in who
+          ? and(eq(loginRecords.accountId, who.accountId), inArray(loginRecords.result, ['BAD_CREDENTIALS', 'BAD_SMS_CODE']))
+          : and(
+              eq(loginRecords.realm, who.realm),
+              eq(loginRecords.identifier, who.identifier.slice(0, 64)),
+              isNull(loginRecords.accountId),
+              eq(loginRecords.result, 'UNKNOWN_ACCOUNT'),
+            );
       const [row] = await db
-        .select({ n: count() })
+        .select({ n: count(), last: max(loginRecords.createdAt) })
         .from(loginRecords)
-        .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), inArray(loginRecords.result, results)));
-      return row?.n ?? 0;
+        .where(and(where, gt(loginRecords.createdAt, since)));
+      return { count: row?.n ?? 0, last: row?.last ?? null };
     },
-
-    lastFailureAt: async (accountId: string, since: Date) =>
-      (
-        await db
-          .select({ at: max(loginRecords.createdAt) })
-          .from(loginRecords)
-          .where(and(eq(loginRecords.accountId, accountId), gt(loginRecords.createdAt, since), eq(loginRecords.result, 'BAD_CREDENTIALS')))
-      )[0]?.at ?? null,
 
     /** Sign-up and materials statuses of a participant (what the login answer reports). */
     statusesOf: async (accountId: string) =>

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AUTH_MSG,
   MSG,
@@ -7,23 +7,25 @@ import {
   loginSchema,
   registerSchema,
   staffLoginSchema,
+  type Realm,
 } from '@contest/shared';
+import { tooManyRequests } from '../../lib/errors.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { authOf, requireRealm } from './auth.guard.js';
 import type { AuthService, ClientMeta } from './auth.service.js';
+import type { LoginLimiter } from './login-limiter.js';
 import type { SessionService } from './session.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
   sessions: SessionService;
+  /** Per-account and per-address login limits (login-limiter.ts). */
+  loginLimiter: LoginLimiter;
 }
 
 const meta = (request: FastifyRequest): ClientMeta => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-// Per IP: generous, since a whole hospital may sign in through one address; per account the
-// lockout (5 wrong passwords in 15 minutes) does the real work.
-const LOGIN_LIMIT = { rateLimit: { max: 30, timeWindow: 60_000 } };
 const PASSWORD_LIMIT = { rateLimit: { max: 20, timeWindow: 60_000 } };
 
 /**
@@ -33,17 +35,31 @@ const PASSWORD_LIMIT = { rateLimit: { max: 20, timeWindow: 60_000 } };
  */
 export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { auth, sessions } = opts;
+  const { auth, sessions, loginLimiter } = opts;
   app.decorateRequest('auth', null);
   const anyRealm = requireRealm(sessions, 'USER', 'ADMIN', 'EXPERT');
 
-  app.post('/login', { schema: { body: loginSchema }, config: LOGIN_LIMIT }, async (request) =>
+  // Per address (before the body is read): the ceiling of the contest settings, generous since
+  // a whole hospital may sign in through one address. Per login name (once the body is valid):
+  // a tight fixed limit. Beyond both, the lockout (5 failures in 15 minutes) does the real work.
+  const LOGIN_LIMIT = { rateLimit: { max: () => loginLimiter.perIpPerMinute(), timeWindow: 60_000 } };
+  const perAccount = (realm: Realm, identifierOf: (body: never) => string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const retryAfter = await loginLimiter.hitAccount(realm, identifierOf(request.body as never));
+    if (retryAfter !== null) {
+      reply.header('retry-after', String(retryAfter));
+      throw tooManyRequests();
+    }
+  };
+  const participantName = (body: { isPhoneLogin: boolean; phone?: string; username?: string }) => (body.isPhoneLogin ? body.phone! : body.username!);
+  const staffName = (body: { username: string }) => body.username;
+
+  app.post('/login', { schema: { body: loginSchema }, config: LOGIN_LIMIT, preHandler: perAccount('USER', participantName) }, async (request) =>
     ok(await auth.login(request.body, meta(request)), AUTH_MSG.loginSuccess),
   );
-  app.post('/admin/login', { schema: { body: staffLoginSchema }, config: LOGIN_LIMIT }, async (request) =>
+  app.post('/admin/login', { schema: { body: staffLoginSchema }, config: LOGIN_LIMIT, preHandler: perAccount('ADMIN', staffName) }, async (request) =>
     ok(await auth.staffLogin('ADMIN', request.body, meta(request)), AUTH_MSG.loginSuccess),
   );
-  app.post('/expert/login', { schema: { body: staffLoginSchema }, config: LOGIN_LIMIT }, async (request) =>
+  app.post('/expert/login', { schema: { body: staffLoginSchema }, config: LOGIN_LIMIT, preHandler: perAccount('EXPERT', staffName) }, async (request) =>
     ok(await auth.staffLogin('EXPERT', request.body, meta(request)), AUTH_MSG.loginSuccess),
   );
 

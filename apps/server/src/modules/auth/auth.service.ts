@@ -13,9 +13,10 @@ import {
   prelimDocStatusOf,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest, unauthorized } from '../../lib/errors.js';
+import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
 import { recordOperation } from '../audit/operation-log.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { SMS_MSG } from '../sms/sms.service.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
 
@@ -63,45 +64,87 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
   const record = (realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', result: NonNullable<LoginResult>, meta: ClientMeta, accountId?: string) =>
     repo.recordLogin({ realm, identifier, method, result, accountId: accountId ?? null, ip: meta.ip, userAgent: meta.userAgent });
 
+  type Failures = { count: number; last: Date | null };
+
+  /**
+   * Failed attempts in the lock window: the account's own, or for a name (or phone) with no
+   * account, the failed attempts on that name. Unknown names thus ask for the slider and lock
+   * exactly like real ones, so no answer tells whether an account exists (issue 14).
+   */
+  const failuresOf = (realm: Realm, identifier: string, account: AccountRow | undefined): Promise<Failures> =>
+    repo.recentFailures(account ? { accountId: account.id } : { realm, identifier }, new Date(now().getTime() - LOCK_WINDOW_MS));
+
+  const lockedError = (lockStart: Date) => badRequest(AUTH_MSG.locked, { lockedUntil: new Date(lockStart.getTime() + LOCK_WINDOW_MS).toISOString() });
+
   /**
    * Desktop clients send a passed captcha nonce; mobile clients may not, unless the account
    * failed recently (product.md 2), in which case every client must show the slider.
    */
-  async function gateCaptcha(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', imageKey: string | undefined, account: AccountRow | undefined, meta: ClientMeta) {
+  async function gateCaptcha(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', imageKey: string | undefined, account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
     if (imageKey) {
       if (await captcha.consumePassed(imageKey)) return;
       await record(realm, identifier, method, 'CAPTCHA_FAILED', meta, account?.id);
       throw badRequest(AUTH_MSG.captchaFailed, { captchaRequired: true });
     }
-    if (account && (await repo.countRecentFailures(account.id, new Date(now().getTime() - LOCK_WINDOW_MS), ['BAD_CREDENTIALS', 'BAD_SMS_CODE'])) > 0) {
-      await record(realm, identifier, method, 'CAPTCHA_REQUIRED', meta, account.id);
+    if (failures.count > 0) {
+      await record(realm, identifier, method, 'CAPTCHA_REQUIRED', meta, account?.id);
       throw badRequest(VALIDATION_MSG.captchaRequired, { captchaRequired: true });
     }
+  }
+
+  /**
+   * The lock (product.md 2) is the account's, whatever the method: five failed attempts in 15
+   * minutes, wrong passwords and wrong SMS codes alike, refuse both password and SMS login.
+   */
+  async function assertNotLocked(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
+    if (failures.count < MAX_PASSWORD_FAILURES) return;
+    await record(realm, identifier, method, 'LOCKED', meta, account?.id);
+    throw lockedError(failures.last ?? now());
+  }
+
+  /** Records a failed attempt; the one that reaches the limit answers with the lock, others with `error`. */
+  async function failed(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', account: AccountRow | undefined, failures: Failures, meta: ClientMeta, error: unknown): Promise<never> {
+    const result = !account ? 'UNKNOWN_ACCOUNT' : method === 'PASSWORD' ? 'BAD_CREDENTIALS' : 'BAD_SMS_CODE';
+    await record(realm, identifier, method, result, meta, account?.id);
+    if (failures.count + 1 >= MAX_PASSWORD_FAILURES) throw lockedError(now());
+    throw error;
   }
 
   async function passwordLogin(realm: Realm, input: { username: string; password: string; imageKey?: string }, meta: ClientMeta) {
     const account =
       (await repo.findByUsername(realm, input.username)) ?? (realm === 'EXPERT' ? await repo.findExpertByCodeOrPhone(input.username) : undefined);
-    await gateCaptcha(realm, input.username, 'PASSWORD', input.imageKey, account, meta);
-    if (!account) {
-      await verifyPassword(await dummy(), input.password);
-      await record(realm, input.username, 'PASSWORD', 'UNKNOWN_ACCOUNT', meta);
-      throw badRequest(AUTH_MSG.badCredentials);
-    }
-    const since = new Date(now().getTime() - LOCK_WINDOW_MS);
-    const failures = await repo.countRecentFailures(account.id, since, ['BAD_CREDENTIALS']);
-    if (failures >= MAX_PASSWORD_FAILURES) {
-      await record(realm, input.username, 'PASSWORD', 'LOCKED', meta, account.id);
-      const last = await repo.lastFailureAt(account.id, since);
-      throw badRequest(AUTH_MSG.locked, { lockedUntil: new Date((last ?? now()).getTime() + LOCK_WINDOW_MS).toISOString() });
-    }
-    if (!(await verifyPassword(account.passwordHash, input.password))) {
-      await record(realm, input.username, 'PASSWORD', 'BAD_CREDENTIALS', meta, account.id);
-      const remaining = MAX_PASSWORD_FAILURES - failures - 1;
-      if (remaining <= 0) throw badRequest(AUTH_MSG.locked, { lockedUntil: new Date(now().getTime() + LOCK_WINDOW_MS).toISOString() });
-      throw badRequest(AUTH_MSG.badCredentials, { remainingTries: remaining });
+    const failures = await failuresOf(realm, input.username, account);
+    await gateCaptcha(realm, input.username, 'PASSWORD', input.imageKey, account, failures, meta);
+    await assertNotLocked(realm, input.username, 'PASSWORD', account, failures, meta);
+    // Verifying against a real hash when the account does not exist keeps the timing the same.
+    const matches = await verifyPassword(account?.passwordHash ?? (await dummy()), input.password);
+    if (!account || !matches) {
+      // The same answer for an unknown name and a wrong password: no remaining tries, no hint.
+      return failed(realm, input.username, 'PASSWORD', account, failures, meta, badRequest(AUTH_MSG.badCredentials));
     }
     return finishLogin(realm, account, input.username, 'PASSWORD', meta);
+  }
+
+  /**
+   * Participants' phone + SMS code. An unregistered phone goes through the same steps (its code,
+   * if one was requested, was stored but never sent), so it answers as a wrong code does.
+   */
+  async function smsLogin(input: { phone: string; smsCode: string; imageKey?: string }, meta: ClientMeta) {
+    const account = await repo.findByPhone('USER', input.phone);
+    const failures = await failuresOf('USER', input.phone, account);
+    await gateCaptcha('USER', input.phone, 'SMS', input.imageKey, account, failures, meta);
+    // Checked before the code is used, so a refused login leaves the code for after the lock.
+    await assertNotLocked('USER', input.phone, 'SMS', account, failures, meta);
+    try {
+      await sms.verify({ phone: input.phone, smsKey: 'LOGIN_VERIFY_KEY', code: input.smsCode });
+    } catch (err) {
+      // A store outage is no wrong code: only the code's own refusals count toward the lock.
+      if (!(err instanceof AppError)) throw err;
+      return failed('USER', input.phone, 'SMS', account, failures, meta, err);
+    }
+    // Only a guess can match a code that was never sent: it is a wrong code all the same.
+    if (!account) return failed('USER', input.phone, 'SMS', account, failures, meta, badRequest(SMS_MSG.wrongCode));
+    return finishLogin('USER', account, input.phone, 'SMS', meta);
   }
 
   async function finishLogin(realm: Realm, account: AccountRow, identifier: string, method: 'PASSWORD' | 'SMS', meta: ClientMeta) {
@@ -142,24 +185,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
   return {
     /** POST /login: participants. */
     async login(input: LoginInput, meta: ClientMeta) {
-      let result: { token: string; account: AccountRow };
-      if (input.isPhoneLogin) {
-        const account = await repo.findByPhone('USER', input.phone);
-        await gateCaptcha('USER', input.phone, 'SMS', input.imageKey, account, meta);
-        if (!account) {
-          await record('USER', input.phone, 'SMS', 'UNKNOWN_ACCOUNT', meta);
-          throw badRequest(AUTH_MSG.noAccountForPhone);
-        }
-        try {
-          await sms.verify({ phone: input.phone, smsKey: 'LOGIN_VERIFY_KEY', code: input.smsCode });
-        } catch (err) {
-          await record('USER', input.phone, 'SMS', 'BAD_SMS_CODE', meta, account.id);
-          throw err;
-        }
-        result = await finishLogin('USER', account, input.phone, 'SMS', meta);
-      } else {
-        result = await passwordLogin('USER', input, meta);
-      }
+      const result = input.isPhoneLogin ? await smsLogin(input, meta) : await passwordLogin('USER', input, meta);
       const { teamStatus, prelimStatus } = await repo.statusesOf(result.account.id);
       return {
         accessToken: result.token,

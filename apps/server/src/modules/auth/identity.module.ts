@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AUTH_MSG } from '@contest/shared';
+import { AUTH_MSG, LOGIN_PER_ACCOUNT_PER_MINUTE, SETTINGS_KEYS, loginPerIpPerMinuteOf } from '@contest/shared';
 import type { AppDeps } from '../../app.js';
 import { badRequest } from '../../lib/errors.js';
 import { createCaptchaService } from '../captcha/captcha.service.js';
@@ -10,6 +10,7 @@ import { createSmsService } from '../sms/sms.service.js';
 import { createAuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
+import { createLoginLimiter } from './login-limiter.js';
 import { createPermissionService, type PermissionService } from './permission.service.js';
 import { createSessionService, type SessionService } from './session.service.js';
 
@@ -42,13 +43,24 @@ export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Pro
   await api.register(captchaRoutes, { captcha });
   await api.register(smsRoutes, {
     sms,
-    // Codes go only where they can be used: registration to new phones, login and recovery to known ones.
+    // Codes go only where they can be used: registration to new phones, login and recovery to
+    // known ones. A login code for an unknown phone answers as if sent (same answer, same 60 s
+    // wait) but sends nothing, so the login form does not tell which phones are registered (issue 14).
     beforeSend: async ({ phone, smsKey }) => {
       const account = await repo.findByPhone('USER', phone);
       if (smsKey === 'REGISTER_VERIFY_KEY' && account) throw badRequest(AUTH_MSG.phoneTaken, { field: 'phone' });
-      if (smsKey !== 'REGISTER_VERIFY_KEY' && !account) throw badRequest(AUTH_MSG.noAccountForPhone, { field: 'phone' });
+      if (smsKey === 'LOGIN_VERIFY_KEY' && !account) return { deliver: false };
+      if (smsKey === 'FIND_PASSWORD_KEY' && !account) throw badRequest(AUTH_MSG.noAccountForPhone, { field: 'phone' });
+      return undefined;
     },
   });
-  await api.register(authRoutes, { auth, sessions });
+  const loginLimiter = createLoginLimiter({
+    kv,
+    perAccountPerMinute: LOGIN_PER_ACCOUNT_PER_MINUTE,
+    // Read per call, so a saved change applies to the very next login; an unreadable setting
+    // falls back to the default rather than failing the login.
+    perIpPerMinute: async () => loginPerIpPerMinuteOf(await repo.setting(SETTINGS_KEYS.loginPerIpPerMinute).catch(() => undefined)),
+  });
+  await api.register(authRoutes, { auth, sessions, loginLimiter });
   return { sessions, permissions: createPermissionService(repo), smsProvider: provider };
 }

@@ -1,8 +1,5 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AuthRepository } from './auth.repository.js';
-import { forbidden } from '../../lib/errors.js';
-import type { AuthContext, SessionService } from './session.service.js';
-import { bearerToken } from './auth.guard.js';
+import type { AuthContext } from './session.service.js';
 
 /**
  * Button permissions (product.md section 7): SUPER_ADMIN holds every code; a SYSTEM account holds
@@ -25,19 +22,3 @@ export function createPermissionService(repo: AuthRepository) {
   };
 }
 export type PermissionService = ReturnType<typeof createPermissionService>;
-
-/**
- * preHandler for an admin call: a live ADMIN session (401/409 otherwise) holding `code` (403
- * otherwise). `code` null admits any admin (calls every operator needs, such as their own profile).
- */
-export function requirePermission(
-  sessions: SessionService,
-  permissions: PermissionService,
-  code: string | null,
-): preHandlerAsyncHookHandler {
-  return async function guard(request: FastifyRequest) {
-    const ctx = await sessions.authenticate(bearerToken(request), ['ADMIN']);
-    request.auth = ctx;
-    if (code !== null && !(await permissions.can(ctx, code))) throw forbidden();
-  };
-}

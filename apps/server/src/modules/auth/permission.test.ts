@@ -6,7 +6,8 @@ import { operationRecords } from '../../db/schema.js';
 import { ok } from '../../plugins/envelope.js';
 import { actorOf, recordOperation } from '../audit/operation-log.js';
 import { createAuthRepository } from './auth.repository.js';
-import { createPermissionService, requirePermission } from './permission.service.js';
+import { requirePermission } from './auth.guard.js';
+import { createPermissionService } from './permission.service.js';
 import { createSessionService } from './session.service.js';
 
 let t: TestApp;

@@ -126,8 +126,10 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
         .returning({ id: noticeOutbox.id, phone: noticeOutbox.recipient });
       // Only rows written now take a slot: a restarted run never counts a phone twice.
       const capped: string[] = [];
+      // The counters in the same transaction when they live in the database (no Redis).
+      const kv = deps.kv.inTransaction?.(tx) ?? deps.kv;
       for (const row of inserted) {
-        if (!(await takeDailyPhoneSlot(deps.kv, row.phone, deps.smsDailyLimit, now().getTime()).take())) capped.push(row.id);
+        if (!(await takeDailyPhoneSlot(kv, row.phone, deps.smsDailyLimit, now().getTime()).take())) capped.push(row.id);
       }
       if (capped.length) {
         await tx.update(noticeOutbox).set({ status: 'FAILED', lastError: M.dailyCapReached }).where(inArray(noticeOutbox.id, capped));

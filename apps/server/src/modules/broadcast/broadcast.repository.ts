@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { BroadcastAccountsQuery, BroadcastChannel, BroadcastListQuery, BroadcastRecordsQuery, BroadcastStatus } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, dictItems, jobs, messageBatches, messageRecipients, messageTemplates, messages, noticeOutbox, teams } from '../../db/schema.js';
 import { contains, equals } from '../../lib/list-query.js';
+import { piiSearch } from '../../lib/pii.js';
 
 export type BatchRow = typeof messageBatches.$inferSelect;
 export type TemplateRow = typeof messageTemplates.$inferSelect;
@@ -206,9 +207,13 @@ export function createBroadcastRepository(db: Db) {
       return { rows: rows.map((r) => ({ ...r, readAt: null })), total: total?.n ?? 0 };
     },
 
-    /** Participants to choose from (enabled, realm USER), newest first. */
-    async accounts(q: BroadcastAccountsQuery) {
-      const where = and(eq(accounts.realm, 'USER'), eq(accounts.enabled, true), contains([accounts.username, accounts.name, accounts.phone], q.keyword));
+    /**
+     * Participants to choose from (enabled, realm USER), newest first. `fullPii`: the caller may
+     * see phones in full, so part of one finds the participant (lib/pii.ts); otherwise only the whole number.
+     */
+    async accounts(q: BroadcastAccountsQuery, fullPii: boolean) {
+      const keyword = q.keyword ? or(contains([accounts.username, accounts.name], q.keyword), piiSearch(accounts.phone, q.keyword, fullPii)) : undefined;
+      const where = and(eq(accounts.realm, 'USER'), eq(accounts.enabled, true), keyword);
       const [rows, [total]] = await Promise.all([
         db
           .select({ id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone, teamName: teams.teamName })

@@ -48,7 +48,9 @@ export async function broadcastRoutes(base: FastifyInstance, { service, guards }
     return ok(await service.list(request.query));
   });
   // Static path before /:id: the participants an ACCOUNTS segment picks from.
-  app.get('/admin/broadcast/accounts', { onRequest: canRead, schema: { querystring: broadcastAccountsQuerySchema } }, async (request) => ok(await service.accounts(request.query)));
+  app.get('/admin/broadcast/accounts', { onRequest: canRead, schema: { querystring: broadcastAccountsQuerySchema } }, async (request) =>
+    ok(await service.accounts(request.query, await guards.pii(request))),
+  );
   app.get('/admin/broadcast/:id', { onRequest: canRead, schema: { params: idParamsSchema, querystring: broadcastRecordsQuerySchema } }, async (request) => {
     await checkChannel(request, await service.channelOf(request.params.id));
     return ok(await service.detail(request.params.id, request.query));

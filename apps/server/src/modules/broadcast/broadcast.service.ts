@@ -26,6 +26,7 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import type { Pii } from '../../lib/pii.js';
 import { iso, isoOrNull } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { BROADCAST_JOB, variablesOf, type BroadcastJobPayload } from './broadcast.job.js';
@@ -215,8 +216,8 @@ export function createBroadcastService({ db, repo, enqueueJob, kickJobs, now = (
       return { list: rows.map((r) => toBatch(r, stats.get(r.batch.id), names)), page: q.page, size: q.size, total };
     },
 
-    async accounts(q: BroadcastAccountsQuery): Promise<Page<BroadcastAccount>> {
-      const { rows, total } = await repo.accounts(q);
+    async accounts(q: BroadcastAccountsQuery, pii: Pii): Promise<Page<BroadcastAccount>> {
+      const { rows, total } = await repo.accounts(q, pii.full);
       return { list: rows.map((r) => ({ ...r, phone: maskPhone(r.phone) })), page: q.page, size: q.size, total };
     },
 

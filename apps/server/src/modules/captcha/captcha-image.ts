@@ -160,19 +160,165 @@ function tracePiece(ctx: SKRSContext2D, x: number, y: number): void {
   ctx.closePath();
 }
 
+/**
+ * The shapes a hole can take: the piece's own, and the piece mirrored or turned, for decoys. A
+ * decoy has the piece's size, darkening and outline, so a matcher of pixels or of dark areas
+ * finds it as readily as the real hole; a person sees at a glance that its knobs are elsewhere.
+ */
+type HoleShape = 'piece' | 'mirrored' | 'flipped' | 'turned';
+
+/** How far each shape reaches beyond its square body: [left, top, right, bottom]. */
+const REACH: Record<HoleShape, [number, number, number, number]> = {
+  piece: [0, KNOB_RISE, KNOB_RISE, 0],
+  mirrored: [KNOB_RISE, KNOB_RISE, 0, 0],
+  flipped: [0, 0, KNOB_RISE, KNOB_RISE],
+  turned: [KNOB_RISE, 0, 0, KNOB_RISE],
+};
+
+/** Traces `shape` with its square body's top-left corner at (x, y). */
+function traceShape(ctx: SKRSContext2D, shape: HoleShape, x: number, y: number): void {
+  if (shape === 'piece') return tracePiece(ctx, x, y);
+  const cx = x + BODY / 2;
+  const cy = y + BODY / 2;
+  // The transform only shapes the path: it is restored before the path is filled or stroked.
+  ctx.save();
+  ctx.translate(cx, cy);
+  ctx.scale(shape === 'flipped' ? 1 : -1, shape === 'mirrored' ? 1 : -1);
+  tracePiece(ctx, -BODY / 2, -BODY / 2);
+  ctx.restore();
+}
+
+interface Hole {
+  shape: HoleShape;
+  /** Left edge of the square body on the canvas. */
+  bodyX: number;
+}
+
+/** Horizontal extent of a hole on the canvas, knobs included. */
+const extent = (h: Hole): [number, number] => [h.bodyX - REACH[h.shape][0], h.bodyX + BODY + REACH[h.shape][2]];
+
+/**
+ * One or two decoys on the piece's row (a matcher slides the piece along that row only), placed
+ * where a real answer could be (inside X_RANGE) and apart from the other holes. Shapes that would
+ * poke out of the canvas's bottom are not used.
+ */
+function placeDecoys(rand: () => number, real: Hole, bodyTop: number): Hole[] {
+  const holes: Hole[] = [real];
+  const wanted = 1 + Math.floor(rand() * 2);
+  const fitsBelow = bodyTop + BODY + KNOB_RISE <= CAPTCHA.canvasHeight - 2;
+  const shapes: HoleShape[] = fitsBelow ? ['mirrored', 'flipped', 'turned'] : ['mirrored'];
+  const minBodyX = X_RANGE.min + BLOCK_GEOMETRY.bodyLeft;
+  const maxBodyX = X_RANGE.max + BLOCK_GEOMETRY.bodyLeft;
+  for (let tries = 0; tries < 40 && holes.length <= wanted; tries++) {
+    const shape = shapes[Math.floor(rand() * shapes.length)]!;
+    const candidate: Hole = { shape, bodyX: minBodyX + Math.floor(rand() * (maxBodyX - minBodyX + 1)) };
+    const [left, right] = extent(candidate);
+    if (left < 2 || right > CAPTCHA.canvasWidth - 2) continue;
+    if (holes.some((h) => {
+      const [l, r] = extent(h);
+      return left < r + 6 && right > l - 6;
+    })) continue;
+    holes.push(candidate);
+  }
+  return holes;
+}
+
+/** Average luminance (0-255) of a square of the canvas, clipped to the canvas. */
+function meanLuminance(ctx: SKRSContext2D, x: number, y: number, size: number): number {
+  const left = Math.max(0, Math.floor(x));
+  const top = Math.max(0, Math.floor(y));
+  const width = Math.min(CAPTCHA.canvasWidth, Math.ceil(x + size)) - left;
+  const height = Math.min(CAPTCHA.canvasHeight, Math.ceil(y + size)) - top;
+  if (width <= 0 || height <= 0) return 128;
+  const { data } = ctx.getImageData(left, top, width, height);
+  let sum = 0;
+  for (let i = 0; i < data.length; i += 4) sum += 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+  return sum / (width * height);
+}
+
+/** A picture to show inside a hole in place of what was there, moved by (shiftX, shiftY). */
+interface HoleContent {
+  picture: Canvas;
+  shiftX: number;
+  shiftY: number;
+}
+
+function strokeHole(ctx: SKRSContext2D, rand: () => number, shape: HoleShape, bodyX: number, bodyTop: number): void {
+  traceShape(ctx, shape, bodyX, bodyTop);
+  ctx.lineWidth = 1 + rand() * 0.6;
+  ctx.strokeStyle = `rgba(255,255,255,${(0.55 + rand() * 0.3).toFixed(2)})`;
+  ctx.stroke();
+}
+
+/**
+ * The bait decoy: the piece's own picture under the old flat 45 % shade, in a hole of the wrong
+ * shape. A matcher of pixels (the piece times the darkening) scores it best; a person goes by
+ * the knobs.
+ */
+function baitHole(ctx: SKRSContext2D, rand: () => number, shape: HoleShape, bodyX: number, bodyTop: number, content: HoleContent): void {
+  ctx.save();
+  traceShape(ctx, shape, bodyX, bodyTop);
+  ctx.clip();
+  ctx.drawImage(content.picture, content.shiftX, content.shiftY);
+  ctx.fillStyle = 'rgba(0,0,0,0.45)';
+  ctx.fillRect(0, 0, CAPTCHA.canvasWidth, CAPTCHA.canvasHeight);
+  ctx.restore();
+  strokeHole(ctx, rand, shape, bodyX, bodyTop);
+}
+
+/**
+ * Shades one hole (the real one or a plain decoy). Each gets its own depth, tint, direction of
+ * shading and grain, so the holes cannot be told apart by how they are shaded. The real hole
+ * shows another part of the picture under its shade (`content`): what the piece shows is not
+ * in it at all, so no matcher of pixels finds it, while its outline, what a person looks at,
+ * stays the piece's.
+ */
+function shadeHole(ctx: SKRSContext2D, rand: () => number, shape: HoleShape, bodyX: number, bodyTop: number, content: HoleContent | null): void {
+  const between = (lo: number, hi: number) => lo + rand() * (hi - lo);
+  // Dark holes on light ground, light holes on dark ground: always visible to a person, and on
+  // dark ground never the "picture times 0.55" that a simple matcher expects.
+  const light = meanLuminance(ctx, bodyX - KNOB_RISE, bodyTop - KNOB_RISE, BODY + 2 * KNOB_RISE) < 150;
+  const tint = (light ? [between(215, 255), between(215, 255), between(215, 255)] : [between(0, 40), between(0, 40), between(0, 50)]).map(Math.round);
+  const fill = (alpha: number) => `rgba(${tint[0]},${tint[1]},${tint[2]},${(light ? alpha - 0.12 : alpha).toFixed(2)})`;
+  const angle = rand() * Math.PI * 2;
+  const cx = bodyX + BODY / 2;
+  const cy = bodyTop + BODY / 2;
+  const reach = BODY / 2 + KNOB_RISE;
+  const gradient = ctx.createLinearGradient(cx - Math.cos(angle) * reach, cy - Math.sin(angle) * reach, cx + Math.cos(angle) * reach, cy + Math.sin(angle) * reach);
+  gradient.addColorStop(0, fill(between(0.62, 0.8)));
+  gradient.addColorStop(1, fill(between(0.8, 0.94)));
+
+  ctx.save();
+  traceShape(ctx, shape, bodyX, bodyTop);
+  ctx.clip();
+  if (content) ctx.drawImage(content.picture, content.shiftX, content.shiftY);
+  ctx.fillStyle = gradient;
+  ctx.fillRect(0, 0, CAPTCHA.canvasWidth, CAPTCHA.canvasHeight);
+  // Grain inside the hole: a few hundred dots are cheap in the PNG, unlike noise over the canvas.
+  for (let i = 0; i < 140; i++) {
+    ctx.fillStyle = rand() < 0.5 ? `rgba(255,255,255,${between(0.08, 0.3).toFixed(2)})` : `rgba(0,0,0,${between(0.1, 0.4).toFixed(2)})`;
+    const size = 1 + Math.floor(rand() * 2);
+    ctx.fillRect(Math.floor(bodyX - KNOB_RISE + rand() * (BODY + 2 * KNOB_RISE)), Math.floor(bodyTop - KNOB_RISE + rand() * (BODY + 2 * KNOB_RISE)), size, size);
+  }
+  ctx.restore();
+  strokeHole(ctx, rand, shape, bodyX, bodyTop);
+}
+
 export interface CaptchaImages {
   canvasPng: Buffer;
   blockPng: Buffer;
 }
 
 /**
- * Draws one challenge: the background with a hole whose block image's top-left is at (x, y),
- * and the piece cut from the untouched background. `seed` drives the background only.
+ * Draws one challenge: the background with the hole whose block image's top-left is at (x, y),
+ * one or two decoy holes on the same row, and the piece cut from the untouched background.
+ * `seed` drives everything but the answer.
  */
 export async function renderCaptcha(seed: number, x: number, y: number): Promise<CaptchaImages> {
+  const rand = mulberry32(seed);
   const background: Canvas = createCanvas(CAPTCHA.canvasWidth, CAPTCHA.canvasHeight);
   const bg = background.getContext('2d');
-  paintBackground(bg, mulberry32(seed));
+  paintBackground(bg, rand);
 
   const block = createCanvas(BLOCK_GEOMETRY.width, BLOCK_GEOMETRY.height);
   const bc = block.getContext('2d');
@@ -180,20 +326,36 @@ export async function renderCaptcha(seed: number, x: number, y: number): Promise
   bc.save();
   bc.clip();
   bc.drawImage(background, -x, -y);
+  // Grain of the piece's own: its pixels never equal the background's, hole or no hole.
+  for (let i = 0; i < 60; i++) {
+    bc.fillStyle = rand() < 0.5 ? `rgba(255,255,255,${(0.1 + rand() * 0.25).toFixed(2)})` : `rgba(0,0,0,${(0.1 + rand() * 0.25).toFixed(2)})`;
+    bc.fillRect(Math.floor(rand() * BLOCK_GEOMETRY.width), Math.floor(rand() * BLOCK_GEOMETRY.height), 1 + Math.floor(rand() * 2), 1);
+  }
   bc.restore();
-  // A light rim with a dark halo keeps the piece visible on light and dark backgrounds alike.
-  bc.shadowColor = 'rgba(0,0,0,0.7)';
-  bc.shadowBlur = 3;
-  bc.lineWidth = 1.5;
-  bc.strokeStyle = 'rgba(255,255,255,0.95)';
+  // A light rim with a dark halo keeps the piece visible on light and dark backgrounds alike;
+  // its weight varies so the piece's edge is no template for the hole's.
+  bc.shadowColor = `rgba(0,0,0,${(0.5 + rand() * 0.3).toFixed(2)})`;
+  bc.shadowBlur = 2 + rand() * 2;
+  bc.lineWidth = 1.2 + rand() * 0.8;
+  bc.strokeStyle = `rgba(255,255,255,${(0.85 + rand() * 0.15).toFixed(2)})`;
   bc.stroke();
 
-  tracePiece(bg, x + BLOCK_GEOMETRY.bodyLeft, y + BLOCK_GEOMETRY.bodyTop);
-  bg.fillStyle = 'rgba(0,0,0,0.45)';
-  bg.fill();
-  bg.lineWidth = 1;
-  bg.strokeStyle = 'rgba(255,255,255,0.7)';
-  bg.stroke();
+  const bodyTop = y + BLOCK_GEOMETRY.bodyTop;
+  const realX = x + BLOCK_GEOMETRY.bodyLeft;
+  const holes = placeDecoys(rand, { shape: 'piece', bodyX: realX }, bodyTop);
+  // The first decoy is the bait: it needs the picture as it was before any hole was cut.
+  const picture = createCanvas(CAPTCHA.canvasWidth, CAPTCHA.canvasHeight);
+  picture.getContext('2d').drawImage(background, 0, 0);
+  // What the real hole shows instead: a patch of the picture well away from it.
+  const sourceXs = { min: KNOB_RISE + 2, max: CAPTCHA.canvasWidth - BODY - KNOB_RISE - 2 };
+  let sourceX = realX;
+  while (Math.abs(sourceX - realX) < 50) sourceX = sourceXs.min + Math.floor(rand() * (sourceXs.max - sourceXs.min + 1));
+  const sourceY = KNOB_RISE + 2 + Math.floor(rand() * (CAPTCHA.canvasHeight - BODY - 2 * KNOB_RISE - 4));
+  holes.forEach((hole, i) => {
+    if (i === 0) shadeHole(bg, rand, hole.shape, hole.bodyX, bodyTop, { picture, shiftX: realX - sourceX, shiftY: bodyTop - sourceY });
+    else if (i === 1) baitHole(bg, rand, hole.shape, hole.bodyX, bodyTop, { picture, shiftX: hole.bodyX - realX, shiftY: 0 });
+    else shadeHole(bg, rand, hole.shape, hole.bodyX, bodyTop, null);
+  });
 
   // encode() runs on libuv's thread pool, so drawing many captchas does not stall the event loop.
   const [canvasPng, blockPng] = await Promise.all([background.encode('png'), block.encode('png')]);

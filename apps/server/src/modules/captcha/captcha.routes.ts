@@ -1,5 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { CAPTCHA_TRACK, captchaCheckSchema, captchaTrackSchema, type CaptchaTrack } from '@contest/shared';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import type { CaptchaService } from './captcha.service.js';
@@ -13,6 +14,20 @@ export const captchaCheckQuery = z.object({
   // Through a string first: z.coerce.number() alone would read a missing or empty value as 0 or NaN
   // and report it as invalid rather than missing.
   slidingDistance: z.string().trim().min(1).pipe(z.coerce.number()),
+  // The spec's GET carries the track as JSON text; without one the check cannot pass.
+  track: z
+    .string()
+    .max(CAPTCHA_TRACK.maxBodyBytes)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'track is not JSON', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(captchaTrackSchema)
+    .optional(),
 });
 
 /** Registered under /api. Issuing draws images, so it gets a tight per-IP limit of its own. */
@@ -20,10 +35,23 @@ export const captchaRoutes: FastifyPluginAsync<CaptchaRoutesOptions> = async (ap
   const { captcha } = opts;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
+  const check = async (log: FastifyBaseLogger, imageKey: string, slidingDistance: number, track: CaptchaTrack | undefined) => {
+    const verdict = await captcha.check(imageKey, slidingDistance, track);
+    // The reason stays in the log: a script told which rule it broke could tune its fake track.
+    if (!verdict.pass) log.info({ captchaRefusal: verdict.reason }, 'captcha check refused');
+    return ok({ pass: verdict.pass });
+  };
+
   api.get('/captcha', { config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async () => ok(await captcha.issue()));
 
   api.get('/captcha/check', { schema: { querystring: captchaCheckQuery } }, async (request) => {
-    const { imageKey, slidingDistance } = request.query;
-    return ok({ pass: await captcha.check(imageKey, slidingDistance) });
+    const { imageKey, slidingDistance, track } = request.query;
+    return check(request.log, imageKey, slidingDistance, track);
+  });
+
+  // What the web client uses: a track of a few hundred points belongs in a body, not a URL.
+  api.post('/captcha/check', { schema: { body: captchaCheckSchema }, bodyLimit: CAPTCHA_TRACK.maxBodyBytes }, async (request) => {
+    const { imageKey, slidingDistance, track } = request.body;
+    return check(request.log, imageKey, slidingDistance, track);
   });
 };

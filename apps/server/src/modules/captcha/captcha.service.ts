@@ -1,7 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { CAPTCHA } from '@contest/shared';
+import { CAPTCHA, type CaptchaTrack } from '@contest/shared';
 import type { KvStore } from '../../lib/kv-store.js';
 import { renderCaptcha, X_RANGE, Y_RANGE } from './captcha-image.js';
+import { judgeTrack, type TrackRefusal } from './captcha-track.js';
 
 /** What GET /captcha sends. The answer x stays on the server. */
 export interface CaptchaChallenge {
@@ -14,10 +15,18 @@ export interface CaptchaChallenge {
   blockY: number;
 }
 
+/** Why a check failed; the route logs it and answers only pass: false. */
+export type CaptchaRefusal = 'unknown-nonce' | 'expired' | 'wrong-distance' | TrackRefusal;
+
+export type CaptchaVerdict = { pass: true } | { pass: false; reason: CaptchaRefusal };
+
 export interface CaptchaService {
   issue(): Promise<CaptchaChallenge>;
-  /** Consumes the nonce whatever the outcome; true when the piece is within CAPTCHA.accuracy px. */
-  check(nonceStr: string, slidingDistance: number): Promise<boolean>;
+  /**
+   * Consumes the nonce whatever the outcome; passes when the piece is within CAPTCHA.accuracy px
+   * and the track that brought it there looks like a person's (captcha-track.ts).
+   */
+  check(nonceStr: string, slidingDistance: number, track: CaptchaTrack | undefined): Promise<CaptchaVerdict>;
   /** True once for a nonce that passed its check (the login call spends it); false otherwise. */
   consumePassed(nonceStr: string): Promise<boolean>;
 }
@@ -68,22 +77,27 @@ export function createCaptchaService(deps: CaptchaDeps): CaptchaService {
       return { nonceStr, canvasSrc: toDataUrl(images.canvasPng), blockSrc: toDataUrl(images.blockPng), blockY: y };
     },
 
-    async check(nonceStr, slidingDistance) {
-      if (!nonceStr) return false;
+    async check(nonceStr, slidingDistance, track) {
+      const refuse = (reason: CaptchaRefusal): CaptchaVerdict => ({ pass: false, reason });
+      if (!nonceStr) return refuse('unknown-nonce');
       // take() so that one answer gets one try: a bot cannot sweep distances over a nonce.
       const raw = await kv.take(captchaKeys.answer(nonceStr));
-      if (raw === null) return false;
+      if (raw === null) return refuse('unknown-nonce');
       let stored: StoredAnswer;
       try {
         stored = JSON.parse(raw) as StoredAnswer;
       } catch {
-        return false;
+        return refuse('unknown-nonce');
       }
+      const sinceIssue = now() - stored.issuedAt;
       // The store's TTL is the main guard; this one also holds if a store rounds TTLs up.
-      if (now() - stored.issuedAt >= CAPTCHA_TTL_MS) return false;
-      if (!Number.isFinite(slidingDistance) || Math.abs(slidingDistance - stored.x) > CAPTCHA.accuracy) return false;
+      if (sinceIssue >= CAPTCHA_TTL_MS) return refuse('expired');
+      if (!Number.isFinite(slidingDistance) || Math.abs(slidingDistance - stored.x) > CAPTCHA.accuracy) return refuse('wrong-distance');
+      // The right distance is not enough: a script that found the hole still has to drag like a person.
+      const trackRefusal = judgeTrack(track, slidingDistance, sinceIssue);
+      if (trackRefusal) return refuse(trackRefusal);
       await kv.set(captchaKeys.passed(nonceStr), '1', CAPTCHA_TTL_MS);
-      return true;
+      return { pass: true };
     },
 
     async consumePassed(nonceStr) {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { AppError } from '../../lib/errors.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
@@ -60,11 +61,20 @@ export async function registerContent(
   // Authentication first (onRequest), so an anonymous caller gets 401 whatever it sends.
   const participant = requireRealm(sessions, 'USER');
   const admin = createAdminGuards(sessions, permissions, createMenuAccess(db));
-  /** Public calls that show more to a signed-in participant; a bad token is still 401. */
+  /**
+   * Public calls that show more to a signed-in participant. Any other token (an admin's or an
+   * expert's, an expired or unknown one) gets the public view, as no token does: a public page
+   * never refuses what anyone may read. Database faults still fail the call.
+   */
   const participantOf = async (request: FastifyRequest): Promise<string | null> => {
     const token = bearerToken(request);
     if (!token) return null;
-    return (await sessions.authenticate(token, ['USER'])).accountId;
+    try {
+      return (await sessions.authenticate(token, ['USER'])).accountId;
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'UNAUTHORIZED' || err.code === 'SESSION_REPLACED')) return null;
+      throw err;
+    }
   };
 
   const messages = createMessagesService(createMessagesRepository(db));
@@ -86,6 +96,7 @@ export async function registerContent(
       participant,
       canRead: admin.menu('UserFeedback'),
       canReply: admin.button('feedback:reply'),
+      pii: admin.pii,
     });
   });
   return { messages, documents };

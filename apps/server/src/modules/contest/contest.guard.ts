@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { bearerToken } from '../auth/auth.guard.js';
+import { bearerToken, tagRealmGuard } from '../auth/auth.guard.js';
 import type { SessionService } from '../auth/session.service.js';
 
 /**
@@ -7,7 +7,7 @@ import type { SessionService } from '../auth/session.service.js';
  * 401 before its body is validated, so validation messages tell strangers nothing.
  */
 export function participantGuard(sessions: SessionService) {
-  return async (request: FastifyRequest) => {
+  return tagRealmGuard(async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(bearerToken(request), ['USER']);
-  };
+  }, { kind: 'realm', realms: ['USER'] });
 }

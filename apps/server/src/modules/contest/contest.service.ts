@@ -35,7 +35,7 @@ export const toContestAttachment = (row: AttachmentRow): ContestAttachment => ({
  * What the sign-up and materials services share: phase windows and caps from the settings,
  * dictionary checks, the participant's attachments, status history and its notices.
  */
-export function createContestService({ db, repo, storage, now = () => new Date() }: { db: Db; repo: ContestRepository; storage: Storage; now?: () => Date }) {
+export function createContestService({ repo, storage, now = () => new Date() }: { db?: Db; repo: ContestRepository; storage: Storage; now?: () => Date }) {
   async function windows() {
     return normalisePhases(await repo.setting(KEYS.phases));
   }

@@ -188,6 +188,7 @@ describe('dictionary administration', () => {
     expect(type.body).toMatchObject({ status: 200, data: { code, name: '测试类型', sort: 50, itemCount: 0, builtin: false } });
     const a = await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'A', name: '甲', sort: 2 } });
     const b = await api(t, 'POST', '/api/admin/dic/item', { headers: editor.headers, body: { typeCode: code, code: 'B', name: '乙', sort: 1 } });
+    expect(b.body.data).toMatchObject({ code: 'B' });
     expect(a.body.data).toMatchObject({ typeCode: code, code: 'A', name: '甲', enabled: true });
     expect((await api(t, 'GET', `/api/dic/public?types=${code}`)).body.data[code]).toEqual([{ code: 'B', name: '乙' }, { code: 'A', name: '甲' }]);
 

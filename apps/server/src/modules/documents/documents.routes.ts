@@ -9,7 +9,7 @@ import type { DocumentDownload, DocumentsService } from './documents.service.js'
 
 export interface DocumentsRoutesOptions {
   service: DocumentsService;
-  /** The signed-in participant, or null for an anonymous caller (a bad token is still 401). */
+  /** The signed-in participant, or null for anyone else (no token, a staff token, a bad one). */
   participantOf(request: FastifyRequest): Promise<string | null>;
 }
 

@@ -161,10 +161,20 @@ describe('GET /api/documents', () => {
     expect(all).not.toContain('disabled-doc');
   });
 
-  it('refuses a bad token (401) and a bad category (400)', async () => {
-    expect((await get('/api/documents', { authorization: 'Bearer nope' })).statusCode).toBe(401);
+  it('shows staff, and callers with a bad or expired token, what the public sees', async () => {
+    const publicTitles = titles(await get('/api/documents'));
     const admin = await signIn(t, { realm: 'ADMIN', buttons: [] });
-    expect((await get('/api/documents', admin.headers)).statusCode).toBe(401);
+    const expert = await signIn(t, { realm: 'EXPERT' });
+    for (const headers of [admin.headers, expert.headers, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }]) {
+      const res = await get('/api/documents', headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(titles(res)).toEqual(publicTitles);
+      expect((await get(`/api/documents/${created['pub-guide']!.id}/file`, headers)).statusCode).toBe(200);
+      expect((await get(`/api/documents/${created['member-guide']!.id}/file`, headers)).statusCode).toBe(404);
+    }
+  });
+
+  it('refuses a bad category (400)', async () => {
     const bad = await get('/api/documents?category=SECRET');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(CONTENT_MSG.docCategoryInvalid);

@@ -3,6 +3,7 @@ import type { ExpertListQuery, ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, dictItems, expertConflicts, expertProfiles, reviewGroupExperts, reviewGroups, type DeclaredOrg } from '../../db/schema.js';
 import { contains, createListQuery, equals, type Filters } from '../../lib/list-query.js';
+import { piiSearch } from '../../lib/pii.js';
 
 const TRACK_TYPE = 'TRACK';
 /** PostgreSQL advisory lock id of expert code/phone writes (beside settings' 7_310_425_001 and the rubrics'). */
@@ -58,10 +59,11 @@ export interface ExpertWrite {
 
 const isExpert = eq(accounts.realm, 'EXPERT');
 
-function filtersOf(f: ExpertFilter): Filters {
+/** `fullPii`: the caller may see phones in full, so part of one finds the expert (lib/pii.ts); otherwise only the whole number. */
+function filtersOf(f: ExpertFilter, fullPii: boolean): Filters {
   return [
     isExpert,
-    contains([accounts.code, accounts.name, accounts.phone, expertProfiles.organization], f.keyword),
+    f.keyword ? or(contains([accounts.code, accounts.name, expertProfiles.organization], f.keyword), piiSearch(accounts.phone, f.keyword, fullPii)) : undefined,
     // jsonb containment: the expert covers this track among others.
     f.track ? sql`${expertProfiles.tracks} @> ${JSON.stringify([f.track])}::jsonb` : undefined,
     equals(accounts.enabled, f.enabled),
@@ -96,9 +98,9 @@ export function createExpertsRepository(db: Db) {
   };
 
   return {
-    page: (q: ExpertListQuery) => list.page(filtersOf(q), q),
-    count: (f: ExpertFilter) => list.count(filtersOf(f)),
-    batch: (f: ExpertFilter, offset: number, limit: number) => list.batch(filtersOf(f), { offset, limit }) as Promise<ExpertDbRow[]>,
+    page: (q: ExpertListQuery, fullPii: boolean) => list.page(filtersOf(q, fullPii), q),
+    count: (f: ExpertFilter, fullPii: boolean) => list.count(filtersOf(f, fullPii)),
+    batch: (f: ExpertFilter, offset: number, limit: number, fullPii: boolean) => list.batch(filtersOf(f, fullPii), { offset, limit }) as Promise<ExpertDbRow[]>,
 
     findById: async (id: string, tx: Db = db): Promise<ExpertDbRow | undefined> => (await from(tx).where(and(isExpert, eq(accounts.id, id))).limit(1))[0],
 

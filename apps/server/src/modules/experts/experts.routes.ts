@@ -9,7 +9,6 @@ import { actorOf } from '../audit/operation-log.js';
 import { createSessionService } from '../auth/session.service.js';
 import type { ReviewDeps } from '../review/review.module.js';
 import { EXPORT_LIMIT, sendXlsx } from '../team/team.routes.js';
-import { createExpertsRepository } from './experts.repository.js';
 import { createExpertsService } from './experts.service.js';
 
 /** An import sheet is small: 2000 rows of text fit in far less. */
@@ -38,7 +37,6 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
   const sessions = createSessionService(deps.db, deps.now);
   const service = createExpertsService({
     db: deps.db,
-    repo: createExpertsRepository(deps.db),
     revokeAll: (accountId, reason, keep, tx) => sessions.revokeAll(accountId, reason, keep, tx),
     now: deps.now,
   });
@@ -46,7 +44,9 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
 
   // The groups pages and 发起复评 pick experts from this list: their menus read it too.
   const canPick = deps.guards.menu('databaseExpert', 'reviewGroup', 'reviewAdminGroup', 'gradeManageGrade', 'gradeManageAdminGrade');
-  app.get('/admin/expert/list', { onRequest: canPick, schema: { querystring: expertListQuerySchema } }, async (request) => ok(await service.list(request.query)));
+  app.get('/admin/expert/list', { onRequest: canPick, schema: { querystring: expertListQuerySchema } }, async (request) =>
+    ok(await service.list(request.query, await deps.guards.pii(request))),
+  );
 
   // Fixed paths before /:id (find-my-way prefers static segments anyway; kept in order for readers).
   app.get('/admin/expert/import-template', { onRequest: deps.guards.button('expert:import') }, async (_request, reply) => {
@@ -61,7 +61,7 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
     return ok(await service.import(actorOf(request), content), M.importDone);
   });
   app.get('/admin/expert/export', { onRequest: deps.guards.button('expert:export'), schema: { querystring: expertListQuerySchema }, config: EXPORT_LIMIT }, async (request, reply) =>
-    sendXlsx(reply, await service.export(actorOf(request), request.query)),
+    sendXlsx(reply, await service.export(actorOf(request), request.query, await deps.guards.pii(request))),
   );
 
   app.get('/admin/expert/:id', { onRequest: canView, schema: { params: idParamsSchema } }, async (request) => ok(await service.view(request.params.id)));

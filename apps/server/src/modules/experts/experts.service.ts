@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   ADMIN_MSG,
+  isMaskedPii,
   REVIEW_MSG as M,
   REVIEW_ROUNDS,
   TEAM_EXPORT_MAX_ROWS,
@@ -17,16 +18,18 @@ import type { Db } from '../../db/client.js';
 import type { DeclaredOrg } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/password.js';
+import { FULL_PII, MASKED_PII, piiNote, unmaskInput, type Pii } from '../../lib/pii.js';
 import { batches, beijingDate, beijingTime, writeXlsx, type XlsxColumn } from '../../lib/xlsx-stream.js';
 import { describeFilter, iso, isoOrNull, isUniqueViolation } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { RevokeReason } from '../auth/session.service.js';
 import { COLUMN_OF, buildTemplate, checkCreditCode, checkRows, readSheet, sortErrors, type ImportCandidate } from './experts-import.js';
-import type { ExpertDbRow, ExpertFilter, ExpertWrite, ExpertsRepository } from './experts.repository.js';
+import { createExpertsRepository, type ExpertDbRow, type ExpertFilter, type ExpertWrite, type ExpertsRepository } from './experts.repository.js';
 
 interface Deps {
   db: Db;
-  repo: ExpertsRepository;
+  /** Tests pass their own; by default the module's repository over `db`. */
+  repo?: ExpertsRepository;
   /** Ends an account's live sessions (the identity module's session service). */
   revokeAll(accountId: string, reason: RevokeReason, keepSessionId: string | undefined, tx: Db): Promise<void>;
   now: () => Date;
@@ -65,18 +68,22 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-export function toExpertRow(r: ExpertDbRow, groups: Partial<Record<ReviewRound, string>> | undefined): ExpertRow {
+/**
+ * An expert as the console shows it: phone and credit codes as `pii` allows (masked in every
+ * answer; in full in an export of a role holding pii:view, and from GET /admin/pii/expert/:id).
+ */
+export function toExpertRow(r: ExpertDbRow, groups: Partial<Record<ReviewRound, string>> | undefined, pii: Pii = MASKED_PII): ExpertRow {
   return {
     id: r.id,
     code: r.code ?? '',
     username: r.username,
     name: r.name ?? '',
-    phone: r.phone,
+    phone: pii.phone(r.phone),
     organization: r.organization ?? '',
-    orgCreditCode: r.orgCreditCode,
+    orgCreditCode: pii.creditCode(r.orgCreditCode),
     title: r.title,
     tracks: r.tracks ?? [],
-    declaredOrgs: (r.declaredOrgs ?? []).map((d) => ({ name: d.name, creditCode: d.creditCode ?? null })),
+    declaredOrgs: (r.declaredOrgs ?? []).map((d) => ({ name: d.name, creditCode: pii.creditCode(d.creditCode ?? null) })),
     enabled: r.enabled,
     agreed: r.agreedAt !== null,
     groups: Object.fromEntries(REVIEW_ROUNDS.map((round) => [round, groups?.[round] ?? null])) as Record<ReviewRound, string | null>,
@@ -102,14 +109,35 @@ const EXPORT_COLUMNS: readonly XlsxColumn[] = [
   { header: '创建时间', key: 'createdAt', width: 20 },
 ];
 
-const describeOrgs = (orgs: readonly DeclaredOrg[]) => orgs.map((d) => (d.creditCode ? `${d.name}（${d.creditCode}）` : d.name)).join('；');
+const describeOrgs = (orgs: readonly DeclaredOrg[], pii: Pii) => orgs.map((d) => (d.creditCode ? `${d.name}（${pii.creditCode(d.creditCode)}）` : d.name)).join('；');
+
+/**
+ * The form sends back what it was shown: a masked phone or credit code that reads exactly as
+ * the stored one masked keeps the stored value (lib/pii.ts); another mask is refused. A
+ * declared organisation's code is looked up among the stored ones, the same name first.
+ */
+function unmaskBody(body: ExpertBody, current: ExpertDbRow | undefined): ExpertBody {
+  const stored = current?.declaredOrgs ?? [];
+  return {
+    ...body,
+    phone: unmaskInput(body.phone, current?.phone, MASKED_PII.phone, 'phone'),
+    orgCreditCode: unmaskInput(body.orgCreditCode, current?.orgCreditCode, MASKED_PII.creditCode, 'orgCreditCode'),
+    declaredOrgs: body.declaredOrgs.map((d, i) => {
+      if (!isMaskedPii(d.creditCode)) return d;
+      const match =
+        stored.find((o) => o.name === d.name && MASKED_PII.creditCode(o.creditCode) === d.creditCode) ??
+        stored.find((o) => MASKED_PII.creditCode(o.creditCode) === d.creditCode);
+      return { ...d, creditCode: unmaskInput(d.creditCode, match?.creditCode, MASKED_PII.creditCode, `declaredOrgs.${i}.creditCode`) };
+    }),
+  };
+}
 
 /**
  * 专家库 (issue 11): expert accounts (realm EXPERT, role EXPERT, username = code in lower case)
  * with their profile and the organisations the conflict rules read. Passwords are generated,
  * shown once and stored only as hashes.
  */
-export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
+export function createExpertsService({ db, repo = createExpertsRepository(db), revokeAll, now }: Deps) {
   async function view(id: string, tx: Db = db): Promise<ExpertRow> {
     const row = await repo.findById(id, tx);
     if (!row) throw notFound(M.expertNotFound);
@@ -117,7 +145,8 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
   }
 
   /** The body as stored: tracks known to the TRACK dictionary, credit codes checked like the sign-up's. */
-  async function normalise(body: ExpertBody, current: ExpertDbRow | undefined, tx: Db): Promise<Omit<ExpertWrite, 'code'>> {
+  async function normalise(sent: ExpertBody, current: ExpertDbRow | undefined, tx: Db): Promise<Omit<ExpertWrite, 'code'>> {
+    const body = unmaskBody(sent, current);
     const tracks = [...new Set(body.tracks.map((t) => t.trim()))];
     const enabled = new Set((await repo.tracks(false, tx)).map((t) => t.code));
     // A track disabled since it was given stays acceptable on this expert: editing the phone must not fail on it.
@@ -184,8 +213,9 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
   return {
     view,
 
-    async list(q: ExpertListQuery): Promise<Page<ExpertRow>> {
-      const { rows, total } = await repo.page(q);
+    /** `pii`: the caller's view of personal information; rows are masked either way, it decides how phones are searched. */
+    async list(q: ExpertListQuery, pii: Pii): Promise<Page<ExpertRow>> {
+      const { rows, total } = await repo.page(q, pii.full);
       const groups = await repo.groupsOf(rows.map((r) => r.id));
       return { list: rows.map((r) => toExpertRow(r, groups.get(r.id))), page: q.page, size: q.size, total };
     },
@@ -229,12 +259,13 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
         };
         note('编号', current.code, input.code);
         note('姓名', current.name, input.name);
-        note('手机号', current.phone, input.phone);
+        // The record says what changed without the values in full (it is read by auditors, not by pii:view holders).
+        note('手机号', MASKED_PII.phone(current.phone), MASKED_PII.phone(input.phone));
         note('单位', current.organization, input.organization);
-        note('信用代码', current.orgCreditCode, input.orgCreditCode);
+        note('信用代码', MASKED_PII.creditCode(current.orgCreditCode), MASKED_PII.creditCode(input.orgCreditCode));
         note('职称', current.title, input.title);
         note('擅长方向', (current.tracks ?? []).join('、'), input.tracks.join('、'));
-        note('回避单位', describeOrgs(current.declaredOrgs ?? []), describeOrgs(input.declaredOrgs));
+        note('回避单位', describeOrgs(current.declaredOrgs ?? [], MASKED_PII), describeOrgs(input.declaredOrgs, MASKED_PII));
         await repo.update(id, input, now(), tx);
         await recordOperation(tx, actor, {
           action: 'expert:edit',
@@ -317,11 +348,11 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
       });
     },
 
-    async export(actor: OperationActor, filter: ExpertFilter): Promise<{ stream: Readable; fileName: string }> {
-      const total = await repo.count(filter);
+    async export(actor: OperationActor, filter: ExpertFilter, pii: Pii): Promise<{ stream: Readable; fileName: string }> {
+      const total = await repo.count(filter, pii.full);
       if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
       await db.transaction((tx) =>
-        recordOperation(tx, actor, { action: 'expert:export', targetType: 'expert', summary: `导出专家 ${total} 名，筛选条件：${describeFilter(filter)}` }),
+        recordOperation(tx, actor, { action: 'expert:export', targetType: 'expert', summary: `导出专家 ${total} 名，筛选条件：${describeFilter(filter)}${piiNote(pii)}` }),
       );
       const trackName = new Map((await repo.tracks(true)).map((t) => [t.code, t.name]));
       const stream = writeXlsx([
@@ -329,10 +360,10 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
           name: '专家库',
           columns: EXPORT_COLUMNS,
           rows: (async function* () {
-            for await (const batch of batches((offset, limit) => repo.batch(filter, offset, limit), total)) {
+            for await (const batch of batches((offset, limit) => repo.batch(filter, offset, limit, pii.full), total)) {
               const groups = await repo.groupsOf(batch.map((r) => r.id));
               for (const r of batch) {
-                const e = toExpertRow(r, groups.get(r.id));
+                const e = toExpertRow(r, groups.get(r.id), pii);
                 yield {
                   code: e.code,
                   name: e.name,
@@ -341,7 +372,8 @@ export function createExpertsService({ db, repo, revokeAll, now }: Deps) {
                   orgCreditCode: e.orgCreditCode ?? '',
                   title: e.title ?? '',
                   tracks: e.tracks.map((t) => trackName.get(t) ?? t).join('；'),
-                  declaredOrgs: describeOrgs(e.declaredOrgs),
+                  // Already as `pii` allows (toExpertRow).
+                  declaredOrgs: describeOrgs(e.declaredOrgs, FULL_PII),
                   prelimGroup: e.groups.PRELIMINARY ?? '',
                   finalGroup: e.groups.FINAL ?? '',
                   agreed: e.agreed ? '是' : '否',

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { AUTH_MSG, CONTEST_MSG, EXPERT_IMPORT_COLUMNS, EXPERT_IMPORT_MAX_ROWS, MSG, REVIEW_MSG as M, type ExpertBody, type ExpertCredentials, type ExpertRow } from '@contest/shared';
+import { AUTH_MSG, CONTEST_MSG, EXPERT_IMPORT_COLUMNS, EXPERT_IMPORT_MAX_ROWS, MSG, REVIEW_MSG as M, maskPhone, type ExpertBody, type ExpertCredentials, type ExpertRow } from '@contest/shared';
 import { api, operationsBy } from '../../../test/admin-helpers.js';
 import { seedDictionary } from '../../../test/contest-helpers.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
@@ -206,11 +206,12 @@ describe('experts: create', () => {
       id: cred.id,
       code: cred.code,
       username: cred.username,
-      phone: p,
+      // The console reads phone and credit codes masked (issue 14 finding 11); stored in full above.
+      phone: maskPhone(p),
       organization: '示例大学附属医院',
-      orgCreditCode: '91350100M000100Y43',
+      orgCreditCode: '9135**********0Y43',
       tracks: ['SMART_SUPERVISION', 'PAYMENT_REFORM'],
-      declaredOrgs: [{ name: '示例科技有限公司', creditCode: '91350100M000100Y43' }],
+      declaredOrgs: [{ name: '示例科技有限公司', creditCode: '9135**********0Y43' }],
       enabled: true,
       agreed: false,
       groups: { PRELIMINARY: null, FINAL: null },
@@ -372,7 +373,7 @@ describe('experts: edit', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.body.message).toBe(M.expertSaved);
-    expect(res.body.data).toMatchObject({ code, username: code.toLowerCase(), name: '李专家', phone: p, organization: '新单位', orgCreditCode: null, title: null, tracks: ['OTHER_INNOVATION'], declaredOrgs: [] });
+    expect(res.body.data).toMatchObject({ code, username: code.toLowerCase(), name: '李专家', phone: maskPhone(p), organization: '新单位', orgCreditCode: null, title: null, tracks: ['OTHER_INNOVATION'], declaredOrgs: [] });
     expect((await expertLogin(code, created.password)).statusCode).toBe(200);
     expect((await expertLogin(created.code, created.password)).statusCode).toBe(400);
     const [op] = await operationsBy(t, admin.accountId);
@@ -629,7 +630,8 @@ describe('experts: export', () => {
     const rowA = data.find((r) => r[1] === `导出甲${tag}`)!;
     expect(rowA[0]).toBe(a.code);
     expect(rowA[6]).toBe('智能监管与基金安全；医保便民服务');
-    expect(rowA[7]).toBe('示例科技有限公司（91350100M000100Y43）');
+    // The exporting role does not hold pii:view: credit codes masked (issue 14 finding 11).
+    expect(rowA[7]).toBe('示例科技有限公司（9135**********0Y43）');
     expect(rowA[9]).toBe(`决赛组${tag}`);
     expect(rowA[10]).toBe('否');
     expect(rowA[11]).toBe('启用');

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FeedbackStatus } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, attachments, dictItems, feedback } from '../../db/schema.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
+import { piiSearch } from '../../lib/pii.js';
 
 export type FeedbackRow = typeof feedback.$inferSelect;
 export type FeedbackAttachmentRow = Pick<typeof attachments.$inferSelect, 'id' | 'uniqueNo' | 'originalName' | 'size' | 'ownerId' | 'origin'>;
@@ -29,6 +30,8 @@ export interface FeedbackFilter {
   status?: FeedbackStatus | undefined;
   type?: string | undefined;
   keyword?: string | undefined;
+  /** The caller may see contacts and phones in full: part of one matches (lib/pii.ts); otherwise only the whole value. */
+  fullPii?: boolean | undefined;
   from?: string | undefined;
   to?: string | undefined;
 }
@@ -55,7 +58,9 @@ export function createFeedbackRepository(db: Db) {
       equals(feedback.ownerId, f.ownerId),
       equals(feedback.status, f.status),
       equals(feedback.type, f.type),
-      contains([feedback.content, feedback.contact, accounts.username, accounts.name, accounts.phone], f.keyword),
+      f.keyword
+        ? or(contains([feedback.content, accounts.username, accounts.name], f.keyword), piiSearch([feedback.contact, accounts.phone], f.keyword, f.fullPii ?? false))
+        : undefined,
       dateRange(feedback.createdAt, f.from, f.to),
     );
 

@@ -15,6 +15,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
+import { MASKED_PII, type Pii } from '../../lib/pii.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
 import { notifyEvent } from '../notices/notify.js';
@@ -69,7 +70,14 @@ export function createFeedbackService(deps: {
     return items.map((item, i) => {
       const { row, owner, replier } = found[i]!;
       // Nothing changes a closed feedback afterwards, so its last change is when it was closed.
-      return { ...item, owner, repliedBy: replier, closedAt: row.status === 'CLOSED' ? row.updatedAt.toISOString() : null };
+      // Contact and phone masked (lib/pii.ts); GET /admin/pii/feedback/:id has them in full.
+      return {
+        ...item,
+        contact: MASKED_PII.contact(item.contact),
+        owner: { ...owner, phone: MASKED_PII.phone(owner.phone) },
+        repliedBy: replier,
+        closedAt: row.status === 'CLOSED' ? row.updatedAt.toISOString() : null,
+      };
     });
   }
 
@@ -111,9 +119,10 @@ export function createFeedbackService(deps: {
       return (await present([found.row]))[0]!;
     },
 
-    async adminList(query: AdminFeedbackQuery): Promise<Page<AdminFeedbackItem>> {
+    /** `pii`: the caller's view of personal information; items are masked either way, it decides how contacts are searched. */
+    async adminList(query: AdminFeedbackQuery, pii: Pii): Promise<Page<AdminFeedbackItem>> {
       const { rows, total } = await repo.page(
-        { status: query.status, type: query.type, keyword: query.keyword, from: query.from, to: query.to },
+        { status: query.status, type: query.type, keyword: query.keyword, fullPii: pii.full, from: query.from, to: query.to },
         query.page,
         query.size,
       );

@@ -6,6 +6,7 @@ import {
   UPLOAD_ID_PATTERN,
   UPLOAD_MSG,
   UPLOAD_PIECE_SIZE,
+  UPLOAD_RESTART_REASON,
   UPLOAD_RULES,
   contentMatchesExtension,
   extensionOfName,
@@ -19,13 +20,13 @@ import {
   type UploadedFile,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import type { ByteRange, Storage } from '../../lib/storage/storage.js';
 import { recordOperation } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import type { AttachmentRow, FilesRepository } from './files.repository.js';
-import type { PieceStore, UploadMeta } from './piece-store.js';
+import { CLAIM_HEARTBEAT_MS, type JoinClaim, type PieceStore, type StorePlan, type UploadMeta } from './piece-store.js';
 import type { LinkParams, LinkSigner } from './signed-link.js';
 
 /** Whoever uploads: a signed-in account, with request details for the operation record. */
@@ -128,27 +129,36 @@ export function createFilesService(deps: FilesServiceDeps) {
     if (problem) throw badRequest(problem, { field: 'name' });
   }
 
-  /** Stores a complete, checked local file and records it; nothing remains if any step fails. */
-  async function store(uploader: Uploader, origin: AttachmentOrigin, name: string, file: { path: string; size: number; sha256: string }): Promise<UploadedFile> {
-    const extension = extensionOfName(name);
-    const mimeType = mimeOfExtension(extension);
+  /** Fresh ids for a file about to be stored. */
+  function newPlan(file: { size: number; sha256: string }): StorePlan {
     const id = randomUUID();
     const at = new Date();
     const storageKey = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${id}`;
-    await storage.putFile(storageKey, file.path, { size: file.size, sha256: file.sha256, contentType: mimeType });
+    return { id, uniqueNo: randomBytes(16).toString('base64url'), storageKey, size: file.size, sha256: file.sha256 };
+  }
+
+  /** Stores a complete, checked local file and records it; nothing remains if any step fails. */
+  async function store(uploader: Uploader, origin: AttachmentOrigin, name: string, path: string, plan: StorePlan): Promise<UploadedFile> {
+    await storage.putFile(plan.storageKey, path, { size: plan.size, sha256: plan.sha256, contentType: mimeOfExtension(extensionOfName(name)) });
+    return record(uploader, origin, name, plan);
+  }
+
+  /** The row (and, for staff, the operation record) of an object already in storage. */
+  async function record(uploader: Uploader, origin: AttachmentOrigin, name: string, plan: StorePlan): Promise<UploadedFile> {
+    const extension = extensionOfName(name);
     try {
       const row = await db.transaction(async (tx) => {
         const inserted = await repo.insert(tx, {
-          id,
-          uniqueNo: randomBytes(16).toString('base64url'),
+          id: plan.id,
+          uniqueNo: plan.uniqueNo,
           ownerId: uploader.auth.accountId,
           origin,
           originalName: name,
           extension,
-          mimeType,
-          size: file.size,
-          sha256: file.sha256,
-          storageKey,
+          mimeType: mimeOfExtension(extension),
+          size: plan.size,
+          sha256: plan.sha256,
+          storageKey: plan.storageKey,
           isPublic: UPLOAD_RULES[origin].isPublic,
         });
         if (uploader.auth.realm !== 'USER') {
@@ -156,14 +166,14 @@ export function createFilesService(deps: FilesServiceDeps) {
             action: 'file:upload',
             targetType: 'attachment',
             targetId: inserted.uniqueNo,
-            summary: `上传附件 ${name}（${origin}，${file.size} 字节）`,
+            summary: `上传附件 ${name}（${origin}，${plan.size} 字节）`,
           });
         }
         return inserted;
       });
       return toUploadedFile(row);
     } catch (err) {
-      await storage.delete(storageKey).catch(() => {});
+      await storage.delete(plan.storageKey).catch(() => {});
       throw err;
     }
   }
@@ -220,29 +230,78 @@ export function createFilesService(deps: FilesServiceDeps) {
     return join;
   }
 
-  /** Claims, checks, joins and stores an upload whose pieces are all in; at most once per upload. */
+  /**
+   * Claims, checks, joins and stores an upload whose pieces are all in; at most once per upload.
+   * A claim left by a process that died mid-join is taken over (piece-store.ts) and the join is
+   * finished from what that process left: its plan (the ids it chose) tells whether the row or
+   * the stored object already exist; otherwise the join is redone from the pieces.
+   */
   async function joinAndStore(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
-    if (!(await pieces.claimJoin(id))) {
+    const claim = await pieces.claimJoin(id);
+    if (!claim) {
       // Another process holds the join (shared DATA_DIR): report progress; status calls show the end.
       const file = await pieces.result(id);
       return file ? done(id, meta.chunks, file) : pending(id, meta.chunks, await pieces.received(id));
     }
+    // The claim's mtime is its heartbeat: a join slower than the stale bound is not taken over.
+    const heartbeat = setInterval(() => void claim.beat().catch(() => {}), CLAIM_HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       await writesDone(id);
-      let total = 0;
-      for (let chunk = 0; chunk < meta.chunks; chunk++) total += await pieces.pieceSize(id, chunk);
-      const problem = uploadProblem(meta.origin, meta.name, total);
-      if (problem) throw badRequest(problem);
-      if (!contentMatchesExtension(extensionOfName(meta.name), await pieces.head(id, 0))) throw badRequest(UPLOAD_MSG.contentMismatch);
-      const joined = await pieces.join(id, total);
-      if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
-      const file = await store(uploader, meta.origin, meta.name, joined);
-      await pieces.complete(id, file);
+      const file = await finishJoin(uploader, id, meta, claim);
+      if (!file) return pending(id, meta.chunks, await pieces.received(id));
       return done(id, meta.chunks, file);
     } catch (err) {
       await pieces.discard(id);
+      // A file or piece the join needs is gone (a crash after storage took the file over): the
+      // client cannot resume this upload, only send the file again.
+      if (!(err instanceof AppError) && (err as NodeJS.ErrnoException).code === 'ENOENT') throw interrupted();
       throw err;
+    } finally {
+      clearInterval(heartbeat);
+      claim.release();
     }
+  }
+
+  const interrupted = () => badRequest(UPLOAD_MSG.uploadInterrupted, { reason: UPLOAD_RESTART_REASON });
+
+  /** The stored file, or null when another process took the claim over meanwhile (it finishes). */
+  async function finishJoin(uploader: Uploader, id: string, meta: UploadMeta, claim: JoinClaim): Promise<UploadedFile | null> {
+    const plan = await pieces.plan(id);
+    if (plan) {
+      const row = await repo.findByUniqueNo(plan.uniqueNo);
+      if (row) {
+        const file = toUploadedFile(row);
+        await pieces.complete(id, file);
+        return file;
+      }
+      // Stored but not recorded: the object is the checked, joined file (the store put it there).
+      if ((await storage.head(plan.storageKey))?.size === plan.size) {
+        const file = await record(uploader, meta.origin, meta.name, plan);
+        await pieces.complete(id, file);
+        return file;
+      }
+      if (!(await pieces.hasData(id))) throw interrupted();
+    }
+    let total = 0;
+    for (let chunk = 0; chunk < meta.chunks; chunk++) total += await pieces.pieceSize(id, chunk);
+    // With a plan the first join has checked these already; its hash decides below.
+    if (!plan) {
+      const problem = uploadProblem(meta.origin, meta.name, total);
+      if (problem) throw badRequest(problem);
+      if (!contentMatchesExtension(extensionOfName(meta.name), await pieces.head(id, 0))) throw badRequest(UPLOAD_MSG.contentMismatch);
+    }
+    const joined = await pieces.join(id, total);
+    if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
+    // A redone join must find the bytes the first one planned to store (pieces sent again since are the same file).
+    if (plan && (plan.sha256 !== joined.sha256 || plan.size !== joined.size)) throw interrupted();
+    const chosen = plan ?? newPlan(joined);
+    if (!plan) await pieces.writePlan(id, chosen);
+    // A holder that stalled past the stale bound has been replaced: leave the work to the new one.
+    if (!(await claim.holds())) return null;
+    const file = await store(uploader, meta.origin, meta.name, joined.path, chosen);
+    await pieces.complete(id, file);
+    return file;
   }
 
   async function readerFor(accountId: string | null): Promise<Reader> {
@@ -360,7 +419,7 @@ export function createFilesService(deps: FilesServiceDeps) {
         if (!contentMatchesExtension(extensionOfName(input.name), body.head ?? (await headOf(body)))) {
           throw badRequest(UPLOAD_MSG.contentMismatch);
         }
-        return await store(uploader, input.origin, input.name, { path: body.path, size: body.size, sha256: body.sha256! });
+        return await store(uploader, input.origin, input.name, body.path, newPlan({ size: body.size, sha256: body.sha256! }));
       } finally {
         await rm(body.path, { force: true });
       }

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { UPLOAD_MSG, UPLOAD_PIECE_SIZE, type PieceUploadAnswer, type UploadedFile } from '@contest/shared';
+import { UPLOAD_MSG, UPLOAD_PIECE_SIZE, UPLOAD_RESTART_REASON, type PieceUploadAnswer, type UploadedFile } from '@contest/shared';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from '../../../test/files-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
@@ -13,6 +15,8 @@ import { createPermissionService } from '../auth/permission.service.js';
 import { createSessionService } from '../auth/session.service.js';
 import { registerFiles } from './files.module.js';
 import type { FilesService } from './files.service.js';
+import { createStorage } from '../../lib/storage/create-storage.js';
+import { CLAIM_FILE, createPieceStore, type ClaimRecord, type StorePlan } from './piece-store.js';
 
 let t: TestApp;
 let files: FilesService;
@@ -259,6 +263,136 @@ describe('upload refusals leave nothing behind', () => {
     expect(existsSync(join(uploadsDir(), id))).toBe(true);
     expect(await files.sweep(24 * 3600_000, new Date(Date.now() + 25 * 3600_000))).toBeGreaterThanOrEqual(1);
     expect(existsSync(join(uploadsDir(), id))).toBe(false);
+  });
+});
+
+describe('an upload whose join was cut off (process killed mid-join)', () => {
+  /** A pid that was just used and is gone. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid;
+  const LAST_NAME = 'crash.pdf';
+
+  /** What a killed joiner leaves: its claim file naming it, `ageMs` old. */
+  function leaveClaim(id: string, record: Partial<ClaimRecord>, ageMs = 0) {
+    const path = join(uploadsDir(), id, CLAIM_FILE);
+    const full: ClaimRecord = { host: hostname(), pid: deadPid(), instance: randomUUID(), token: randomUUID(), at: new Date().toISOString(), ...record };
+    writeFileSync(path, JSON.stringify(full));
+    const at = new Date(Date.now() - ageMs);
+    utimesSync(path, at, at);
+  }
+
+  /** Every piece but the last sent; the last one is what the client sends again on retry. */
+  async function allButLast(content: Buffer) {
+    const id = newUploadId();
+    const parts = piecesOf(content);
+    for (let chunk = 0; chunk < parts.length - 1; chunk++) {
+      const res = await sendPiece(participant, { origin: 'PRELIM', id, name: LAST_NAME, chunks: parts.length, chunk }, parts[chunk]!);
+      expect(res.json().data.complete).toBe(false);
+    }
+    const last = () => sendPiece(participant, { origin: 'PRELIM', id, name: LAST_NAME, chunks: parts.length, chunk: parts.length - 1 }, parts.at(-1)!);
+    return { id, parts, last };
+  }
+
+  /** Also the last piece in place, as the killed request had written it before claiming the join. */
+  async function allPieces(content: Buffer) {
+    const upload = await allButLast(content);
+    const store = createPieceStore(uploadsDir());
+    const body = join(tmpdir(), `piece-${randomUUID()}`);
+    writeFileSync(body, upload.parts.at(-1)!);
+    await store.putPiece(upload.id, upload.parts.length - 1, body, upload.parts.at(-1)!.length);
+    return { ...upload, store };
+  }
+
+  async function expectStored(res: Awaited<ReturnType<typeof sendPiece>>, content: Buffer): Promise<UploadedFile> {
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json().data as PieceUploadAnswer;
+    expect(answer.complete).toBe(true);
+    const file = answer as Extract<PieceUploadAnswer, { complete: true }>;
+    const download = await get(file.filePath, participant.headers);
+    expect(sha256(download.rawPayload)).toBe(sha256(content));
+    return file;
+  }
+
+  const rowsOf = (uniqueNo: string) => t.database.db.select().from(attachments).where(eq(attachments.uniqueNo, uniqueNo));
+
+  it('finishes once the client sends the last piece again, when the joiner is dead', async () => {
+    const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 77);
+    const { id, last } = await allButLast(content);
+    leaveClaim(id, {});
+    const file = await expectStored(await last(), content);
+    expect(await rowsOf(file.uniqueNo)).toHaveLength(1);
+    // Sent once more (a lost answer): the same file.
+    expect((await last()).json().data).toMatchObject({ complete: true, uniqueNo: file.uniqueNo });
+  });
+
+  it('takes over the claim of its own earlier life (same pid after a container restart)', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
+    const { id, last } = await allButLast(content);
+    leaveClaim(id, { pid: process.pid, instance: 'before-the-restart' });
+    await expectStored(await last(), content);
+  });
+
+  it('waits for a live joiner, and takes over one that stopped refreshing its claim', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
+    const { id, last } = await allButLast(content);
+    // Another host: its process cannot be asked, only its heartbeat (the claim's mtime) seen.
+    leaveClaim(id, { host: 'other-instance' }, 10_000);
+    expect((await last()).json().data).toMatchObject({ complete: false });
+    leaveClaim(id, { host: 'other-instance' }, 10 * 60_000);
+    await expectStored(await last(), content);
+  });
+
+  it('takes over an old claim left by an earlier version (an empty directory)', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
+    const { id, last } = await allButLast(content);
+    const dir = join(uploadsDir(), id, CLAIM_FILE);
+    mkdirSync(dir);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(dir, old, old);
+    await expectStored(await last(), content);
+  });
+
+  /** The plan a killed joiner wrote, and (optionally) the object it stored and the row it wrote. */
+  async function killedAfterPlan(content: Buffer, reached: 'plan' | 'stored' | 'recorded') {
+    const upload = await allPieces(content);
+    const joined = await upload.store.join(upload.id, content.length);
+    const plan: StorePlan = { id: randomUUID(), uniqueNo: randomBytes(16).toString('base64url'), storageKey: `2025/01/${randomUUID()}`, size: joined.size, sha256: joined.sha256 };
+    await upload.store.writePlan(upload.id, plan);
+    if (reached !== 'plan') {
+      await createStorage(t.config.files.storage).putFile(plan.storageKey, joined.path, { size: plan.size, sha256: plan.sha256, contentType: 'application/pdf' });
+    }
+    if (reached === 'recorded') {
+      await t.database.db.insert(attachments).values({
+        id: plan.id, uniqueNo: plan.uniqueNo, ownerId: participant.accountId, origin: 'PRELIM', originalName: LAST_NAME, extension: 'pdf',
+        mimeType: 'application/pdf', size: plan.size, sha256: plan.sha256, storageKey: plan.storageKey, isPublic: false,
+      });
+    }
+    leaveClaim(upload.id, {});
+    return { ...upload, plan };
+  }
+
+  it.each(['plan', 'stored', 'recorded'] as const)('finishes with the killed joiner\'s ids when it got as far as: %s', async (reached) => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 999);
+    const before = storedFiles().length;
+    const { last, plan } = await killedAfterPlan(content, reached);
+    const file = await expectStored(await last(), content);
+    expect(file.uniqueNo).toBe(plan.uniqueNo);
+    expect(await rowsOf(plan.uniqueNo)).toHaveLength(1);
+    expect(storedFiles().length).toBe(before + 1);
+  });
+
+  it('tells the client to start over when what the joiner left cannot be finished, and then takes the file anew', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 999);
+    const { id, parts, last, plan } = await killedAfterPlan(content, 'stored');
+    // Its file moved to storage and lost there: nothing to finish from (the pieces went with it).
+    await createStorage(t.config.files.storage).delete(plan.storageKey);
+    const res = await last();
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: UPLOAD_MSG.uploadInterrupted, data: { reason: UPLOAD_RESTART_REASON } });
+    expect(existsSync(join(uploadsDir(), id))).toBe(false);
+    expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data).toMatchObject({ chunks: 0, received: [] });
+    // Sent again whole (the uploader does so), the upload completes.
+    for (let chunk = 0; chunk < parts.length - 1; chunk++) await sendPiece(participant, { origin: 'PRELIM', id, name: LAST_NAME, chunks: parts.length, chunk }, parts[chunk]!);
+    await expectStored(await last(), content);
   });
 });
 

@@ -1,12 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, utimesSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentMatchesExtension, fileNameProblem, sniffContentFamily, UPLOAD_MSG } from '@contest/shared';
 import { canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
 import { uniqueNoOf } from './files.service.js';
-import { createPieceStore } from './piece-store.js';
+import { CLAIM_FILE, createPieceStore, type ClaimRecord } from './piece-store.js';
 import { createLinkSigner } from './signed-link.js';
 
 describe('parseRange', () => {
@@ -131,6 +132,76 @@ describe('piece store', () => {
     await store.openUpload('u1', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
     const claims = await Promise.all(Array.from({ length: 20 }, () => store.claimJoin('u1')));
     expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  /** A pid that was just used and is gone (the process ran and exited). */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid;
+  const otherProcess = (pid: number) => ({ host: hostname(), pid, instance: `other-${pid}` });
+  /** What a holder leaves behind when it is killed: its claim file, `ageMs` old. */
+  function leaveClaim(root: string, id: string, record: Partial<ClaimRecord>, ageMs = 0) {
+    const path = join(root, id, CLAIM_FILE);
+    writeFileSync(path, JSON.stringify({ host: hostname(), pid: 1, instance: 'gone', token: 'c0ffee00-0000-4000-8000-000000000000', at: new Date().toISOString(), ...record }));
+    const at = new Date(Date.now() - ageMs);
+    utimesSync(path, at, at);
+  }
+
+  it('takes over a claim whose holder died, in exactly one of many processes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    await createPieceStore(root).openUpload('u3', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    const dead = deadPid();
+    leaveClaim(root, 'u3', { pid: dead });
+    // Ten live processes sharing DATA_DIR, each with its own pid and instance.
+    const stores = Array.from({ length: 10 }, (_, i) => createPieceStore(root, { owner: otherProcess(process.pid + 1000 + i), isAlive: (pid) => pid !== dead }));
+    const claims = await Promise.all(stores.map((store) => store.claimJoin('u3')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const winner = claims.find(Boolean)!;
+    expect(await winner.holds()).toBe(true);
+  });
+
+  it('respects a live holder until its claim goes unrefreshed past the bound', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    const holder = createPieceStore(root, { owner: otherProcess(process.pid + 1), isAlive: () => true });
+    const other = createPieceStore(root, { owner: otherProcess(process.pid + 2), isAlive: () => true });
+    await holder.openUpload('u4', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    const held = await holder.claimJoin('u4');
+    expect(held).not.toBeNull();
+    expect(await other.claimJoin('u4')).toBeNull();
+    // Three minutes without a heartbeat: the holder hangs (or runs on a host we cannot ask).
+    const old = new Date(Date.now() - 3 * 60_000);
+    utimesSync(join(root, 'u4', CLAIM_FILE), old, old);
+    const taken = await other.claimJoin('u4');
+    expect(taken).not.toBeNull();
+    expect(await held!.holds()).toBe(false);
+    expect(await taken!.holds()).toBe(true);
+    // The new holder's heartbeat keeps others out.
+    await taken!.beat();
+    expect(await holder.claimJoin('u4')).toBeNull();
+  });
+
+  it('takes over the claim of an earlier life of this process (same pid, other instance), and an old unreadable one', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    const store = createPieceStore(root);
+    await store.openUpload('u5', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    leaveClaim(root, 'u5', { pid: process.pid, instance: 'before-restart' });
+    expect(await store.claimJoin('u5')).not.toBeNull();
+
+    await store.openUpload('u6', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    // As earlier versions left it: an empty directory, no holder named.
+    mkdirSync(join(root, 'u6', CLAIM_FILE));
+    expect(await store.claimJoin('u6')).toBeNull();
+    const old = new Date(Date.now() - 3 * 60_000);
+    utimesSync(join(root, 'u6', CLAIM_FILE), old, old);
+    expect(await store.claimJoin('u6')).not.toBeNull();
+  });
+
+  it('keeps a claim of another host while it is refreshed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    const store = createPieceStore(root);
+    await store.openUpload('u7', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    leaveClaim(root, 'u7', { host: 'another-host', pid: deadPid() }, 60_000);
+    expect(await store.claimJoin('u7')).toBeNull();
+    leaveClaim(root, 'u7', { host: 'another-host', pid: deadPid() }, 3 * 60_000);
+    expect(await store.claimJoin('u7')).not.toBeNull();
   });
 
   it('keeps the first meta when two first pieces race', async () => {

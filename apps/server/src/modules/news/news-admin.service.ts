@@ -16,7 +16,8 @@ import { beijingTime } from '../../lib/xlsx-stream.js';
 import { iso, isoOrNull } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
-import type { AdminNewsListRow, NewsInsert, NewsRepository, NewsRow } from './news.repository.js';
+import { createNewsRepository, type AdminNewsListRow, type NewsInsert, type NewsRepository, type NewsRow } from './news.repository.js';
+import { createNewsService } from './news.service.js';
 
 type BodyInput = z.output<typeof newsBodySchema>;
 type UpdateInput = z.output<typeof newsUpdateSchema>;
@@ -235,3 +236,9 @@ export function createNewsAdminService({ db, repo, now }: NewsAdminDeps) {
   };
 }
 export type NewsAdminService = ReturnType<typeof createNewsAdminService>;
+
+/** The public reader and the console's editor over one repository (what the routes get). */
+export function createNewsServices({ db, now }: { db: Db; now: () => Date }) {
+  const repo = createNewsRepository(db);
+  return { service: createNewsService({ repo, now }), admin: createNewsAdminService({ db, repo, now }) };
+}

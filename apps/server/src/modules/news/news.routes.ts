@@ -16,9 +16,7 @@ import type { ZodTypeProvider } from '../../plugins/zod.js';
 import type { AdminGuards } from '../admin/admin.guard.js';
 import { actorOf } from '../audit/operation-log.js';
 import { localeOf } from '../dictionary/request-locale.js';
-import { createNewsAdminService } from './news-admin.service.js';
-import { createNewsRepository } from './news.repository.js';
-import { createNewsService } from './news.service.js';
+import { createNewsServices } from './news-admin.service.js';
 
 export interface NewsRoutesOptions {
   db: Db;
@@ -35,9 +33,7 @@ const MENU = 'siteContentManagement';
  */
 export async function newsRoutes(base: FastifyInstance, { db, guards, now = () => new Date() }: NewsRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const repo = createNewsRepository(db);
-  const service = createNewsService({ repo, now });
-  const admin = createNewsAdminService({ db, repo, now });
+  const { service, admin } = createNewsServices({ db, now });
 
   // The answer depends on the language, which may come from Accept-Language: caches must key on it.
   const varyByLanguage = async (_request: FastifyRequest, reply: FastifyReply) => {

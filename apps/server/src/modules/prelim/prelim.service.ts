@@ -36,6 +36,7 @@ import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import type { Reminders } from '../workflow/reminders.js';
 import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
 import { describeFilter } from '../admin/admin-util.js';
+import { maskOwner } from '../../lib/pii.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { AttachmentRow } from '../contest/contest.repository.js';
@@ -146,7 +147,8 @@ export function createPrelimService({
     };
     if (view === 'admin') {
       const owner = await contest.ownerOf(team.ownerId);
-      if (owner) detail.owner = owner;
+      // The console reads the owner's phone masked (lib/pii.ts); GET /admin/pii/prelim/:id has it in full.
+      if (owner) return maskOwner({ ...detail, owner });
     }
     return detail;
   }

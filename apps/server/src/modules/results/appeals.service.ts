@@ -24,7 +24,7 @@ import {
   type ReviewRound,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { type AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
 import { notifyEvent } from '../notices/notify.js';

@@ -541,7 +541,7 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
       const rounds: RoundResultState[] = [];
       for (const round of REVIEW_ROUNDS) {
         const current = await repo.current(db, round);
-        let blocker: string | null = null;
+        let blocker: string | null;
         if (current) blocker = M.alreadyPublished;
         else if (round === 'PRELIMINARY') blocker = (await repo.latestPromotion(db)) ? null : M.noPromotion;
         else {

@@ -4,7 +4,7 @@ import { REVIEW_MSG } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts } from '../../db/schema.js';
 import { forbidden } from '../../lib/errors.js';
-import { bearerToken } from '../auth/auth.guard.js';
+import { bearerToken, tagRealmGuard } from '../auth/auth.guard.js';
 import type { SessionService } from '../auth/session.service.js';
 
 /**
@@ -14,14 +14,14 @@ import type { SessionService } from '../auth/session.service.js';
  * Read per request, so accepting takes effect at once.
  */
 export function createExpertGuards(sessions: SessionService, db: Db) {
-  const signedIn = async (request: FastifyRequest) => {
+  const signedIn = tagRealmGuard(async (request: FastifyRequest) => {
     request.auth = await sessions.authenticate(bearerToken(request), ['EXPERT']);
-  };
-  const agreed = async (request: FastifyRequest) => {
+  }, { kind: 'realm', realms: ['EXPERT'] });
+  const agreed = tagRealmGuard(async (request: FastifyRequest) => {
     await signedIn(request);
     const [row] = await db.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, request.auth!.accountId)).limit(1);
     if (!row?.agreedAt) throw forbidden(REVIEW_MSG.agreementRequired, { reason: 'AGREEMENT_REQUIRED' });
-  };
+  }, { kind: 'realm', realms: ['EXPERT'], agreement: true });
   return { signedIn, agreed };
 }
 export type ExpertGuards = ReturnType<typeof createExpertGuards>;

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { dictItems, prelimDocs, reviewAssignments, reviewGroupExperts, reviewGroups, scoreSheets, teams } from '../../db/schema.js';
 import { contains, equals } from '../../lib/list-query.js';
 import { inRound } from './round-view.js';
-import { lockReviewRound } from './rubric.service.js';
+import { lockReviewRound } from './round-lock.js';
 
 export type GroupRow = typeof reviewGroups.$inferSelect;
 export type NewAssignment = typeof reviewAssignments.$inferInsert & { createdAt: Date };

@@ -20,10 +20,7 @@ import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { actorOf } from '../audit/operation-log.js';
 import { EXPORT_LIMIT, sendXlsx } from '../team/team.routes.js';
-import { createPromotionService } from './promotion.service.js';
-import { createResultsExport } from './results-export.js';
-import { createResultsRepository } from './results.repository.js';
-import { createResultsService, createRoundScores } from './results.service.js';
+import { createResultsServices } from './results-services.js';
 import type { ReviewDeps } from './review.module.js';
 
 /**
@@ -32,12 +29,7 @@ import type { ReviewDeps } from './review.module.js';
  */
 export async function resultsRoutes(base: FastifyInstance, deps: ReviewDeps): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const repo = createResultsRepository();
-  // One cache of computed rounds for the query, the export and the promotion preview.
-  const rounds = createRoundScores(deps, repo);
-  const service = createResultsService(deps, repo, rounds);
-  const exportScores = createResultsExport(deps, repo, rounds);
-  const promotion = createPromotionService(deps, repo, rounds);
+  const { service, exportScores, promotion } = createResultsServices(deps);
 
   for (const round of REVIEW_ROUNDS) {
     const slug = ROUND_SLUGS[round];

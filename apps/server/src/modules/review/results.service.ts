@@ -31,6 +31,7 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
+import { MASKED_PII } from '../../lib/pii.js';
 import { beijingTime } from '../../lib/xlsx-stream.js';
 import type { OperationActor } from '../audit/operation-log.js';
 import { beijingDay } from '../workflow/reminders.js';
@@ -354,7 +355,8 @@ export function createResultsService(deps: Deps, repo: ResultsRepository = creat
             extra: mine.get(p.id)!.extra,
           };
         });
-      return { expert: { ...row, phone: expert.phone, organization: expert.organization }, projects };
+      // The phone masked (lib/pii.ts); GET /admin/pii/expert/:id has it in full.
+      return { expert: { ...row, phone: MASKED_PII.phone(expert.phone), organization: expert.organization }, projects };
     },
 
     async monitorProjects(round: ReviewRound, q: MonitorProjectQuery): Promise<Page<MonitorProjectRow>> {

@@ -279,6 +279,10 @@ export function createRoundView() {
   async function expertCanReadAttachment(tx: Db, expertId: string, attachmentId: string): Promise<boolean> {
     const [expert] = await experts(tx, [expertId]);
     if (!expert || !expert.enabled) return false;
+    // The review agreement (confidentiality) comes before any review material, files included:
+    // the expert guard refuses review calls until it is accepted (product.md 6), so do the files.
+    const [account] = await tx.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
+    if (!account?.agreedAt) return false;
     const holds = sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;
     const onIt = (round: ReviewRound) => sql`(exists (select 1 from ${reviewAssignments} join ${reviewGroupExperts} on ${reviewGroupExperts.groupId} = ${reviewAssignments.groupId}
         where ${reviewAssignments.prelimId} = ${prelimDocs.id} and ${reviewAssignments.round} = ${round} and ${reviewGroupExperts.expertId} = ${expertId})

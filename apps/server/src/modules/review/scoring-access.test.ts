@@ -104,6 +104,19 @@ describe('the agreement', () => {
     expect((await get(expert!, `${base}/prelim/${p1}`)).statusCode).toBe(200);
     expect((await get<ExpertOverview>(expert!, `${base}/overview`)).body.data.agreed).toBe(true);
   });
+
+  it("before it: the project's files answer 404 too (stream and signed-link issuer); after it they open", async () => {
+    const [p1] = await seedProjects(t, 1);
+    const [expert] = await seedExperts(t, [{ agreed: false }]);
+    await seedGroup(t, 'PRELIMINARY', [expert!.accountId], [p1!]);
+    const uniqueNo = await attachApplication(p1!);
+    expect((await stream(expert!, uniqueNo)).statusCode).toBe(404);
+    expect((await get(expert!, `/api/attachment/accessUrl?filePath=${uniqueNo}`)).statusCode).toBe(404);
+
+    await db().update(accounts).set({ agreedAt: new Date() }).where(eq(accounts.id, expert!.accountId));
+    expect((await stream(expert!, uniqueNo)).statusCode).toBe(200);
+    expect((await get(expert!, `/api/attachment/accessUrl?filePath=${uniqueNo}`)).statusCode).toBe(200);
+  });
 });
 
 describe('what an expert sees', () => {

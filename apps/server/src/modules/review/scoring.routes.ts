@@ -16,7 +16,6 @@ import { actorOf } from '../audit/operation-log.js';
 import { authOf } from '../auth/auth.guard.js';
 import type { ReviewDeps } from './review.module.js';
 import { createScoringService } from './scoring.service.js';
-import { createSheetsRepository } from './sheets.repository.js';
 
 /**
  * The expert's scoring calls (/api/expert/review/...) and the admin's calls on sheets (return,
@@ -24,7 +23,7 @@ import { createSheetsRepository } from './sheets.repository.js';
  */
 export async function scoringRoutes(base: FastifyInstance, deps: ReviewDeps): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const service = createScoringService(deps, createSheetsRepository());
+  const service = createScoringService(deps);
   const { signedIn, agreed } = deps.expert;
 
   app.get('/expert/review/overview', { onRequest: signedIn }, async (request) => ok(await service.overview(authOf(request).accountId)));

@@ -33,7 +33,7 @@ import { notifyEvent } from '../notices/notify.js';
 import { logRereview, logScoreReturned, logScoreSubmitted } from '../score-log/review-entries.js';
 import type { ReviewDeps } from './review.module.js';
 import { conflictOf } from './round-view.js';
-import type { SheetRow, SheetsRepository } from './sheets.repository.js';
+import { createSheetsRepository, type SheetRow, type SheetsRepository } from './sheets.repository.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
 
@@ -86,7 +86,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
  * of a submitted sheet and re-review (复评). A sheet never changes without the SHEET workflow:
  * history, operation record and (for returns) the expert's in-site notice in the same transaction.
  */
-export function createScoringService(deps: Deps, repo: SheetsRepository) {
+export function createScoringService(deps: Deps, repo: SheetsRepository = createSheetsRepository()) {
   const { db, now, view, rubrics, settingsOf, workflow } = deps;
 
   function statusOf(sheet: SheetRow | undefined): SheetViewStatus {
@@ -136,23 +136,22 @@ export function createScoringService(deps: Deps, repo: SheetsRepository) {
       video: file(doc.videoFileId),
       others: doc.otherFileIds.map((id) => file(id)).filter((f) => f !== null),
       blind,
-      // Blind review: nothing that names the organisation or the people (product.md 6).
+      // Blind review: nothing that names the organisation or the people (product.md 6). Either
+      // way no phone or e-mail: scoring needs no contacts (issue 14, personal information).
       team: blind
         ? null
         : {
             orgName: team.orgName,
             teamName: team.teamName,
-            leader: leader && { name: str(leader.name), phone: str(leader.phone), email: str(leader.email), title: str(leader.title) },
+            leader: leader && { name: str(leader.name), title: str(leader.title) },
             members: team.members.map((m) => ({
               name: str(m.name),
               organization: str(m.organization),
               title: str(m.title),
-              phone: str(m.phone),
-              email: str(m.email),
               role: str(m.role),
             })),
             advisor: team.advisor
-              ? { name: str(team.advisor.name), organization: str(team.advisor.organization), title: str(team.advisor.title), phone: str(team.advisor.phone), email: str(team.advisor.email) }
+              ? { name: str(team.advisor.name), organization: str(team.advisor.organization), title: str(team.advisor.title) }
               : null,
           },
       criteria,

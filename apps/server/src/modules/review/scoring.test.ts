@@ -287,6 +287,13 @@ describe('blind review', () => {
       members: [{ name: teamRow!.members[0]!.name }],
       advisor: null,
     });
+    // No contacts either way: neither the leader's nor a member's phone or e-mail is in the answer.
+    const json = JSON.stringify(res.body.data);
+    for (const value of [teamRow!.leader!.phone, teamRow!.leader!.email, teamRow!.members[0]!.phone, teamRow!.members[0]!.email].filter(Boolean)) {
+      expect(json).not.toContain(value);
+    }
+    expect(res.body.data.team!.leader).not.toHaveProperty('phone');
+    expect(res.body.data.team!.members[0]).not.toHaveProperty('email');
   });
 });
 

@@ -31,8 +31,17 @@ export interface SmsServiceDeps {
   random?: () => string;
 }
 
+export interface SendOptions {
+  /**
+   * false: go through every step (resend window, daily caps, a stored code) but hand nothing to
+   * the gateway. For a login code asked for a phone with no account: the caller gets the very
+   * answer a real send gets, later tries answer as wrong codes, and no stranger gets a text.
+   */
+  deliver?: boolean;
+}
+
 export interface SmsService {
-  send(input: { phone: string; smsKey: SmsKey; ip: string }): Promise<{ resendAfterSeconds: number }>;
+  send(input: { phone: string; smsKey: SmsKey; ip: string }, options?: SendOptions): Promise<{ resendAfterSeconds: number }>;
   verify(input: { phone: string; smsKey: SmsKey; code: string }): Promise<void>;
 }
 
@@ -107,9 +116,12 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
   const { kv, provider, limits } = deps;
   const now = deps.now ?? Date.now;
   const generate = deps.random ?? defaultCode;
+  // How long the gateway usually takes (moving average of real sends): a send that delivers
+  // nothing waits about as long, so the answer's timing does not tell either (issue 14).
+  let typicalSendMs = 0;
 
   return {
-    async send({ phone, smsKey, ip }) {
+    async send({ phone, smsKey, ip }, { deliver = true }: SendOptions = {}) {
       if (!PHONE_RE.test(phone)) throw badRequest(VALIDATION_MSG.phoneFormat);
       if (!SMS_KEYS.includes(smsKey)) throw badRequest(MSG.invalidField('smsKey'), { field: 'smsKey' });
 
@@ -144,8 +156,16 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
       // Stored before sending so the code works the moment the text arrives; a new code
       // replaces the old one and its wrong-try count.
       await kv.set(codeKey, JSON.stringify(stored), SMS.validMs);
+      if (!deliver) {
+        const wait = Math.min(3000, typicalSendMs * (0.75 + Math.random() / 2));
+        if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
+        return { resendAfterSeconds: SMS.resendWaitMs / 1000 };
+      }
       try {
+        const started = Date.now();
         await provider.send({ phone, templateKey: smsKey, params: [code, VALID_MINUTES], text: smsText(code) });
+        const took = Date.now() - started;
+        typicalSendMs = typicalSendMs === 0 ? took : typicalSendMs * 0.8 + took * 0.2;
       } catch (err) {
         // Leave nothing behind, so the user may retry at once and the failure costs no quota.
         await Promise.allSettled([kv.del(codeKey), kv.del(resendKey), perPhone.release(), perIp.release()]);

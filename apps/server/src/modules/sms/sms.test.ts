@@ -290,6 +290,25 @@ describe('SMS service: resend window and daily caps', () => {
   });
 });
 
+describe('SMS service: a send that delivers nothing (issue 14, 4)', () => {
+  it('holds the window, the daily counts and a code, answers as a send does, and hands nothing to the gateway', async () => {
+    const { sms, provider, kv, advance } = setup({ codes: ['111111', '424242'], limits: { dailyPerPhone: 2 } });
+    const real = await sms.send(login('13900000041'));
+    const silent = await sms.send(login('13900000042'), { deliver: false });
+    expect(silent).toEqual(real);
+    expect(provider.sent.map((m) => m.phone)).toEqual(['13900000041']);
+    expect(await kv.get(smsKvKeys.code('LOGIN_VERIFY_KEY', '13900000042'))).not.toBeNull();
+    // A guess answers as a wrong code would; the 60 s window and the daily cap hold as for a real phone.
+    await expect(sms.verify({ phone: '13900000042', smsKey: 'LOGIN_VERIFY_KEY', code: '000000' })).rejects.toMatchObject({ message: SMS_MSG.wrongCode });
+    await expect(sms.send(login('13900000042'), { deliver: false })).rejects.toMatchObject({ message: SMS_MSG.tooFrequent });
+    advance(61_000);
+    await sms.send(login('13900000042'), { deliver: false });
+    advance(61_000);
+    await expect(sms.send(login('13900000042'), { deliver: false })).rejects.toMatchObject({ message: SMS_MSG.dailyLimit });
+    expect(provider.sent).toHaveLength(1);
+  });
+});
+
 describe('log provider', () => {
   let dir: string;
   beforeEach(async () => {
@@ -547,6 +566,12 @@ describe('POST /api/login/send/sms', () => {
         if (input.phone === '13900000099' && input.smsKey === 'REGISTER_VERIFY_KEY') throw badRequest('该手机号已注册');
       },
     });
+    // A hook that answers "do not deliver" (a login code for an unregistered phone).
+    t.app.register(smsRoutes, {
+      prefix: '/silent',
+      sms: createSmsService({ kv: t.app.deps.kv, provider, limits: { dailyPerPhone: 10, dailyPerIp: 300 } }),
+      beforeSend: async () => ({ deliver: false }),
+    });
     // The same route over a fake clock, to walk the 60 s rule second by second.
     const now = () => clock.now;
     t.app.register(smsRoutes, {
@@ -655,6 +680,24 @@ describe('POST /api/login/send/sms', () => {
     expect(provider.sent.some((m) => m.phone === '13900000099')).toBe(false);
     const allowed = await post({ phone: '13900000099', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.8');
     expect(allowed.statusCode).toBe(200);
+  });
+
+  it('a hook may answer "do not deliver": the same answer and wait as a real send, nothing sent (issue 14, 4)', async () => {
+    const before = provider.sent.length;
+    const real = await post({ phone: '13900000051', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12');
+    const silent = await post({ phone: '13900000052', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12', '/silent');
+    expect(real.statusCode).toBe(200);
+    expect(silent.statusCode).toBe(200);
+    expect(silent.json()).toEqual(real.json());
+    expect(provider.sent.length).toBe(before + 1);
+    expect(provider.sent.some((m) => m.phone === '13900000052')).toBe(false);
+    const [realAgain, silentAgain] = [
+      await post({ phone: '13900000051', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12'),
+      await post({ phone: '13900000052', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12', '/silent'),
+    ];
+    expect(silentAgain.statusCode).toBe(realAgain.statusCode);
+    expect({ ...silentAgain.json(), data: null }).toEqual({ ...realAgain.json(), data: null });
+    expect(silentAgain.json().data.retryAfterSeconds).toBeGreaterThanOrEqual(59);
   });
 
   it('answers 503 when the gateway fails', async () => {

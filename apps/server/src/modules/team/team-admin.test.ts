@@ -395,7 +395,8 @@ describe('export', () => {
     expect(cell('单位类型')).not.toBe('MEDICAL_INSTITUTION');
     expect(cell('所在地区')).toBe('北京市');
     expect(cell('参赛方向')).not.toBe('SMART_SUPERVISION');
-    expect(cell('统一社会信用代码')).toBe('91350100M000100Y43');
+    // The exporter does not hold pii:view: contacts and the credit code go out masked (issue 14 finding 11).
+    expect(cell('统一社会信用代码')).toBe('9135**********0Y43');
     expect(cell('成员人数')).toBe(2);
     expect(cell('状态')).toBe('已提交');
     expect(String(cell('指导老师'))).toContain('导师丙');
@@ -405,6 +406,7 @@ describe('export', () => {
     expect(members.getRow(3).getCell(4).value).toBe('成员乙');
     const [op] = await db().select().from(operationRecords).where(and(eq(operationRecords.accountId, exporter.accountId), eq(operationRecords.action, 'qualification:export')));
     expect(op!.summary).toContain('1 条');
+    expect(op!.summary).toContain('个人信息已脱敏');
     expect(id).toBeTruthy();
   });
 });

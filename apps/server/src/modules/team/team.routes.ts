@@ -65,7 +65,7 @@ export async function teamRoutes(base: FastifyInstance, { service, participant, 
     ok(await service.list(request.query)),
   );
   app.get('/admin/team/export', { onRequest: guards.button('qualification:export'), schema: { querystring: teamAdminFilterSchema }, config: EXPORT_LIMIT }, async (request, reply) =>
-    sendXlsx(reply, await service.export(actorOf(request), request.query)),
+    sendXlsx(reply, await service.export(actorOf(request), request.query, await guards.pii(request))),
   );
   app.get('/admin/team/queue/next', { onRequest: guards.button('qualification:audit'), schema: { querystring: excludeQuerySchema } }, async (request) =>
     ok(await service.queueNext(request.query.exclude ?? [])),

@@ -32,6 +32,7 @@ import type { TeamPerson } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import { describeFilter } from '../admin/admin-util.js';
+import { MASKED_PII, maskTeamDetail, piiNote, type Pii } from '../../lib/pii.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { Reminders } from '../workflow/reminders.js';
 import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
@@ -161,6 +162,8 @@ export function createTeamService({
     if (view === 'admin') {
       const owner = await contest.ownerOf(row.ownerId);
       if (owner) detail.owner = owner;
+      // The console reads contacts masked (lib/pii.ts); GET /admin/pii/team/:id has them in full.
+      return maskTeamDetail(detail);
     }
     return detail;
   }
@@ -241,7 +244,7 @@ export function createTeamService({
     city: r.team.city,
     track: r.team.track,
     leaderName: r.team.leader?.name || null,
-    leaderPhone: r.team.leader?.phone || null,
+    leaderPhone: MASKED_PII.phone(r.team.leader?.phone || null),
     memberCount: r.team.members.length,
     ownerUsername: r.ownerUsername,
     auditReason: r.team.auditReason,
@@ -363,11 +366,11 @@ export function createTeamService({
      * GET /admin/team/export: every field, dictionary names, members on a sheet of their own.
      * Streamed in batches with backpressure; recorded as an operation with its filters.
      */
-    async export(actor: OperationActor, filter: TeamAdminFilter): Promise<{ stream: Readable; fileName: string }> {
+    async export(actor: OperationActor, filter: TeamAdminFilter, pii: Pii): Promise<{ stream: Readable; fileName: string }> {
       const total = await repo.count(filter);
       if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
       await db.transaction((tx) =>
-        recordOperation(tx, actor, { action: 'qualification:export', targetType: 'team', summary: `导出报名信息 ${total} 条，筛选条件：${describeFilter(filter)}` }),
+        recordOperation(tx, actor, { action: 'qualification:export', targetType: 'team', summary: `导出报名信息 ${total} 条，筛选条件：${describeFilter(filter)}${piiNote(pii)}` }),
       );
       const L = await contest.labels(Object.values(TEAM_DICT_TYPES));
       const name = (type: string, code: string | null | undefined) => (code ? (L.get(type)?.get(code) ?? code) : '');
@@ -383,16 +386,16 @@ export function createTeamService({
                   teamName: t.teamName,
                   orgName: t.orgName,
                   orgType: name(TEAM_DICT_TYPES.orgType, t.orgType),
-                  creditCode: t.creditCode ?? '',
+                  creditCode: pii.creditCode(t.creditCode) ?? '',
                   region: name(TEAM_DICT_TYPES.region, t.region),
                   city: t.city ?? '',
                   track: name(TEAM_DICT_TYPES.track, t.track),
                   leaderName: t.leader?.name ?? '',
                   leaderTitle: name(TEAM_DICT_TYPES.title, t.leader?.title),
-                  leaderPhone: t.leader?.phone ?? '',
-                  leaderEmail: t.leader?.email ?? '',
+                  leaderPhone: pii.phone(t.leader?.phone) ?? '',
+                  leaderEmail: pii.email(t.leader?.email) ?? '',
                   memberCount: t.members.length,
-                  advisor: t.advisor ? [t.advisor.name, t.advisor.organization, name(TEAM_DICT_TYPES.title, t.advisor.title), t.advisor.phone, t.advisor.email].filter(Boolean).join(' / ') : '',
+                  advisor: t.advisor ? [t.advisor.name, t.advisor.organization, name(TEAM_DICT_TYPES.title, t.advisor.title), pii.phone(t.advisor.phone), pii.email(t.advisor.email)].filter(Boolean).join(' / ') : '',
                   status: TEAM_STATUS_LABELS[t.status],
                   auditReason: t.auditReason ?? '',
                   submittedAt: beijingTime(t.submittedAt),
@@ -420,8 +423,8 @@ export function createTeamService({
                     name: m.name ?? '',
                     organization: m.organization ?? '',
                     title: name(TEAM_DICT_TYPES.title, m.title),
-                    phone: m.phone ?? '',
-                    email: m.email ?? '',
+                    phone: pii.phone(m.phone) ?? '',
+                    email: pii.email(m.email) ?? '',
                     role: name(TEAM_DICT_TYPES.role, m.role),
                   };
                 }

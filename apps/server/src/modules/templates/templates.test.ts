@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_MSG,
   BULK_TEMPLATE_VARIABLES,
-  TEMPLATE_EVENTS,
+  type TEMPLATE_EVENTS,
   TEMPLATE_EVENT_CODES,
   TEMPLATE_MSG as M,
   unknownVariablesMessage,

@@ -15,6 +15,8 @@ import type {
   OperationRecordView,
   Page,
   PermissionTreeNode,
+  PiiKind,
+  PiiReveal,
   Realm,
   RegisteredUser,
   RegisteredUserDetail,
@@ -41,6 +43,7 @@ export const ADMIN_QUERY_KEYS = {
   loginRecords: (realm: Realm) => ['admin', 'login-records', realm] as const,
   operationRecords: (realm: Realm) => ['admin', 'operation-records', realm] as const,
   dashboard: ['admin', 'dashboard'] as const,
+  pii: (kind: PiiKind, id: string) => ['admin', 'pii', kind, id] as const,
 };
 
 /** Answers carry ISO times; the console shows Beijing-style local date-times (spec section 9). */
@@ -101,6 +104,9 @@ export const fetchLoginRecords = (params: object) =>
   dataOf(api.get<Page<LoginRecordView>>('/admin/audit/login-records', { params }));
 export const fetchOperationRecords = (params: object) =>
   dataOf(api.get<Page<OperationRecordView>>('/admin/audit/operation-records', { params }));
+
+// Personal information in full (pii:view): every call is an operation record on the server.
+export const fetchPii = (kind: PiiKind, id: string) => dataOf(api.get<PiiReveal>(`/admin/pii/${kind}/${id}`));
 
 // Console home
 export const fetchDashboard = () => dataOf(api.get<AdminDashboard>('/admin/dashboard'));

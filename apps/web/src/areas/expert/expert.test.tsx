@@ -356,8 +356,8 @@ describe('expert area', { timeout: 60_000 }, () => {
         team: {
           orgName: '第一人民医院',
           teamName: '智慧医保1队',
-          leader: { name: '李队长', phone: '13900000001', email: 'lead@example.com', title: 'SENIOR' },
-          members: [{ name: '王成员', organization: '第一人民医院', title: 'SENIOR', phone: '13900000002', email: 'm@example.com', role: 'DEV' }],
+          leader: { name: '李队长', title: 'SENIOR' },
+          members: [{ name: '王成员', organization: '第一人民医院', title: 'SENIOR', role: 'DEV' }],
           advisor: null,
         },
         sheet: sheetView({ status: 'RETURNED', returnReason: '评语过于简单，请补充', version: 5 }),

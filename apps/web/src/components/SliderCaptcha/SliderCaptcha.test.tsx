@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { CAPTCHA_TRACK, type CaptchaTrack } from '@contest/shared';
 import { changeLocale, initI18n } from '../../i18n';
 import { SliderCaptcha, type SliderCaptchaChallenge, type SliderCaptchaProps } from './SliderCaptcha';
 
@@ -28,7 +29,7 @@ function setup(overrides: Partial<SliderCaptchaProps> = {}) {
   let clock = 0;
   let issued = 0;
   const fetchCaptcha = vi.fn(async () => challenge(++issued));
-  const verify = vi.fn(async (_nonce: string, _distance: number) => true);
+  const verify = vi.fn(async (_nonce: string, _distance: number, _track: CaptchaTrack) => true);
   const onSuccess = vi.fn();
   const onAgain = vi.fn();
   const onFail = vi.fn();
@@ -69,7 +70,14 @@ function setup(overrides: Partial<SliderCaptchaProps> = {}) {
       { x: 100 + distance, y: 300, at: ms },
     ]);
 
-  return { fetchCaptcha, verify, onSuccess, onAgain, onFail, root, handle, status, ready, drag, humanDrag };
+  /** Presses `key` on the handle at `at` ms (the clock), with Shift when asked. */
+  const press = (key: string, at: number, shiftKey = false) => {
+    clock = at;
+    fireEvent.keyDown(handle(), { key, shiftKey });
+  };
+  const announce = () => screen.getByTestId('slider-announce');
+
+  return { fetchCaptcha, verify, onSuccess, onAgain, onFail, root, handle, status, announce, ready, drag, humanDrag, press };
 }
 
 describe('SliderCaptcha', () => {
@@ -99,7 +107,17 @@ describe('SliderCaptcha', () => {
     fireEvent.pointerMove(handle(), { clientX: 187.34, clientY: 202, pointerId: 1, pointerType: 'mouse' });
     fireEvent.pointerUp(handle(), { clientX: 187.34, clientY: 201, pointerId: 1, pointerType: 'mouse' });
     await waitFor(() => expect(root().dataset.state).toBe('success'));
-    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 137.3);
+    // The track goes along: canvas x, y from the press, ms since the press; the release last.
+    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 137.3, {
+      input: 'pointer',
+      points: [
+        [0, 0, 0],
+        [100, 1, 0],
+        [280, 2, 0],
+        [137.3, 2, 0],
+        [137.3, 1, 0],
+      ],
+    });
     expect(onSuccess).toHaveBeenCalledExactlyOnceWith({ nonceStr: 'nonce-1', slidingDistance: 137.3, elapsedMs: 0 });
     expect(status().textContent).toBe('只用了0.0秒，快如闪电！');
     // Once passed, the handle no longer starts a drag.
@@ -160,11 +178,12 @@ describe('SliderCaptcha', () => {
 
   it('a wrong position fails, shows the failure, then fetches a new captcha to try again', async () => {
     const verify = vi.fn(async () => false);
-    const { onFail, onSuccess, root, status, ready, humanDrag, fetchCaptcha } = setup({ verify });
+    // The failure shows long enough to read it here even on a loaded machine (20 ms did not).
+    const { onFail, onSuccess, root, status, ready, humanDrag, fetchCaptcha } = setup({ verify, failDisplayMs: 400 });
     await ready('nonce-1');
     humanDrag(90, 1500);
     await waitFor(() => expect(root().dataset.state).toBe('fail'));
-    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 90);
+    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 90, expect.objectContaining({ input: 'pointer' }));
     expect(status().textContent).toBe('验证失败，请重试');
     expect(onFail).toHaveBeenCalledOnce();
     expect(onSuccess).not.toHaveBeenCalled();
@@ -228,7 +247,133 @@ describe('SliderCaptcha', () => {
     fireEvent.pointerMove(handle(), { clientX: 120, clientY: 403, pointerId: 7, pointerType: 'touch' });
     fireEvent.pointerUp(handle(), { clientX: 130, clientY: 404, pointerId: 7, pointerType: 'touch' });
     await waitFor(() => expect(onSuccess).toHaveBeenCalledOnce());
-    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 110);
+    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 110, {
+      input: 'pointer',
+      points: [
+        [0, 0, 0],
+        [100, 3, 0],
+        [110, 4, 0],
+      ],
+    });
+  });
+});
+
+describe('SliderCaptcha from the keyboard and for screen readers (issue 14)', () => {
+  it('the handle is a focusable slider with a name, range, value and keyboard instructions', async () => {
+    const { handle, ready } = setup();
+    await ready('nonce-1');
+    const slider = screen.getByRole('slider', { name: '拼图滑块' });
+    expect(slider).toBe(handle());
+    expect(slider.tabIndex).toBe(0);
+    expect(slider.getAttribute('aria-valuemin')).toBe('0');
+    expect(slider.getAttribute('aria-valuemax')).toBe('280');
+    expect(slider.getAttribute('aria-valuenow')).toBe('0');
+    expect(slider.getAttribute('aria-valuetext')).toBe('已移动 0 像素');
+    expect(slider.getAttribute('aria-disabled')).toBe('false');
+    const hint = document.getElementById(slider.getAttribute('aria-describedby')!);
+    expect(hint?.textContent).toContain('方向键');
+    expect(hint?.textContent).toContain('回车');
+  });
+
+  it('arrow keys move the piece; Enter sends the presses as a keyboard track with their real times', async () => {
+    const { verify, onSuccess, root, handle, ready, press, announce } = setup();
+    await ready('nonce-1');
+    press('ArrowRight', 1000);
+    expect(root().dataset.state).toBe('dragging');
+    press('ArrowRight', 1150, true);
+    press('PageUp', 1400);
+    press('ArrowLeft', 1520);
+    expect(handle().style.left).toBe('40px');
+    expect(screen.getByTestId('slider-block').style.left).toBe('40px');
+    expect(handle().getAttribute('aria-valuenow')).toBe('40');
+    expect(handle().getAttribute('aria-valuetext')).toBe('已移动 40 像素');
+    expect(verify).not.toHaveBeenCalled();
+    press('Enter', 1900);
+    await waitFor(() => expect(root().dataset.state).toBe('success'));
+    expect(verify).toHaveBeenCalledExactlyOnceWith('nonce-1', 40, {
+      input: 'keyboard',
+      points: [
+        [0, 0, 0],
+        [CAPTCHA_TRACK.keySmallStep, 0, 0],
+        [22, 0, 150],
+        [42, 0, 400],
+        [40, 0, 520],
+        [40, 0, 900],
+      ],
+    });
+    expect(onSuccess).toHaveBeenCalledExactlyOnceWith({ nonceStr: 'nonce-1', slidingDistance: 40, elapsedMs: 900 });
+    expect(announce().textContent).toBe('验证成功');
+  });
+
+  it('keys stay inside the track, and Enter before any move does nothing', async () => {
+    const { verify, handle, ready, press, root } = setup();
+    await ready('nonce-1');
+    press('Enter', 100);
+    press('ArrowLeft', 200);
+    expect(handle().style.left).toBe('0px');
+    press('Enter', 300);
+    expect(verify).not.toHaveBeenCalled();
+    for (let i = 0; i < 20; i++) press('PageUp', 400 + i * 50);
+    expect(handle().getAttribute('aria-valuenow')).toBe('280');
+    expect(root().dataset.state).toBe('dragging');
+  });
+
+  it('a keyboard attempt over 10 s fails as timed out and says so to screen readers', async () => {
+    const { verify, onFail, root, ready, press, announce } = setup();
+    await ready('nonce-1');
+    press('PageUp', 0);
+    press('PageUp', 4000);
+    press('PageUp', 10_001);
+    expect(root().dataset.state).toBe('fail');
+    expect(announce().textContent).toBe('拖动超时，请重试');
+    expect(onFail).toHaveBeenCalledOnce();
+    expect(verify).not.toHaveBeenCalled();
+    await ready('nonce-2');
+  });
+
+  it('a refused keyboard attempt announces the failure, then starts again on a new captcha', async () => {
+    const verify = vi.fn(async () => false);
+    const { root, ready, press, announce, handle } = setup({ verify });
+    await ready('nonce-1');
+    press('PageUp', 0);
+    press('PageUp', 300);
+    press('Enter', 800);
+    await waitFor(() => expect(announce().textContent).toBe('验证失败，请重试'));
+    // The visible line is hidden from screen readers: the live region says it once.
+    expect(screen.getByTestId('slider-status').getAttribute('aria-hidden')).toBe('true');
+    expect(announce().getAttribute('aria-live')).toBe('polite');
+    await ready('nonce-2');
+    expect(root().dataset.state).toBe('idle');
+    expect(handle().getAttribute('aria-valuenow')).toBe('0');
+    press('ArrowRight', 5000);
+    expect(root().dataset.state).toBe('dragging');
+  });
+
+  it('keys do nothing while the captcha loads', async () => {
+    const { verify, handle, press, ready, root } = setup();
+    press('PageUp', 0);
+    press('Enter', 10);
+    expect(handle().style.left).toBe('0px');
+    await ready('nonce-1');
+    expect(root().dataset.state).toBe('idle');
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it('autoFocus puts focus on the handle', async () => {
+    const { handle } = setup({ autoFocus: true });
+    expect(document.activeElement).toBe(handle());
+  });
+
+  it('a long drag is thinned to the point limit, its ends kept', async () => {
+    const { verify, ready, drag } = setup();
+    await ready('nonce-1');
+    const path = Array.from({ length: 600 }, (_, i) => ({ x: 100 + (i * 150) / 599, y: 300 + (i % 5), at: i * 5 }));
+    drag({ x: 100, y: 300 }, path);
+    await waitFor(() => expect(verify).toHaveBeenCalledOnce());
+    const track = verify.mock.calls[0]![2];
+    expect(track.points.length).toBe(CAPTCHA_TRACK.maxPoints);
+    expect(track.points[0]).toEqual([0, 0, 0]);
+    expect(track.points.at(-1)).toEqual([150, 4, 2995]);
   });
 });
 

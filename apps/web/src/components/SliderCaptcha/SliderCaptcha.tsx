@@ -1,8 +1,17 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import { Button, Spin } from 'antd';
 import { ArrowRightOutlined, CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CAPTCHA } from '@contest/shared';
+import { CAPTCHA, CAPTCHA_TRACK, type CaptchaInput, type CaptchaTrack } from '@contest/shared';
 import './slider-captcha.css';
 
 /** What GET /api/captcha returns. */
@@ -24,7 +33,8 @@ export type SliderCaptchaState = 'idle' | 'dragging' | 'verifying' | 'success' |
 
 export interface SliderCaptchaProps {
   fetchCaptcha(): Promise<SliderCaptchaChallenge>;
-  verify(nonceStr: string, slidingDistance: number): Promise<boolean>;
+  /** The server's check; `track` is how the handle got there (pointer drag or key presses). */
+  verify(nonceStr: string, slidingDistance: number, track: CaptchaTrack): Promise<boolean>;
   onSuccess(result: SliderCaptchaResult): void;
   /** The drag looked scripted (no vertical wobble at all); a new captcha follows. */
   onAgain?(): void;
@@ -34,6 +44,8 @@ export interface SliderCaptchaProps {
   now?: () => number;
   /** How long a failure stays on screen before the next captcha loads. */
   failDisplayMs?: number;
+  /** Focus the handle on mount, so keyboard users start on it (the captcha dialog does). */
+  autoFocus?: boolean;
   className?: string;
 }
 
@@ -53,6 +65,8 @@ function textsOf(t: Translate) {
     again: t('auth.captcha.again'),
     refresh: t('auth.captcha.refresh'),
     handle: t('auth.captcha.handle'),
+    keyboardHint: t('auth.captcha.keyboardHint'),
+    announceSuccess: t('auth.captcha.announceSuccess'),
   };
 }
 
@@ -67,15 +81,55 @@ function successText(elapsedMs: number, t: Translate): string {
 
 const defaultNow = () => performance.now();
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+const tenth = (value: number) => Math.round(value * 10) / 10;
+
+type Point = [x: number, y: number, t: number];
 
 interface Drag {
   pointerId: number;
   startX: number;
+  startY: number;
   startAt: number;
   ys: number[];
+  /** [x in canvas px, y from the press in CSS px, ms since the press], for the server. */
+  points: Point[];
   offset: number;
   maxOffset: number;
   detach(): void;
+}
+
+/** Arrow keys drive the handle too; the presses are the track, timed like a drag. */
+interface KeyMoves {
+  startAt: number;
+  /** The handle's position in canvas px. */
+  x: number;
+  points: Point[];
+}
+
+/** Canvas px a key moves the handle: small steps with arrows, big ones with Shift or PageUp/PageDown. */
+function keyStep(event: ReactKeyboardEvent): number | null {
+  const small = event.shiftKey ? CAPTCHA_TRACK.keyBigStep : CAPTCHA_TRACK.keySmallStep;
+  switch (event.key) {
+    case 'ArrowRight':
+    case 'ArrowUp':
+      return small;
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      return -small;
+    case 'PageUp':
+      return CAPTCHA_TRACK.keyBigStep;
+    case 'PageDown':
+      return -CAPTCHA_TRACK.keyBigStep;
+    default:
+      return null;
+  }
+}
+
+/** Long drags (fast pointers report up to 240 events a second) are thinned evenly, ends kept. */
+function thin(points: Point[], max: number = CAPTCHA_TRACK.maxPoints): Point[] {
+  if (points.length <= max) return points;
+  const step = (points.length - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => points[Math.round(i * step)]!);
 }
 
 type FailKind = 'wrong' | 'timeout' | 'again';
@@ -93,6 +147,7 @@ export function SliderCaptcha({
   onFail,
   now = defaultNow,
   failDisplayMs = DEFAULT_FAIL_DISPLAY_MS,
+  autoFocus = false,
   className,
 }: SliderCaptchaProps) {
   const { t } = useTranslation();
@@ -112,7 +167,10 @@ export function SliderCaptcha({
 
   const imageRef = useRef<HTMLDivElement>(null);
   const trackRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<HTMLDivElement>(null);
   const dragRef = useRef<Drag | null>(null);
+  const keysRef = useRef<KeyMoves | null>(null);
+  const hintId = useId();
   const challengeRef = useRef<SliderCaptchaChallenge | null>(null);
   // Bumped by every load and by unmount: late answers of an older captcha are ignored.
   const generationRef = useRef(0);
@@ -139,6 +197,7 @@ export function SliderCaptcha({
   const stopDrag = useCallback(() => {
     dragRef.current?.detach();
     dragRef.current = null;
+    keysRef.current = null;
   }, []);
 
   const load = useCallback(async () => {
@@ -163,6 +222,12 @@ export function SliderCaptcha({
     }
     setLoading(false);
   }, [clearTimers, stopDrag]);
+
+  // On mount only (autoFocus does not change): later renders must not pull focus back from the
+  // refresh button.
+  useEffect(() => {
+    if (autoFocus) handleRef.current?.focus({ preventScroll: true });
+  }, [autoFocus]);
 
   useEffect(() => {
     void load();
@@ -205,29 +270,30 @@ export function SliderCaptcha({
     [later, load, stopDrag],
   );
 
+  /** Judges an attempt locally (time limit, level track), then asks the server. */
   const finish = useCallback(
-    async (drag: Drag) => {
-      const { now: clock, verify: check } = propsRef.current;
-      const elapsedMs = Math.round(clock() - drag.startAt);
+    async (attempt: { input: CaptchaInput; points: Point[]; slidingDistance: number; elapsedMs: number; ys?: number[] }) => {
+      const { verify: check } = propsRef.current;
+      const { elapsedMs, slidingDistance } = attempt;
       const current = challengeRef.current;
       if (!current) return;
       // A click without movement is not an attempt.
-      if (drag.offset < 1) {
+      if (slidingDistance * scale < 1) {
         setPhase('idle');
         setOffset(0);
         return;
       }
       if (elapsedMs > CAPTCHA.dragLimitMs) return fail('timeout');
-      // People never drag perfectly level; a track with no vertical variance is a script.
-      if (drag.ys.every((y) => y === drag.ys[0])) return fail('again');
+      // People never drag perfectly level; a track with no vertical variance is a script. Keys
+      // have no vertical movement at all: the server judges their timing instead.
+      if (attempt.ys && attempt.ys.every((y) => y === attempt.ys![0])) return fail('again');
 
-      const slidingDistance = Math.round((drag.offset / scale) * 10) / 10;
       const generation = generationRef.current;
       setPhase('verifying');
       setMessage(textRef.current.verifying);
-      let passed = false;
+      let passed: boolean;
       try {
-        passed = await check(current.nonceStr, slidingDistance);
+        passed = await check(current.nonceStr, slidingDistance, { input: attempt.input, points: thin(attempt.points) });
       } catch {
         // A network error counts as a failed attempt: the nonce may already be spent.
         passed = false;
@@ -241,8 +307,60 @@ export function SliderCaptcha({
     [fail, scale],
   );
 
+  const finishDrag = (drag: Drag) => {
+    const elapsedMs = Math.round(propsRef.current.now() - drag.startAt);
+    const slidingDistance = tenth(drag.offset / scale);
+    const points = [...drag.points];
+    // The release is the track's last point, at the distance sent.
+    points.push([slidingDistance, tenth((drag.ys.at(-1) ?? drag.startY) - drag.startY), Math.max(elapsedMs, points.at(-1)![2])]);
+    void finish({ input: 'pointer', points, slidingDistance, elapsedMs, ys: drag.ys });
+  };
+
+  const interactive = phase === 'idle' && !loading && !!challenge;
+
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    const step = keyStep(event);
+    const enter = event.key === 'Enter';
+    if (step === null && !enter) return;
+    event.preventDefault();
+    if (loading || !challengeRef.current || dragRef.current) return;
+    const keys = keysRef.current;
+    if (!keys && phase !== 'idle') return;
+    const clock = propsRef.current.now();
+    if (enter) {
+      if (!keys || keys.x * scale < 1) return;
+      keysRef.current = null;
+      const elapsedMs = Math.round(clock - keys.startAt);
+      keys.points.push([keys.x, 0, Math.max(elapsedMs, keys.points.at(-1)![2] + 1)]);
+      void finish({ input: 'keyboard', points: keys.points, slidingDistance: keys.x, elapsedMs });
+      return;
+    }
+    const maxX = Math.max(0, (trackRef.current?.clientWidth || CAPTCHA.canvasWidth * scale) - HANDLE_WIDTH) / scale;
+    let moves = keys;
+    if (!moves) {
+      // The first key starts the clock, as pressing the handle does.
+      moves = { startAt: clock, x: 0, points: [[0, 0, 0]] };
+      keysRef.current = moves;
+      setPhase('dragging');
+      setMessage('');
+      const started = moves;
+      later(() => {
+        if (keysRef.current === started) fail('timeout');
+      }, CAPTCHA.dragLimitMs + 50);
+    }
+    const t = Math.round(clock - moves.startAt);
+    if (t > CAPTCHA.dragLimitMs) return fail('timeout');
+    // Room is kept for Enter's point; a person never needs this many presses.
+    if (moves.points.length >= CAPTCHA_TRACK.maxPoints - 1) return;
+    const x = tenth(clamp(moves.x + step!, 0, maxX));
+    const last = moves.points.at(-1)![2];
+    moves.x = x;
+    moves.points.push([x, 0, moves.points.length === 1 ? t : Math.max(t, last + 1)]);
+    setOffset(x * scale);
+  };
+
   const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
-    if (phase !== 'idle' || loading || !challengeRef.current || dragRef.current) return;
+    if (phase !== 'idle' || loading || !challengeRef.current || dragRef.current || keysRef.current) return;
     if (event.pointerType === 'mouse' && event.button !== 0) return;
     event.preventDefault();
     const handle = event.currentTarget;
@@ -256,9 +374,11 @@ export function SliderCaptcha({
     const onMove = (e: PointerEvent) => {
       const drag = dragRef.current;
       if (!drag || e.pointerId !== pointerId) return;
-      if (propsRef.current.now() - drag.startAt > CAPTCHA.dragLimitMs) return fail('timeout');
+      const elapsed = propsRef.current.now() - drag.startAt;
+      if (elapsed > CAPTCHA.dragLimitMs) return fail('timeout');
       drag.ys.push(e.clientY);
       drag.offset = clamp(e.clientX - drag.startX, 0, drag.maxOffset);
+      drag.points.push([tenth(drag.offset / scale), tenth(e.clientY - drag.startY), Math.round(elapsed)]);
       setOffset(drag.offset);
     };
     const onUp = (e: PointerEvent) => {
@@ -268,7 +388,7 @@ export function SliderCaptcha({
       drag.offset = clamp(e.clientX - drag.startX, 0, drag.maxOffset);
       setOffset(drag.offset);
       stopDrag();
-      void finish(drag);
+      finishDrag(drag);
     };
     const onCancel = (e: PointerEvent) => {
       if (!dragRef.current || e.pointerId !== pointerId) return;
@@ -283,8 +403,10 @@ export function SliderCaptcha({
     dragRef.current = {
       pointerId,
       startX: event.clientX,
+      startY: event.clientY,
       startAt: propsRef.current.now(),
       ys: [event.clientY],
+      points: [[0, 0, 0]],
       offset: 0,
       maxOffset: Math.max(0, trackWidth - HANDLE_WIDTH),
       detach: () => {
@@ -306,6 +428,10 @@ export function SliderCaptcha({
     : loadFailed
       ? text.loadFailed
       : message;
+  // What a screen reader hears: the visible texts, except that success is always said plainly.
+  const announcement = phase === 'success' ? text.announceSuccess : statusText;
+  const maxCanvasX = Math.round(Math.max(0, (trackRef.current?.clientWidth || CAPTCHA.canvasWidth * scale) - HANDLE_WIDTH) / scale);
+  const valueNow = Math.round(offset / scale);
   const rootClass = [
     'slider-captcha',
     `slider-captcha--${phase}`,
@@ -359,23 +485,34 @@ export function SliderCaptcha({
         <div className="slider-captcha__fill" style={{ width: offset > 0 ? offset + HANDLE_WIDTH / 2 : 0 }} />
         {phase === 'idle' && offset === 0 && <span className="slider-captcha__hint">{text.hint}</span>}
         <div
+          ref={handleRef}
           className="slider-captcha__handle"
           data-testid="slider-handle"
+          role="slider"
+          tabIndex={0}
           aria-label={text.handle}
-          aria-disabled={phase !== 'idle' || loading || !challenge}
+          aria-describedby={hintId}
+          aria-valuemin={0}
+          aria-valuemax={maxCanvasX}
+          aria-valuenow={valueNow}
+          aria-valuetext={t('auth.captcha.valueText', { value: valueNow })}
+          aria-disabled={!interactive && phase !== 'dragging'}
           style={{ left: offset }}
           onPointerDown={onPointerDown}
+          onKeyDown={onKeyDown}
         >
           {handleIcon}
         </div>
       </div>
-      <div
-        className={`slider-captcha__status slider-captcha__status--${phase}`}
-        data-testid="slider-status"
-        role="status"
-        aria-live="polite"
-      >
+      {/* Read out by the live region below instead, so nothing is announced twice. */}
+      <div className={`slider-captcha__status slider-captcha__status--${phase}`} data-testid="slider-status" aria-hidden>
         {statusText}
+      </div>
+      <div className="slider-captcha__sr-only" id={hintId}>
+        {text.keyboardHint}
+      </div>
+      <div className="slider-captcha__sr-only" data-testid="slider-announce" role="status" aria-live="polite">
+        {announcement}
       </div>
     </div>
   );

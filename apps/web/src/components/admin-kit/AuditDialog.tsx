@@ -6,6 +6,7 @@ import { ApiError, SessionReplacedError, isCancel } from '../../api';
 import { AppDialog } from './AppDialog';
 import { useDictOptions } from './kit-data';
 import './kit.css';
+import { validateAndFocus } from '../../lib/form-errors';
 
 /** Dictionary type of the preset reasons (admin-editable in 数据字典). */
 export const AUDIT_REASON_DICT = 'AUDIT_REASON';
@@ -127,7 +128,7 @@ function useAuditSubmit(form: FormInstance<AuditValues>, onSubmit: (decision: Au
   const submit = async (): Promise<boolean> => {
     let values: AuditValues;
     try {
-      values = await form.validateFields();
+      values = await validateAndFocus(form);
     } catch {
       return false;
     }

@@ -1,11 +1,20 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Modal } from 'antd';
+import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SliderCaptcha, type SliderCaptchaResult } from '../SliderCaptcha/SliderCaptcha';
 import { checkCaptcha, fetchCaptcha, type CaptchaProof } from '../../lib/captcha';
 
 /** Long enough to read the slider's success text before the dialog goes. */
 const SUCCESS_LINGER_MS = 400;
+
+export interface CaptchaPromptOptions {
+  /**
+   * Offered in the dialog as "改用短信验证码登录": the way in for whoever cannot use the
+   * slider (screen reader users above all). Closing the dialog ends the pending request as
+   * cancelled before this runs.
+   */
+  onUseSms?(): void;
+}
 
 export interface CaptchaPrompt {
   /** Shows the slider; resolves with the proof once passed, or null if the user closed it. */
@@ -19,8 +28,9 @@ export interface CaptchaPrompt {
  * straight line: validate, `await request()`, log in. A dialog rather than a popover
  * because the 320 px puzzle must fit phones too, where the server can still demand it.
  */
-export function useCaptchaPrompt(): CaptchaPrompt {
+export function useCaptchaPrompt(options: CaptchaPromptOptions = {}): CaptchaPrompt {
   const { t } = useTranslation();
+  const { onUseSms } = options;
   const [open, setOpen] = useState(false);
   const resolverRef = useRef<((proof: CaptchaProof | null) => void) | null>(null);
   const timerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -68,6 +78,8 @@ export function useCaptchaPrompt(): CaptchaPrompt {
       centered
       destroyOnHidden
       mask={{ closable: false }}
+      // Tab stays inside the dialog; closing it gives focus back to the submit button.
+      focusable={{ trap: true, focusTriggerAfterClose: true }}
       onCancel={() => {
         if (timerRef.current) clearTimeout(timerRef.current);
         settle(null);
@@ -75,7 +87,23 @@ export function useCaptchaPrompt(): CaptchaPrompt {
       className="captcha-dialog"
     >
       <div className="captcha-dialog__body" data-testid="captcha-dialog">
-        <SliderCaptcha fetchCaptcha={fetchCaptcha} verify={checkCaptcha} onSuccess={onSuccess} />
+        {/* Focus starts on the handle: arrow keys move it, Enter submits. */}
+        <SliderCaptcha fetchCaptcha={fetchCaptcha} verify={checkCaptcha} onSuccess={onSuccess} autoFocus />
+        {onUseSms && (
+          <Button
+            type="link"
+            size="small"
+            className="captcha-dialog__sms"
+            data-testid="captcha-use-sms"
+            onClick={() => {
+              if (timerRef.current) clearTimeout(timerRef.current);
+              settle(null);
+              onUseSms();
+            }}
+          >
+            {t('auth.captcha.useSms')}
+          </Button>
+        )}
       </div>
     </Modal>
   );

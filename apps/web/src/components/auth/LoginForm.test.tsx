@@ -154,7 +154,8 @@ describe('LoginForm', () => {
 
   it('puts a refusal under the password field, keeps the dialog open and stores nothing', async () => {
     device.mobile = true;
-    vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.badCredentials, { remainingTries: 4 }));
+    // The server answers an unknown name and a wrong password alike, with no remaining tries (issue 14).
+    vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.badCredentials));
     await openLogin();
     type('请输入用户名', 'demo1');
     type('请输入密码', 'Wrong@2025');
@@ -168,19 +169,40 @@ describe('LoginForm', () => {
 
   it('puts an SMS-login refusal under the code field', async () => {
     device.mobile = true;
-    const post = vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.noAccountForPhone));
+    // A locked account is refused SMS login too (issue 14, 7); an unknown phone answers as a wrong code.
+    const post = vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.locked, { lockedUntil: '2025-06-01T02:15:00.000Z' }));
     await openLogin();
     fireEvent.click(screen.getByRole('tab', { name: '短信登录' }));
     type('请输入手机号', '13800000009');
     type('请输入验证码', '123456');
     submit();
 
-    await waitFor(() => expect(explainOf('请输入验证码')).toBe(AUTH_MSG.noAccountForPhone));
+    await waitFor(() => expect(explainOf('请输入验证码')).toBe(AUTH_MSG.locked));
     expect(post).toHaveBeenCalledWith(
       '/login',
       { isPhoneLogin: true, phone: '13800000009', smsCode: '123456' },
       { silent: true },
     );
+  });
+
+  it('the slider dialog offers 改用短信验证码登录: it cancels the slider and opens the SMS tab, which then skips the slider (issue 14)', async () => {
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(LOGIN_RESULT));
+    vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
+    await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+    await screen.findByRole('button', { name: 'pass-captcha' });
+    fireEvent.click(screen.getByRole('button', { name: '改用短信验证码登录' }));
+    await waitFor(() => expect(screen.getByRole('tab', { name: '短信登录' }).getAttribute('aria-selected')).toBe('true'));
+    expect(post).not.toHaveBeenCalled();
+
+    type('请输入手机号', '13800000001');
+    type('请输入验证码', '123456');
+    submit();
+    await waitFor(() => expect(post).toHaveBeenCalledOnce());
+    // No imageKey: nobody pressed the stand-in slider, the login went straight through.
+    expect(post).toHaveBeenCalledWith('/login', { isPhoneLogin: true, phone: '13800000001', smsCode: '123456' }, { silent: true });
   });
 
   it('closing the slider cancels the login; the next submit asks again', async () => {

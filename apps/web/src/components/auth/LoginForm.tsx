@@ -16,6 +16,12 @@ import { useCaptchaPrompt } from './CaptchaDialog';
 import { PasswordLoginField, PhoneField, SmsCodeField, UsernameLoginField } from './AuthFields';
 import { useFeedback } from '../feedback';
 
+/** How a form treats the slider: the SMS alternative offered in its dialog, or declined up front. */
+interface SliderChoice {
+  onUseSms?(): void;
+  declined?: boolean;
+}
+
 /** Where a participant lands after logging in when no page asked for the login. */
 export const DEFAULT_PARTICIPANT_HOME = '/my-sign';
 
@@ -47,12 +53,13 @@ function useLoginSubmit<T extends object>(
   form: FormInstance,
   errorField: keyof T & string,
   toBody: (values: T) => Record<string, unknown>,
+  slider: SliderChoice = {},
 ) {
   const { t } = useTranslation();
   const { message } = useFeedback();
   const navigate = useNavigate();
   const translate = useTranslateMessage();
-  const captcha = useCaptchaPrompt();
+  const captcha = useCaptchaPrompt({ onUseSms: slider.onUseSms });
   const [loading, setLoading] = useState(false);
   const busy = useRef(false);
 
@@ -61,7 +68,9 @@ function useLoginSubmit<T extends object>(
     busy.current = true;
     try {
       const result = await withCaptcha({
-        mobile: isMobileBrowser(),
+        // Who chose the SMS path because the slider is beyond them is not shown it up front;
+        // the server still asks for it after a failed attempt (captchaRequired).
+        mobile: isMobileBrowser() || slider.declined === true,
         requestCaptcha: captcha.request,
         isCaptchaRequired,
         call: async (proof) => {
@@ -91,13 +100,15 @@ function useLoginSubmit<T extends object>(
   return { submit, loading, captchaElement: captcha.element };
 }
 
-function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
+function PasswordLogin({ initialUsername, onUseSms }: { initialUsername?: string; onUseSms(): void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<PasswordValues>();
-  const { submit, loading, captchaElement } = useLoginSubmit<PasswordValues>(form, 'password', (v) => ({
-    username: v.username,
-    password: v.password,
-  }));
+  const { submit, loading, captchaElement } = useLoginSubmit<PasswordValues>(
+    form,
+    'password',
+    (v) => ({ username: v.username, password: v.password }),
+    { onUseSms },
+  );
 
   return (
     <Form
@@ -124,14 +135,15 @@ function PasswordLogin({ initialUsername }: { initialUsername?: string }) {
   );
 }
 
-function SmsLogin() {
+function SmsLogin({ sliderDeclined }: { sliderDeclined: boolean }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<SmsValues>();
-  const { submit, loading, captchaElement } = useLoginSubmit<SmsValues>(form, 'smsCode', (v) => ({
-    isPhoneLogin: true,
-    phone: v.phone,
-    smsCode: v.smsCode,
-  }));
+  const { submit, loading, captchaElement } = useLoginSubmit<SmsValues>(
+    form,
+    'smsCode',
+    (v) => ({ isPhoneLogin: true, phone: v.phone, smsCode: v.smsCode }),
+    { declined: sliderDeclined },
+  );
 
   return (
     <Form form={form} name="sms-login" className="auth-form" size="large" onFinish={(values) => void submit(values)}>
@@ -149,6 +161,12 @@ function SmsLogin() {
 export function LoginForm({ initialUsername, onSwitchToRegister }: LoginFormProps) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<LoginMode>('password');
+  // Set by the captcha dialog's "改用短信验证码登录" (issue 14): the SMS tab then skips the slider.
+  const [sliderDeclined, setSliderDeclined] = useState(false);
+  const switchToSms = () => {
+    setSliderDeclined(true);
+    setMode('sms');
+  };
   return (
     <div className="auth-panel" data-testid="login-form">
       <Tabs
@@ -159,9 +177,9 @@ export function LoginForm({ initialUsername, onSwitchToRegister }: LoginFormProp
           {
             key: 'password',
             label: t('auth.passwordLogin'),
-            children: <PasswordLogin initialUsername={initialUsername} />,
+            children: <PasswordLogin initialUsername={initialUsername} onUseSms={switchToSms} />,
           },
-          { key: 'sms', label: t('auth.smsLogin'), children: <SmsLogin /> },
+          { key: 'sms', label: t('auth.smsLogin'), children: <SmsLogin sliderDeclined={sliderDeclined} /> },
         ]}
       />
       <p className="auth-panel__switch">

@@ -18,6 +18,7 @@ import {
 } from '../../lib/form-rules';
 import { PhoneField, SmsCodeField } from './AuthFields';
 import { useFeedback } from '../feedback';
+import { validateAndFocus } from '../../lib/form-errors';
 
 /** The user notice and privacy policy (spec section 5), served as a static file. */
 export const AGREEMENT_URL = '/files/xieyi.pdf';
@@ -64,7 +65,7 @@ export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProp
 
   const next = async () => {
     try {
-      await form.validateFields([...ACCOUNT_FIELDS]);
+      await validateAndFocus(form, [...ACCOUNT_FIELDS]);
     } catch {
       return;
     }
@@ -74,7 +75,7 @@ export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProp
   const submit = async () => {
     if (busy.current) return;
     try {
-      await form.validateFields([...INFO_FIELDS]);
+      await validateAndFocus(form, [...INFO_FIELDS]);
     } catch {
       return;
     }

@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { fieldErrorOf, useTranslateMessage } from '../../lib/form-rules';
 import { useCountdown } from '../../lib/use-countdown';
 import { useFeedback } from '../feedback';
+import { validateAndFocus } from '../../lib/form-errors';
 
 export interface SmsCodeButtonProps {
   form: FormInstance;
@@ -39,7 +40,7 @@ export function SmsCodeButton({
     let phone: string;
     try {
       // Shows the phone rule's message under the phone field when it fails.
-      phone = ((await form.validateFields([phoneField])) as Record<string, string>)[phoneField] ?? '';
+      phone = ((await validateAndFocus(form, [phoneField])) as Record<string, string>)[phoneField] ?? '';
     } catch {
       return;
     }

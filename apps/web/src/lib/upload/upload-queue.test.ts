@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UPLOAD_PIECE_SIZE } from '@contest/shared';
+import { UPLOAD_PIECE_SIZE, UPLOAD_RESTART_REASON } from '@contest/shared';
 import { ResumeRegistry } from './resume-registry';
 import { UploadQueue, type UploadQueueOptions } from './upload-queue';
 import type { PieceCallOptions, PieceRequest, StoredFile, UploadTransport } from './upload-types';
@@ -386,6 +386,21 @@ describe('UploadQueue: resume', () => {
     await flush();
     expect(net.statusCalls).toEqual(['up-1']);
     expect(net.inFlight()[0]!.request.uploadId).toBe('up-1');
+  });
+
+  it('starts over under a new id when the server dropped the upload (its join was cut off)', async () => {
+    let ids = 0;
+    const resume = new ResumeRegistry(memoryStorage(), () => 1000, () => `up-${++ids}`);
+    const { queue, net, status, uidOf } = setup({ resume }, { 'up-1': [0] });
+    queue.add([file('a.pdf')]);
+    await flush();
+    net.inFlight()[0]!.reject(Object.assign(new Error('上传中断，请重新上传该文件'), { data: { reason: UPLOAD_RESTART_REASON } }));
+    await flush();
+    expect(status('a.pdf')).toBe('error_upload');
+    queue.retry(uidOf('a.pdf'));
+    await flush();
+    expect(net.statusCalls).toEqual([]);
+    expect(net.inFlight()[0]!.request.uploadId).toBe('up-2');
   });
 
   it('a failing status check falls back to sending every piece', async () => {

@@ -8,6 +8,7 @@ import {
   UPLOAD_CONCURRENT_FILES,
   UPLOAD_PIECES_IN_FLIGHT,
   UPLOAD_PIECE_SIZE,
+  UPLOAD_RESTART_REASON,
   fileExtensionOf,
   type AttachmentOrigin,
 } from '@contest/shared';
@@ -41,6 +42,12 @@ interface Run {
 
 /** Thrown inside a run that was aborted, so the abort is not mistaken for an upload failure. */
 class RunAborted extends Error {}
+
+/** The server dropped the upload (its join was cut off): resuming its id would find nothing. */
+function mustStartOver(err: unknown): boolean {
+  const data = (err as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && (data as { reason?: unknown }).reason === UPLOAD_RESTART_REASON;
+}
 
 export class UploadQueue {
   private list: readonly UploadEntry[] = [];
@@ -236,9 +243,11 @@ export class UploadQueue {
         this.emit();
         this.pump();
       },
-      () => {
+      (err: unknown) => {
         if (!live()) return;
         this.runs.delete(entry.uid);
+        // A retry then sends the whole file under a new id.
+        if (mustStartOver(err)) this.options.resume?.finish(fingerprint);
         this.update(entry.uid, { status: 'error_upload' });
         this.pump();
       },

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { accountRoles, buttons, menus, roleButtons, roleMenus, roles } from '../../../db/schema.js';
 
@@ -37,6 +37,18 @@ export function createRoleRepository(db: Db) {
       (await tx.select({ code: roleMenus.menuCode }).from(roleMenus).where(eq(roleMenus.roleId, roleId))).map((r) => r.code),
     buttonCodesOf: async (roleId: string, tx: Db = db) =>
       (await tx.select({ code: roleButtons.buttonCode }).from(roleButtons).where(eq(roleButtons.roleId, roleId))).map((r) => r.code),
+
+    /** The roles an account holds, and what they grant together (the caller's own reach). */
+    roleIdsOf: async (accountId: string, tx: Db = db) =>
+      (await tx.select({ id: accountRoles.roleId }).from(accountRoles).where(eq(accountRoles.accountId, accountId))).map((r) => r.id),
+    async grantsOfRoles(roleIds: string[], tx: Db = db) {
+      if (roleIds.length === 0) return { menuCodes: [] as string[], buttonCodes: [] as string[] };
+      const [menuRows, buttonRows] = await Promise.all([
+        tx.selectDistinct({ code: roleMenus.menuCode }).from(roleMenus).where(inArray(roleMenus.roleId, roleIds)),
+        tx.selectDistinct({ code: roleButtons.buttonCode }).from(roleButtons).where(inArray(roleButtons.roleId, roleIds)),
+      ]);
+      return { menuCodes: menuRows.map((r) => r.code), buttonCodes: buttonRows.map((r) => r.code) };
+    },
 
     allMenus: async (tx: Db = db) =>
       tx.select({ code: menus.code, parentCode: menus.parentCode, name: menus.name, nameEn: menus.nameEn, path: menus.path, sort: menus.sort }).from(menus).orderBy(asc(menus.sort)),

@@ -1,6 +1,6 @@
-import { ADMIN_MSG, type PermissionTreeNode, type RoleCreateInput, type RoleDetail, type RoleSummary, type RoleUpdateInput } from '@contest/shared';
+import { ADMIN_MSG, ROLE_REFUSAL, type PermissionTreeNode, type RoleCreateInput, type RoleDetail, type RoleSummary, type RoleUpdateInput } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
-import { badRequest, notFound } from '../../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
 import { recordOperation } from '../../audit/operation-log.js';
 import type { AdminActor } from '../admin.guard.js';
 import { iso, isUniqueViolation } from '../admin-util.js';
@@ -34,18 +34,60 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
     if (unknownMenus.length) throw badRequest(ADMIN_MSG.unknownMenuCodes, { field: 'menuCodes', codes: unknownMenus });
     const unknownButtons = [...new Set(buttonCodes.filter((c) => !buttonByCode.has(c)))];
     if (unknownButtons.length) throw badRequest(ADMIN_MSG.unknownButtonCodes, { field: 'buttonCodes', codes: unknownButtons });
+    return complete(menuCodes, buttonCodes, menus, buttons);
+  }
+
+  /** A button brings its menu, a menu its parents; unknown codes are dropped. */
+  function complete(
+    menuCodes: readonly string[],
+    buttonCodes: readonly string[],
+    menus: ReadonlyArray<{ code: string; parentCode: string | null }>,
+    buttons: ReadonlyArray<{ code: string; menuCode: string }>,
+  ) {
+    const menuByCode = new Map(menus.map((m) => [m.code, m]));
+    const buttonByCode = new Map(buttons.map((b) => [b.code, b]));
     const menuSet = new Set<string>();
     const addWithParents = (code: string | null) => {
       for (let c = code; c && !menuSet.has(c); c = menuByCode.get(c)?.parentCode ?? null) menuSet.add(c);
     };
     menuCodes.forEach(addWithParents);
-    const buttonSet = new Set(buttonCodes);
+    const buttonSet = new Set(buttonCodes.filter((b) => buttonByCode.has(b)));
     buttonSet.forEach((b) => addWithParents(buttonByCode.get(b)!.menuCode));
     // Keep the seed's order so stored lists and summaries read like the menu.
     return {
       menuCodes: menus.map((m) => m.code).filter((c) => menuSet.has(c)),
       buttonCodes: buttons.map((b) => b.code).filter((c) => buttonSet.has(c)),
     };
+  }
+
+  /**
+   * A role never raises its holder (issue 14, 2). The caller's reach: every code for the super
+   * admin (null), else what its roles grant, completed as a role is (a granted child shows its
+   * parent group), so a role built from the caller's own grants always fits.
+   */
+  async function reachOf(actor: AdminActor, tx: Db) {
+    if (actor.auth.roleCode === 'SUPER_ADMIN') return { roleIds: new Set(await repo.roleIdsOf(actor.auth.accountId, tx)), codes: null };
+    const roleIds = await repo.roleIdsOf(actor.auth.accountId, tx);
+    const [held, menus, buttons] = await Promise.all([repo.grantsOfRoles(roleIds, tx), repo.allMenus(tx), repo.allButtons(tx)]);
+    const reach = complete(held.menuCodes, held.buttonCodes, menus, buttons);
+    return { roleIds: new Set(roleIds), codes: new Set([...reach.menuCodes, ...reach.buttonCodes]) };
+  }
+  type Reach = Awaited<ReturnType<typeof reachOf>>;
+
+  const beyond = (reach: Reach, codes: readonly string[]) => (reach.codes === null ? [] : [...new Set(codes)].filter((c) => !reach.codes!.has(c)));
+
+  /** An existing role the caller may change or delete: not one it holds, nor one holding more than it does. */
+  async function assertManageable(reach: Reach, roleId: string, tx: Db) {
+    // As on the accounts page (不能修改自己的角色): otherwise role:edit alone would grant everything.
+    if (reach.roleIds.has(roleId)) throw forbidden(ADMIN_MSG.roleHeldBySelf, { reason: ROLE_REFUSAL.ownRole });
+    const [menus, buttons] = await Promise.all([repo.menuCodesOf(roleId, tx), repo.buttonCodesOf(roleId, tx)]);
+    if (beyond(reach, [...menus, ...buttons]).length) throw forbidden(ADMIN_MSG.roleExceedsOwn, { reason: ROLE_REFUSAL.roleExceedsOwn });
+  }
+
+  /** The grants asked for must lie within the caller's reach; the refusal lists what does not. */
+  function assertGrantable(reach: Reach, menuCodes: readonly string[], buttonCodes: readonly string[]) {
+    const codes = beyond(reach, [...menuCodes, ...buttonCodes]);
+    if (codes.length) throw forbidden(ADMIN_MSG.roleGrantExceedsOwn, { reason: ROLE_REFUSAL.grantExceedsOwn, codes });
   }
 
   async function detail(id: string, tx: Db = db): Promise<RoleDetail> {
@@ -91,6 +133,7 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
         if (await repo.findByCode(input.code, tx)) throw badRequest(ADMIN_MSG.roleCodeTaken, { field: 'code' });
         if (await repo.findByName(input.name, undefined, tx)) throw badRequest(ADMIN_MSG.roleNameTaken, { field: 'name' });
         const grants = await normalise(input.menuCodes, input.buttonCodes, tx);
+        assertGrantable(await reachOf(actor, tx), input.menuCodes, input.buttonCodes);
         const at = now();
         const role = await repo.insert({ code: input.code, name: input.name, description: input.description, builtin: false, createdAt: at, updatedAt: at }, tx);
         await repo.setGrants(role.id, grants.menuCodes, grants.buttonCodes, tx);
@@ -110,8 +153,11 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
         const role = await repo.lockById(id, tx);
         if (!role) throw notFound(ADMIN_MSG.roleNotFound);
         if (role.builtin) throw badRequest(ADMIN_MSG.roleBuiltin);
+        const reach = await reachOf(actor, tx);
+        await assertManageable(reach, id, tx);
         if (await repo.findByName(input.name, id, tx)) throw badRequest(ADMIN_MSG.roleNameTaken, { field: 'name' });
         const grants = await normalise(input.menuCodes, input.buttonCodes, tx);
+        assertGrantable(reach, input.menuCodes, input.buttonCodes);
         const [menusBefore, buttonsBefore] = await Promise.all([repo.menuCodesOf(id, tx), repo.buttonCodesOf(id, tx)]);
         await repo.update(id, { name: input.name, description: input.description, updatedAt: now() }, tx);
         await repo.setGrants(id, grants.menuCodes, grants.buttonCodes, tx);
@@ -131,6 +177,7 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
         const role = await repo.lockById(id, tx);
         if (!role) throw notFound(ADMIN_MSG.roleNotFound);
         if (role.builtin) throw badRequest(ADMIN_MSG.roleBuiltin);
+        await assertManageable(await reachOf(actor, tx), id, tx);
         if ((await repo.countAccounts(id, tx)) > 0) throw badRequest(ADMIN_MSG.roleInUse);
         await repo.remove(id, tx);
         await recordOperation(tx, actor, { action: 'role:delete', targetType: 'role', targetId: id, summary: `删除角色 ${role.code}（${role.name}）` });

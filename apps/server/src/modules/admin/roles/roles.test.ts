@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ADMIN_BUTTONS, ADMIN_MENUS, flattenMenus } from '@contest/shared';
+import { ADMIN_BUTTONS, ADMIN_MENUS, ADMIN_MSG, ROLE_REFUSAL, flattenMenus } from '@contest/shared';
 import { createTestApp, type TestApp } from '../../../../test/helpers.js';
 import { signIn } from '../../../../test/sign-in.js';
 import { api, operationsBy } from '../../../../test/admin-helpers.js';
@@ -29,7 +29,8 @@ const grantsOf = async (roleId: string) => ({
 
 describe('roles', () => {
   it('creates a role, completing parent menus and the menus of its buttons', async () => {
-    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit'] });
+    // The editor holds what it grants (issue 14, 2).
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit', 'qualification:audit'], menus: ['AdminManage'] });
     const c = code();
     const res = await api(t, 'POST', '/api/admin/role', {
       headers: editor.headers,
@@ -78,7 +79,7 @@ describe('roles', () => {
   });
 
   it('edits a role, recording the grants added and removed', async () => {
-    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit'] });
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit', 'news:edit', 'doc:edit'] });
     const created = await api(t, 'POST', '/api/admin/role', { headers: editor.headers, body: { code: code(), name: `编辑${seq}`, buttonCodes: ['news:edit'] } });
     const id = created.body.data.id;
     const res = await api(t, 'PUT', `/api/admin/role/${id}`, { headers: editor.headers, body: { name: `改名${seq}`, description: '', menuCodes: [], buttonCodes: ['doc:edit'] } });
@@ -135,5 +136,72 @@ describe('roles', () => {
     expect((await api(t, 'DELETE', `/api/admin/role/${superRoleId}`, { headers: accountsPage.headers })).statusCode).toBe(403);
     const participant = await signIn(t, { realm: 'USER' });
     expect((await api(t, 'GET', '/api/admin/role/list', { headers: participant.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('a role never raises its holder (issue 14, 2)', () => {
+  const everything = () => ({ menuCodes: flattenMenus(ADMIN_MENUS).map((m) => m.code), buttonCodes: ADMIN_BUTTONS.map((b) => b.code) });
+
+  it('an operator cannot edit or delete a role it holds, so cannot give itself every button', async () => {
+    const root = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    const c = code();
+    const created = await api(t, 'POST', '/api/admin/role', {
+      headers: root.headers,
+      body: { code: c, name: `角色运营${c}`, menuCodes: ['roleManage'], buttonCodes: ['role:edit', 'role:delete'] },
+    });
+    expect(created.statusCode).toBe(200);
+    const roleId = created.body.data.id;
+    const operator = await signIn(t, { realm: 'ADMIN', buttons: [] });
+    await t.database.db.insert(accountRoles).values({ accountId: operator.accountId, roleId });
+    const before = await grantsOf(roleId);
+
+    const raised = await api(t, 'PUT', `/api/admin/role/${roleId}`, { headers: operator.headers, body: { name: `角色运营${c}`, ...everything() } });
+    expect(raised.statusCode).toBe(403);
+    expect(raised.body).toEqual({ status: 403, code: 'FORBIDDEN', message: ADMIN_MSG.roleHeldBySelf, data: { reason: ROLE_REFUSAL.ownRole } });
+    // Even a rename of one's own role, and deleting it, are refused.
+    const renamed = await api(t, 'PUT', `/api/admin/role/${roleId}`, { headers: operator.headers, body: { name: '改名', menuCodes: ['roleManage'], buttonCodes: ['role:edit'] } });
+    expect(renamed.body).toMatchObject({ status: 403, data: { reason: ROLE_REFUSAL.ownRole } });
+    const removed = await api(t, 'DELETE', `/api/admin/role/${roleId}`, { headers: operator.headers });
+    expect(removed.body).toMatchObject({ status: 403, message: ADMIN_MSG.roleHeldBySelf, data: { reason: ROLE_REFUSAL.ownRole } });
+
+    expect(await grantsOf(roleId)).toEqual(before);
+    expect(await operationsBy(t, operator.accountId)).toHaveLength(0);
+    // Nothing was gained: listing users and resetting passwords stay closed.
+    expect((await api(t, 'GET', '/api/admin/user/list', { headers: operator.headers })).statusCode).toBe(403);
+    expect((await api(t, 'POST', `/api/admin/user/${root.accountId}/reset-password`, { headers: operator.headers })).statusCode).toBe(403);
+    const info = await api(t, 'GET', '/api/admin/user/account', { headers: operator.headers });
+    expect([...info.body.data.buttons].sort()).toEqual(['role:delete', 'role:edit']);
+  });
+
+  it('a role may carry only menus and buttons the caller holds; the super admin holds them all', async () => {
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit', 'role:delete', 'news:edit'] });
+    const exceeds = async (res: Awaited<ReturnType<typeof api>>, codes: string[]) => {
+      expect(res.statusCode).toBe(403);
+      expect(res.body).toEqual({ status: 403, code: 'FORBIDDEN', message: ADMIN_MSG.roleGrantExceedsOwn, data: { reason: ROLE_REFUSAL.grantExceedsOwn, codes } });
+    };
+    const c1 = code();
+    await exceeds(await api(t, 'POST', '/api/admin/role', { headers: editor.headers, body: { code: c1, name: `越权${c1}`, buttonCodes: ['news:edit', 'user:reset-password'] } }), ['user:reset-password']);
+    await exceeds(await api(t, 'POST', '/api/admin/role', { headers: editor.headers, body: { code: c1, name: `越权${c1}`, menuCodes: ['systemManage'] } }), ['systemManage']);
+    expect(await t.database.db.select().from(roles).where(eq(roles.code, c1))).toHaveLength(0);
+
+    // Within its own grants (the parents of its menus included) it may create and edit.
+    const ok = await api(t, 'POST', '/api/admin/role', { headers: editor.headers, body: { code: c1, name: `新闻${c1}`, buttonCodes: ['news:edit'] } });
+    expect(ok.statusCode).toBe(200);
+    const id = ok.body.data.id;
+    await exceeds(await api(t, 'PUT', `/api/admin/role/${id}`, { headers: editor.headers, body: { name: `新闻${c1}`, ...everything() } }), expect.arrayContaining(['user:reset-password', 'systemManage']) as never);
+    expect(await grantsOf(id)).toEqual({ menus: [...ok.body.data.menuCodes].sort(), buttons: ['news:edit'] });
+
+    // A role holding more than the editor (made by the super admin) is out of its reach.
+    const root = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    const c2 = code();
+    const big = await api(t, 'POST', '/api/admin/role', { headers: root.headers, body: { code: c2, name: `全部${c2}`, ...everything() } });
+    expect(big.statusCode).toBe(200);
+    expect(big.body.data.buttonCodes).toHaveLength(ADMIN_BUTTONS.length);
+    const shrink = await api(t, 'PUT', `/api/admin/role/${big.body.data.id}`, { headers: editor.headers, body: { name: `全部${c2}`, buttonCodes: ['news:edit'] } });
+    expect(shrink.body).toMatchObject({ status: 403, message: ADMIN_MSG.roleExceedsOwn, data: { reason: ROLE_REFUSAL.roleExceedsOwn } });
+    const drop = await api(t, 'DELETE', `/api/admin/role/${big.body.data.id}`, { headers: editor.headers });
+    expect(drop.body).toMatchObject({ status: 403, data: { reason: ROLE_REFUSAL.roleExceedsOwn } });
+    expect((await grantsOf(big.body.data.id)).buttons).toHaveLength(ADMIN_BUTTONS.length);
+    expect((await api(t, 'DELETE', `/api/admin/role/${big.body.data.id}`, { headers: root.headers })).statusCode).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import type { SystemAccountListQuery } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { accountRoles, accounts, roles } from '../../../db/schema.js';
 import { containsPattern } from '../admin-util.js';
+import { piiSearch } from '../../../lib/pii.js';
 
 export type AdminAccountRow = typeof accounts.$inferSelect;
 export interface RoleRow {
@@ -14,11 +15,12 @@ export interface RoleRow {
 /** Admin-realm accounts and their role assignments. */
 export function createSystemAccountRepository(db: Db) {
   return {
-    async list(q: SystemAccountListQuery) {
+    /** `fullPii`: the caller may see phones in full, so part of one finds the account (lib/pii.ts); otherwise only the whole number. */
+    async list(q: SystemAccountListQuery, fullPii: boolean) {
       const where: SQL[] = [eq(accounts.realm, 'ADMIN')];
       if (q.username) where.push(ilike(accounts.username, containsPattern(q.username)));
       if (q.name) where.push(ilike(accounts.name, containsPattern(q.name)));
-      if (q.phone) where.push(ilike(accounts.phone, containsPattern(q.phone)));
+      if (q.phone) where.push(piiSearch(accounts.phone, q.phone, fullPii)!);
       if (q.enabled !== undefined) where.push(eq(accounts.enabled, q.enabled));
       if (q.roleId) {
         where.push(inArray(accounts.id, db.select({ id: accountRoles.accountId }).from(accountRoles).where(eq(accountRoles.roleId, q.roleId))));

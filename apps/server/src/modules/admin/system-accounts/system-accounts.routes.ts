@@ -25,7 +25,7 @@ export async function systemAccountRoutes(base: FastifyInstance, { guards, servi
   const canView = guards.menu('systemManage');
 
   app.get('/admin/system/account', { onRequest: canView, schema: { querystring: systemAccountListQuerySchema } }, async (request) =>
-    ok(await service.list(request.query)),
+    ok(await service.list(request.query, await guards.pii(request))),
   );
   app.get('/admin/system/account/:id', { onRequest: canView, schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.view(request.params.id)),
@@ -57,7 +57,7 @@ export async function systemAccountRoutes(base: FastifyInstance, { guards, servi
     async (request) => ok(await service.resetPassword(adminActorOf(request), request.params.id), ADMIN_MSG.passwordReset),
   );
 
-  app.get('/admin/account/profile', { onRequest: guards.button(null) }, async (request) => ok(await service.view(request.auth!.accountId)));
+  app.get('/admin/account/profile', { onRequest: guards.button(null) }, async (request) => ok(await service.profile(request.auth!.accountId)));
   app.put('/admin/account/profile', { config: { audit: 'profile:edit' }, onRequest: guards.button(null), schema: { body: profileUpdateSchema } }, async (request) =>
     ok(await service.updateProfile(adminActorOf(request), request.body), ADMIN_MSG.saved),
   );

@@ -2,6 +2,7 @@ import { ADMIN_MSG, type Page, type ProfileUpdateInput, type SystemAccount, type
 import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../../lib/password.js';
+import { FULL_PII, MASKED_PII, unmaskInput, type Pii } from '../../../lib/pii.js';
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
 import type { AdminActor } from '../admin.guard.js';
@@ -10,13 +11,14 @@ import type { AdminAccountRow, RoleRow, SystemAccountRepository } from './system
 
 const SUPER_ADMIN = 'SUPER_ADMIN';
 
-export function toSystemAccount(row: AdminAccountRow, roles: RoleRow[]): SystemAccount {
+/** `pii`: masked on the system accounts page (lib/pii.ts); in full for one's own account (my account). */
+export function toSystemAccount(row: AdminAccountRow, roles: RoleRow[], pii: Pii = MASKED_PII): SystemAccount {
   return {
     id: row.id,
     username: row.username,
     name: row.name,
-    phone: row.phone,
-    email: row.email,
+    phone: pii.phone(row.phone),
+    email: pii.email(row.email),
     code: row.code,
     roleCode: row.roleCode === SUPER_ADMIN ? 'SUPER_ADMIN' : 'SYSTEM',
     enabled: row.enabled,
@@ -42,10 +44,10 @@ interface Deps {
  * last enabled super admin stays; nobody disables themselves or changes their own roles.
  */
 export function createSystemAccountService({ db, repo, sessions, now = () => new Date() }: Deps) {
-  async function view(id: string, tx: Db = db): Promise<SystemAccount> {
+  async function view(id: string, tx: Db = db, pii: Pii = MASKED_PII): Promise<SystemAccount> {
     const row = await repo.findById(id, tx);
     if (!row) throw notFound(ADMIN_MSG.accountNotFound);
-    return toSystemAccount(row, (await repo.rolesOf([id], tx)).get(id) ?? []);
+    return toSystemAccount(row, (await repo.rolesOf([id], tx)).get(id) ?? [], pii);
   }
 
   async function checkUnique(input: { username?: string; phone: string | null; email: string | null }, excludeId: string | undefined, tx: Db) {
@@ -99,10 +101,13 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
   }
 
   return {
-    view,
+    view: (id: string) => view(id),
+    /** My account: one's own contact details, in full. */
+    profile: (id: string) => view(id, db, FULL_PII),
 
-    async list(q: SystemAccountListQuery): Promise<Page<SystemAccount>> {
-      const { rows, total } = await repo.list(q);
+    /** `pii`: the caller's view of personal information; rows are masked either way, it decides how phones are searched. */
+    async list(q: SystemAccountListQuery, pii: Pii): Promise<Page<SystemAccount>> {
+      const { rows, total } = await repo.list(q, pii.full);
       const roles = await repo.rolesOf(rows.map((r) => r.id));
       return { list: rows.map((r) => toSystemAccount(r, roles.get(r.id) ?? [])), page: q.page, size: q.size, total };
     },
@@ -132,19 +137,26 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
       return { account: await view(id), password };
     },
 
-    async update(actor: AdminActor, id: string, input: SystemAccountUpdateInput): Promise<SystemAccount> {
+    async update(actor: AdminActor, id: string, sent: SystemAccountUpdateInput): Promise<SystemAccount> {
       await write(async (tx) => {
         const target = await repo.lockById(id, tx);
         if (!target) throw notFound(ADMIN_MSG.accountNotFound);
         guardSuperTarget(actor, target);
+        // The page shows phone and e-mail masked: sent back unchanged they keep the stored values.
+        const input = {
+          ...sent,
+          phone: unmaskInput(sent.phone, target.phone, MASKED_PII.phone, 'phone'),
+          email: unmaskInput(sent.email, target.email, MASKED_PII.email, 'email'),
+        };
         await checkUnique({ phone: input.phone, email: input.email }, id, tx);
         const current = (await repo.rolesOf([id], tx)).get(id) ?? [];
         const next = await resolveRoles(input.roleIds, tx);
         const roleCode = await checkRoleChange(actor, target, current, next, tx);
         const changes: string[] = [];
         if (target.name !== input.name) changes.push(`姓名 ${target.name ?? ''} -> ${input.name}`);
-        if (target.phone !== input.phone) changes.push(`手机号 ${target.phone ?? '无'} -> ${input.phone ?? '无'}`);
-        if (target.email !== input.email) changes.push(`邮箱 ${target.email ?? '无'} -> ${input.email ?? '无'}`);
+        // Masked in the record too: auditors read it, not only pii:view holders.
+        if (target.phone !== input.phone) changes.push(`手机号 ${MASKED_PII.phone(target.phone) ?? '无'} -> ${MASKED_PII.phone(input.phone) ?? '无'}`);
+        if (target.email !== input.email) changes.push(`邮箱 ${MASKED_PII.email(target.email) ?? '无'} -> ${MASKED_PII.email(input.email) ?? '无'}`);
         if (describeRoles(current) !== describeRoles(next)) changes.push(`角色 ${describeRoles(current)} -> ${describeRoles(next)}`);
         await repo.update(id, { name: input.name, phone: input.phone, email: input.email, roleCode, updatedAt: now() }, tx);
         await repo.setRoles(id, next.map((r) => r.id), tx);
@@ -231,8 +243,8 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
         await checkUnique({ phone: input.phone, email: input.email }, id, tx);
         const changes: string[] = [];
         if (target.name !== input.name) changes.push(`姓名 ${target.name ?? ''} -> ${input.name}`);
-        if (target.phone !== input.phone) changes.push(`手机号 ${target.phone ?? '无'} -> ${input.phone ?? '无'}`);
-        if (target.email !== input.email) changes.push(`邮箱 ${target.email ?? '无'} -> ${input.email ?? '无'}`);
+        if (target.phone !== input.phone) changes.push(`手机号 ${MASKED_PII.phone(target.phone) ?? '无'} -> ${MASKED_PII.phone(input.phone) ?? '无'}`);
+        if (target.email !== input.email) changes.push(`邮箱 ${MASKED_PII.email(target.email) ?? '无'} -> ${MASKED_PII.email(input.email) ?? '无'}`);
         await repo.update(id, { name: input.name, phone: input.phone, email: input.email, updatedAt: now() }, tx);
         await recordOperation(tx, actor, {
           action: 'profile:edit',
@@ -241,7 +253,7 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
           summary: `修改个人资料：${changes.join('；') || '无变化'}`,
         });
       });
-      return view(id);
+      return view(id, db, FULL_PII);
     },
   };
 }

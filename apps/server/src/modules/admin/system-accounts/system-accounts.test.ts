@@ -41,10 +41,11 @@ describe('system accounts: create', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body.message).toBe('新增成功');
     const { account, password } = res.body.data;
-    expect(account).toMatchObject({ username, name: '张三', phone: '13800001111', roleCode: 'SYSTEM', enabled: true, roles: [{ id: plainRoleId, code: 'AUDITOR_T' }] });
+    // The page reads contacts masked (issue 14 finding 11); stored in full.
+    expect(account).toMatchObject({ username, name: '张三', phone: '138****1111', roleCode: 'SYSTEM', enabled: true, roles: [{ id: plainRoleId, code: 'AUDITOR_T' }] });
     expect(password).toMatch(/^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*?&]).{8,16}$/);
     const row = await accountRow(account.id);
-    expect(row.realm).toBe('ADMIN');
+    expect(row).toMatchObject({ realm: 'ADMIN', phone: '13800001111' });
     expect(await verifyPassword(row.passwordHash, password)).toBe(true);
     const login = await api(t, 'POST', '/api/admin/login', { body: { username, password } });
     expect(login.statusCode).toBe(200);
@@ -165,7 +166,8 @@ describe('system accounts: edit, roles, status, password', () => {
       body: { name: '新名', phone: '13611112222', email: '', roleIds: [plainRoleId, other.id] },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.body.data).toMatchObject({ name: '新名', phone: '13611112222', email: null });
+    expect(res.body.data).toMatchObject({ name: '新名', phone: '136****2222', email: null });
+    expect(await accountRow(account.id)).toMatchObject({ phone: '13611112222' });
     expect(res.body.data.roles).toHaveLength(2);
     const [op] = await operationsBy(t, admin.accountId);
     expect(op).toMatchObject({ action: 'account:edit', targetId: account.id });

@@ -3,6 +3,7 @@ import type { UserFilter } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { accounts, teams } from '../../../db/schema.js';
 import { contains, createListQuery, dateRange, equals, type Filters } from '../../../lib/list-query.js';
+import { piiSearch } from '../../../lib/pii.js';
 import type { UserListSortedQuery, UserSortKey } from './users.query.js';
 
 export type UserAccountRow = typeof accounts.$inferSelect;
@@ -39,10 +40,11 @@ export interface UserListRow {
   track: string | null;
 }
 
-const filtersOf = (f: UserFilter): Filters => [
+/** `fullPii`: the caller may see phones in full, so part of one finds it (lib/pii.ts). */
+const filtersOf = (f: UserFilter, fullPii: boolean): Filters => [
   eq(accounts.realm, 'USER'),
   contains(accounts.username, f.username),
-  contains(accounts.phone, f.phone),
+  piiSearch(accounts.phone, f.phone, fullPii),
   contains(teams.orgName, f.orgName),
   f.teamStatus === 'NONE' ? isNull(teams.id) : equals(teams.status, f.teamStatus),
   equals(accounts.enabled, f.enabled),
@@ -61,15 +63,15 @@ export function createUserRepository(db: Db) {
     cursor: (r) => r.id,
   });
   return {
-    async page(q: UserListSortedQuery): Promise<{ rows: UserListRow[]; total: number }> {
-      return list.page(filtersOf(q), q);
+    async page(q: UserListSortedQuery, fullPii: boolean): Promise<{ rows: UserListRow[]; total: number }> {
+      return list.page(filtersOf(q, fullPii), q);
     },
 
-    count: (f: UserFilter) => list.count(filtersOf(f)),
+    count: (f: UserFilter, fullPii: boolean) => list.count(filtersOf(f, fullPii)),
 
     /** One batch of the export, in list order, after `last` (the previous batch's last row). */
-    batch: async (f: UserFilter, offset: number, limit: number, last?: UserListRow): Promise<UserListRow[]> =>
-      list.batch(filtersOf(f), { offset, limit, after: last }),
+    batch: async (f: UserFilter, fullPii: boolean, offset: number, limit: number, last?: UserListRow): Promise<UserListRow[]> =>
+      list.batch(filtersOf(f, fullPii), { offset, limit, after: last }),
 
     findById: async (id: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.id, id), eq(accounts.realm, 'USER'))).limit(1))[0],

@@ -15,7 +15,7 @@ export async function userRoutes(base: FastifyInstance, { guards, service }: { g
   const app = base.withTypeProvider<ZodTypeProvider>();
 
   app.get('/admin/user/list', { onRequest: guards.button('user:view'), schema: { querystring: userListSortedQuerySchema } }, async (request) =>
-    ok(await service.list(request.query)),
+    ok(await service.list(request.query, await guards.pii(request))),
   );
   app.get('/admin/user/detail/:id', { onRequest: guards.button('user:view'), schema: { params: idParamsSchema } }, async (request) =>
     ok(await service.detail(request.params.id)),
@@ -28,7 +28,7 @@ export async function userRoutes(base: FastifyInstance, { guards, service }: { g
     ok(await service.resetPassword(adminActorOf(request), request.params.id), ADMIN_MSG.passwordReset),
   );
   app.get('/admin/user/export', { onRequest: guards.button('user:export'), schema: { querystring: userFilterSchema }, config: EXPORT_LIMIT }, async (request, reply) => {
-    const { stream, fileName } = await service.export(adminActorOf(request), request.query);
+    const { stream, fileName } = await service.export(adminActorOf(request), request.query, await guards.pii(request));
     return reply
       .header('content-type', XLSX_CONTENT_TYPE)
       .header('content-disposition', `attachment; filename="users.xlsx"; filename*=UTF-8''${encodeURIComponent(fileName)}`)

@@ -12,6 +12,7 @@ import {
 import type { Db } from '../../../db/client.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../../lib/password.js';
+import { MASKED_PII, piiNote, type Pii } from '../../../lib/pii.js';
 import { batches, beijingDate, beijingTime, rowsOf, writeXlsx } from '../../../lib/xlsx-stream.js';
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
@@ -22,13 +23,14 @@ import type { UserListRow, UserRepository } from './users.repository.js';
 
 const EXPORT_BATCH = 1000;
 
+// Answers carry phones, e-mails and credit codes masked (lib/pii.ts); GET /admin/pii/user/:id reads them in full.
 function toUser(r: UserListRow): RegisteredUser {
   return {
     id: r.id,
     username: r.username,
     name: r.name,
-    phone: r.phone,
-    email: r.email,
+    phone: MASKED_PII.phone(r.phone),
+    email: MASKED_PII.email(r.email),
     enabled: r.enabled,
     createdAt: iso(r.createdAt),
     lastLoginAt: isoOrNull(r.lastLoginAt),
@@ -36,12 +38,12 @@ function toUser(r: UserListRow): RegisteredUser {
   };
 }
 
-/** One spreadsheet row: labels and Beijing times, for people (ISO is for machines). */
-const toExportRow = (r: UserListRow) => ({
+/** One spreadsheet row: labels and Beijing times, for people (ISO is for machines); contacts as `pii` allows. */
+const toExportRow = (pii: Pii) => (r: UserListRow) => ({
   username: r.username,
   name: r.name ?? '',
-  phone: r.phone ?? '',
-  email: r.email ?? '',
+  phone: pii.phone(r.phone) ?? '',
+  email: pii.email(r.email) ?? '',
   orgName: r.orgName ?? '',
   teamName: r.teamName ?? '',
   teamStatus: r.teamStatus ? TEAM_STATUS_LABELS[r.teamStatus] : '未报名',
@@ -75,8 +77,8 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
       id: account.id,
       username: account.username,
       name: account.name,
-      phone: account.phone,
-      email: account.email,
+      phone: MASKED_PII.phone(account.phone),
+      email: MASKED_PII.email(account.email),
       enabled: account.enabled,
       createdAt: iso(account.createdAt),
       lastLoginAt: isoOrNull(account.lastLoginAt),
@@ -90,11 +92,11 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
             status: team.status,
             track: team.track,
             orgType: team.orgType,
-            creditCode: team.creditCode,
+            creditCode: MASKED_PII.creditCode(team.creditCode),
             region: team.region,
             city: team.city,
             leaderName: team.leader?.name ?? null,
-            leaderPhone: team.leader?.phone ?? null,
+            leaderPhone: MASKED_PII.phone(team.leader?.phone ?? null),
             memberCount: team.members.length,
             submittedAt: isoOrNull(team.submittedAt),
             updatedAt: iso(team.updatedAt),
@@ -104,8 +106,9 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
   }
 
   return {
-    async list(q: UserListSortedQuery): Promise<Page<RegisteredUser>> {
-      const { rows, total } = await repo.page(q);
+    /** `pii`: the caller's view of personal information; the answer is masked either way, it decides how phones are searched. */
+    async list(q: UserListSortedQuery, pii: Pii): Promise<Page<RegisteredUser>> {
+      const { rows, total } = await repo.page(q, pii.full);
       return { list: rows.map(toUser), page: q.page, size: q.size, total };
     },
 
@@ -146,15 +149,15 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
      * Checks the size and records the export, then returns a stream that writes the workbook
      * in batches, so memory stays flat whatever the number of rows.
      */
-    async export(actor: AdminActor, filter: UserFilter): Promise<{ stream: Readable; fileName: string; rows: number }> {
-      const total = await repo.count(filter);
+    async export(actor: AdminActor, filter: UserFilter, pii: Pii): Promise<{ stream: Readable; fileName: string; rows: number }> {
+      const total = await repo.count(filter, pii.full);
       if (total > USER_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
       await db.transaction((tx) =>
-        recordOperation(tx, actor, { action: 'user:export', targetType: 'account', summary: `导出注册用户 ${total} 条，筛选条件：${describeFilter(filter)}` }),
+        recordOperation(tx, actor, { action: 'user:export', targetType: 'account', summary: `导出注册用户 ${total} 条，筛选条件：${describeFilter(filter)}${piiNote(pii)}` }),
       );
       // Stop at the counted total: rows registered meanwhile wait for the next export.
-      const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch(filter, offset, limit, last), total, EXPORT_BATCH);
-      const stream = writeXlsx([{ name: '注册用户', columns: EXPORT_SHEET_COLUMNS, rows: rowsOf(read, toExportRow) }]);
+      const read = batches((offset, limit, last: UserListRow | undefined) => repo.batch(filter, pii.full, offset, limit, last), total, EXPORT_BATCH);
+      const stream = writeXlsx([{ name: '注册用户', columns: EXPORT_SHEET_COLUMNS, rows: rowsOf(read, toExportRow(pii)) }]);
       return { stream, fileName: `注册用户_${beijingDate(now())}.xlsx`, rows: total };
     },
   };

@@ -169,11 +169,11 @@ describe('registered users: export', () => {
   it('reads the rows in keyset batches, each continuing after the previous batch', async () => {
     const repo = createUserRepository(t.database.db);
     const filter = { username: tag };
-    const first = await repo.batch(filter, 0, 3);
+    const first = await repo.batch(filter, true, 0, 3);
     // The offset is ignored once a last row is given: the keyset alone places the batch.
-    const rest = await repo.batch(filter, 999, 3, first.at(-1));
+    const rest = await repo.batch(filter, true, 999, 3, first.at(-1));
     expect([...first, ...rest].map((r) => r.username)).toEqual([`${tag}d`, `${tag}c`, `${tag}b`, `${tag}a`]);
-    expect(await repo.batch({ ...filter, teamStatus: 'NONE' }, 0, 3, first[0])).toEqual([]);
+    expect(await repo.batch({ ...filter, teamStatus: 'NONE' }, true, 0, 3, first[0])).toEqual([]);
   });
 
   it('streams an xlsx with Chinese headers and the filtered rows, and records the export', async () => {

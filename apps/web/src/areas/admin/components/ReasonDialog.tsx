@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Form, Input } from 'antd';
 import { AppDialog } from '../../../components/admin-kit';
 import { ApiError } from '../../../api';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 export interface ReasonDialogProps {
   open: boolean;
@@ -41,7 +42,7 @@ export function ReasonDialog({ open, title, children, onClose, onSubmit, okDisab
   const submit = async () => {
     let reason: string;
     try {
-      reason = ((await form.validateFields()).reason ?? '').trim();
+      reason = ((await validateAndFocus(form)).reason ?? '').trim();
     } catch {
       return;
     }

@@ -9,6 +9,7 @@ import {
   creditCodeValid,
   declaredOrgSchema,
   expertBodySchema,
+  isMaskedPii,
   type ExpertBody,
   type ExpertCredentials,
   type ExpertRow,
@@ -18,6 +19,7 @@ import { AppDialog, useDictOptions } from '../../../components/admin-kit';
 import { errorFieldOf, schemaRule } from '../../../lib/form-rules';
 import { createExpert, updateExpert } from './experts-api';
 import { useExpertMessage } from './expert-messages';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 export const TRACK_DICT = 'TRACK';
 
@@ -66,10 +68,14 @@ const valuesOf = (row: ExpertRow): ExpertFormValues => ({
   declaredOrgs: row.declaredOrgs.map((d) => ({ name: d.name, creditCode: d.creditCode ?? '' })),
 });
 
-/** A credit code when given: 18 characters whose check character matches (as the sign-up checks it). */
+/**
+ * A credit code when given: 18 characters whose check character matches (as the sign-up checks
+ * it). A masked one is the stored code sent back as it was shown: the server keeps the stored
+ * value, or refuses a mask someone edited (piiMaskedValue, shown under the field).
+ */
 function creditCodeProblem(value: unknown): string | null {
   const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  if (!code) return null;
+  if (!code || isMaskedPii(code)) return null;
   if (code.length !== CREDIT_CODE_LENGTH) return CONTEST_MSG.creditCodeLength;
   return creditCodeValid(code) ? null : CONTEST_MSG.creditCodeInvalid;
 }
@@ -87,12 +93,16 @@ export interface ExpertFormDialogProps {
 /** 新增专家 / 编辑专家: account, organisation (credit code when known), tracks and declared conflicts. */
 export function ExpertFormDialog({ target, onClose, onSaved }: ExpertFormDialogProps) {
   const { t } = useTranslation('experts');
+  const { t: ta } = useTranslation('admin');
   const translate = useExpertMessage();
   const [form] = Form.useForm<ExpertFormValues>();
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const tracks = useDictOptions([TRACK_DICT])[TRACK_DICT] ?? [];
   const isNew = target === 'new';
+  // An edit starts from the masked phone and codes (issue 14 finding 11): say that they stay as stored.
+  const maskedHint = (value: string | null | undefined) => (!isNew && isMaskedPii(value) ? ta('pii.keepMasked') : undefined);
+  const editing = target !== null && target !== 'new' ? target : null;
 
   useEffect(() => {
     if (target === null) return;
@@ -123,7 +133,7 @@ export function ExpertFormDialog({ target, onClose, onSaved }: ExpertFormDialogP
   };
 
   const save = async () => {
-    const values = await form.validateFields();
+    const values = await validateAndFocus(form);
     setSaving(true);
     setFailure(null);
     try {
@@ -165,13 +175,13 @@ export function ExpertFormDialog({ target, onClose, onSaved }: ExpertFormDialogP
         <Form.Item name="name" label={t('fields.name')} required rules={[schemaRule(S.name, translate)]}>
           <Input autoComplete="off" maxLength={60} />
         </Form.Item>
-        <Form.Item name="phone" label={t('fields.phone')} required rules={[schemaRule(S.phone, translate)]}>
+        <Form.Item name="phone" label={t('fields.phone')} required rules={[schemaRule(S.phone, translate)]} extra={maskedHint(editing?.phone)}>
           <Input autoComplete="off" inputMode="tel" maxLength={11} />
         </Form.Item>
         <Form.Item name="organization" label={t('fields.organization')} required rules={[schemaRule(S.organization, translate)]}>
           <Input autoComplete="off" maxLength={110} />
         </Form.Item>
-        <Form.Item name="orgCreditCode" label={t('fields.orgCreditCode')} rules={[creditRule]}>
+        <Form.Item name="orgCreditCode" label={t('fields.orgCreditCode')} rules={[creditRule]} extra={maskedHint(editing?.orgCreditCode)}>
           <Input autoComplete="off" placeholder={t('form.optional')} maxLength={18} />
         </Form.Item>
         <Form.Item name="title" label={t('fields.title')} rules={[schemaRule(S.title, translate)]}>

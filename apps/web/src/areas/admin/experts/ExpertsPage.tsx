@@ -9,6 +9,7 @@ import { labelOf, useDictLabels } from '../../../components/contest';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
+import { piiValue } from '../components/PiiText';
 import { StatusTag } from '../components/StatusTag';
 import { useAccountActions } from '../components/use-account-actions';
 import { ExpertFormDialog, TRACK_DICT } from './ExpertFormDialog';
@@ -62,7 +63,8 @@ export function ExpertsPage() {
   const columns: SearchColumns<ExpertRow> = [
     { title: t('fields.code'), dataIndex: 'code', key: 'code', sorter: true, fixed: 'left' },
     { title: t('fields.name'), dataIndex: 'name', key: 'name', sorter: true },
-    { title: t('fields.phone'), dataIndex: 'phone' },
+    // Phone and credit code come masked; the eye shows the expert's in full (pii:view).
+    { title: t('fields.phone'), dataIndex: 'phone', render: (phone: string | null, row) => piiValue('expert', row.id, 'phone', phone) },
     {
       title: t('fields.organization'),
       dataIndex: 'organization',
@@ -71,7 +73,8 @@ export function ExpertsPage() {
           <span>{organization}</span>
           {row.orgCreditCode && (
             <Typography.Text type="secondary" className="expert-org__code">
-              {t('creditCode', { code: row.orgCreditCode })}
+              {t('creditCodePrefix')}
+              {piiValue('expert', row.id, 'orgCreditCode', row.orgCreditCode)}
             </Typography.Text>
           )}
         </div>

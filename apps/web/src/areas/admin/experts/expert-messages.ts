@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONTEST_MSG, REVIEW_MSG } from '@contest/shared';
+import { ADMIN_MSG, CONTEST_MSG, REVIEW_MSG } from '@contest/shared';
 
 /** The shared (Chinese) texts this page shows, each with its key under `experts:msg`. */
 const MESSAGES = {
@@ -26,6 +26,7 @@ const MESSAGES = {
   importHasErrors: REVIEW_MSG.importHasErrors,
   creditCodeLength: CONTEST_MSG.creditCodeLength,
   creditCodeInvalid: CONTEST_MSG.creditCodeInvalid,
+  piiMaskedValue: ADMIN_MSG.piiMaskedValue,
 } as const;
 type MessageKey = keyof typeof MESSAGES;
 

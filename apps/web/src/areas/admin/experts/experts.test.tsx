@@ -156,6 +156,22 @@ describe('专家库', { timeout: 60_000 }, () => {
     expect((await screen.findByTestId('generated-password')).textContent).toBe('Gen@2025abc');
   });
 
+  it('edit: masked phone and credit codes (as the list shows them) pass the form and go back unchanged, with a hint', async () => {
+    const masked = row(1, { phone: '138****0001', orgCreditCode: '9135**********0Y43', declaredOrgs: [{ name: '某科技有限公司', creditCode: '9111**********000A' }] });
+    mockGet(superAdmin(), [masked]);
+    const put = vi.spyOn(api, 'put').mockResolvedValue(ok(masked));
+    renderRoute(PATH);
+    const first = (await screen.findByText('E0001', {}, SLOW)).closest('tr')!;
+    expect(first.textContent).toContain('138****0001');
+    expect(first.textContent).toContain('9135**********0Y43');
+    fireEvent.click(within(first).getByTestId('row-edit'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findAllByText('显示为脱敏内容；不修改则保留原值，如需修改请填写完整内容')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]![1]).toMatchObject({ phone: '138****0001', orgCreditCode: '9135**********0Y43', declaredOrgs: [{ name: '某科技有限公司', creditCode: '9111**********000A' }] });
+  });
+
   it('reset password and disable ask first; the new password is shown once', async () => {
     mockGet(superAdmin(), [row(1)]);
     const post = vi.spyOn(api, 'post').mockResolvedValue(ok({ id: ID(1), code: 'E0001', name: '专家1', username: 'e0001', password: 'Rst@2025xyz' }));

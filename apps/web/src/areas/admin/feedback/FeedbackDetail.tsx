@@ -8,9 +8,11 @@ import { DetailLayout, formatDateTime, isStale } from '../../../components/admin
 import { AttachmentList } from '../../../components/contest';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
+import { piiValue } from '../components/PiiText';
 import { FEEDBACK_QUERY_KEYS, closeFeedback, fetchFeedback, replyFeedback } from './feedback-api';
 import { useFeedbackMessage } from './feedback-messages';
 import { FeedbackStatusTag, participantOf } from './feedback-views';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 interface ReplyValues {
   reply: string;
@@ -72,7 +74,7 @@ export function FeedbackDetail({ id, onDone, onChanged }: FeedbackDetailProps) {
 
   const submit = async () => {
     if (!item) return;
-    const values = await form.validateFields();
+    const values = await validateAndFocus(form);
     setSaving(true);
     setNotice(null);
     try {
@@ -170,9 +172,10 @@ export function FeedbackDetail({ id, onDone, onChanged }: FeedbackDetailProps) {
           title: t('feedback.sections.info'),
           items: [
             { label: t('feedback.fields.participant'), value: `${participantOf(item.owner)}（${item.owner.username}）` },
-            { label: t('feedback.fields.phone'), value: item.owner.phone },
+            // Masked; the eye shows the record's phone and contact in full (pii:view).
+            { label: t('feedback.fields.phone'), value: piiValue('feedback', item.id, 'owner.phone', item.owner.phone) },
             { label: t('feedback.fields.type'), value: item.type, dict: FEEDBACK_TYPE_DICT },
-            { label: t('feedback.fields.contact'), value: item.contact },
+            { label: t('feedback.fields.contact'), value: piiValue('feedback', item.id, 'contact', item.contact) },
             { label: t('feedback.fields.createdAt'), value: formatDateTime(item.createdAt) },
             { label: t('feedback.fields.repliedAt'), value: formatDateTime(item.repliedAt) },
             ...(item.closedAt ? [{ label: t('feedback.fields.closedAt'), value: formatDateTime(item.closedAt) }] : []),

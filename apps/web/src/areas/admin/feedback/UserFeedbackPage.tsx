@@ -6,6 +6,7 @@ import { FEEDBACK_STATUSES, FEEDBACK_TYPE_DICT, type AdminFeedbackItem, type Fee
 import { SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { usePermission } from '../../../lib/permission';
+import { piiValue } from '../components/PiiText';
 import { FeedbackDetail } from './FeedbackDetail';
 import { FEEDBACK_QUERY_KEYS, fetchFeedbackPage } from './feedback-api';
 import { FeedbackStatusTag, participantOf } from './feedback-views';
@@ -63,7 +64,7 @@ export function UserFeedbackPage() {
         </span>
       ),
     },
-    { title: t('feedback.fields.contact'), dataIndex: 'contact' },
+    { title: t('feedback.fields.contact'), dataIndex: 'contact', render: (contact: string | null, row) => piiValue('feedback', row.id, 'contact', contact) },
     { title: t('feedback.fields.status'), dataIndex: 'status', render: (status: FeedbackStatus) => <FeedbackStatusTag status={status} /> },
     { title: t('feedback.fields.repliedAt'), dataIndex: 'repliedAt', dateTime: true, width: 170 },
     {

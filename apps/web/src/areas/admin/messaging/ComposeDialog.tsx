@@ -20,6 +20,7 @@ import { errorFieldOf } from '../../../lib/form-rules';
 import { MESSAGING_QUERY_KEYS, fetchTemplates, previewBroadcast, sendBroadcast } from './messaging-api';
 import { useMessagingMessage } from './messaging-messages';
 import { EMPTY_SEGMENT, SegmentPicker, segmentComplete, useSegmentText, type SegmentValue } from './SegmentPicker';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 interface ComposeValues {
   segment?: SegmentValue;
@@ -108,7 +109,7 @@ export function ComposeDialog({ channel, open, onClose, onSent }: ComposeDialogP
   };
 
   const runPreview = async () => {
-    await form.validateFields();
+    await validateAndFocus(form);
     const current = toDraft(channel, form.getFieldsValue(true) as ComposeValues);
     setBusy('preview');
     setFailure(null);

@@ -5,8 +5,7 @@ import { BatchList } from './BatchList';
 import { TemplatesTab } from './TemplatesTab';
 import './messaging.css';
 
-const TABS = ['records', 'templates'] as const;
-type TabKey = (typeof TABS)[number];
+type TabKey = 'records' | 'templates';
 
 /**
  * 短信管理 (/admin/information/NoteManage): bulk SMS to a segment (preview, progress, one record

@@ -21,6 +21,7 @@ import { useFeedback } from '../../../components/feedback';
 import { errorFieldOf } from '../../../lib/form-rules';
 import { MESSAGING_QUERY_KEYS, createTemplate, fetchTemplate, updateTemplate } from './messaging-api';
 import { useMessagingMessage } from './messaging-messages';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 export interface TemplateFormValues {
   name: string;
@@ -188,7 +189,7 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
 
   const save = async () => {
     try {
-      await form.validateFields();
+      await validateAndFocus(form);
     } catch {
       return;
     }

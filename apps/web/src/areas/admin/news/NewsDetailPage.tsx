@@ -7,12 +7,12 @@ import type { AdminNewsDetail } from '@contest/shared';
 import { ApiError } from '../../../api';
 import { formatDateTime } from '../../../components/admin-kit';
 import { Permission } from '../../../lib/permission';
-import { RichHtml } from '../../site/components/RichHtml';
+import { RichHtml } from '../../../components/rich-text/RichHtml';
 import { beijingDay } from './news-format';
 import { LIST_PATH, NEWS_QUERY_KEYS, editPath, fetchNewsDetail, previewPath } from './news-api';
 import { NewsStatusTag } from './NewsStatusTag';
 import { useNewsActions } from './use-news-actions';
-import '../../site/site-pages.css';
+
 import './news.css';
 
 interface Shown {

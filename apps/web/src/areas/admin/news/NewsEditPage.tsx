@@ -27,6 +27,7 @@ import { NewsStatusTag } from './NewsStatusTag';
 import { RichTextEditor } from './RichTextEditor';
 import { useUnsavedGuard } from './use-unsaved-guard';
 import './news.css';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 export interface NewsFormValues {
   category?: NewsCategory;
@@ -145,7 +146,7 @@ function NewsEditForm({ article, onReload }: { article: AdminNewsDetail | undefi
   const save = async (): Promise<AdminNewsDetail | null> => {
     let values: NewsFormValues;
     try {
-      values = await form.validateFields();
+      values = await validateAndFocus(form);
     } catch (failed) {
       const first = (failed as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0]?.name[0];
       if (typeof first === 'string') setTab(EN_FIELDS.includes(first) ? 'en' : 'zh');
@@ -182,7 +183,7 @@ function NewsEditForm({ article, onReload }: { article: AdminNewsDetail | undefi
 
   const onPublish = async () => {
     try {
-      await form.validateFields();
+      await validateAndFocus(form);
     } catch (failed) {
       const first = (failed as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0]?.name[0];
       if (typeof first === 'string') setTab(EN_FIELDS.includes(first) ? 'en' : 'zh');

@@ -42,7 +42,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     const name = (await screen.findByLabelText('大赛名称', {}, SLOW)) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('2026全国智慧医保大赛'));
     expect(screen.getByRole('heading', { level: 1, name: '大赛设置' })).toBeTruthy();
-    for (const section of ['基本信息', '阶段时间', '通知', '初赛材料', '评审规则', '公示与申诉']) {
+    for (const section of ['基本信息', '阶段时间', '通知', '初赛材料', '评审规则', '公示与申诉', '登录保护']) {
       expect(screen.getByRole('heading', { name: section })).toBeTruthy();
     }
     // Every control has a label.
@@ -52,6 +52,9 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect((screen.getByLabelText('演示视频大小上限（MB）') as HTMLInputElement).value).toBe('500');
     expect(screen.getByLabelText('决赛排名依据')).toBeTruthy();
     expect(screen.getByLabelText('申诉期（天）')).toBeTruthy();
+    // The per-address login ceiling (issue 14, 10), default 300.
+    expect((screen.getByLabelText('同一网络地址每分钟登录次数上限') as HTMLInputElement).value).toBe('300');
+    fireEvent.change(screen.getByLabelText('同一网络地址每分钟登录次数上限'), { target: { value: '1200' } });
 
     fireEvent.change(name, { target: { value: '新名称大赛' } });
     fireEvent.change(screen.getByLabelText('演示视频大小上限（MB）'), { target: { value: '300' } });
@@ -71,6 +74,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
         finalReview: null,
       },
       prelim: { maxApplicationChars: null, fileMaxBytes: { ...SETTINGS.prelim.fileMaxBytes, video: 300 * MB } },
+      security: { loginPerIpPerMinute: 1200 },
     });
     expect(await screen.findByText('保存成功')).toBeTruthy();
   });
@@ -116,6 +120,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect(formFieldOf('prelim.fileMaxBytes.video')).toEqual(['prelim', 'fileMaxMb', 'video']);
     expect(formFieldOf('review.rules.FINAL.tieBreak.0')).toEqual(['review', 'rules', 'FINAL', 'tieBreak']);
     expect(formFieldOf('appeal.windowDays')).toEqual(['appeal', 'windowDays']);
+    expect(formFieldOf('security.loginPerIpPerMinute')).toEqual(['security', 'loginPerIpPerMinute']);
     expect(formFieldOf('notify')).toBeNull();
   });
 });

@@ -7,6 +7,9 @@ import { useTranslation } from 'react-i18next';
 import {
   ADMIN_MSG,
   DATE_FORMATS,
+  LOGIN_PER_ACCOUNT_PER_MINUTE,
+  LOGIN_PER_IP_MAX,
+  LOGIN_PER_IP_MIN,
   PHASE_KEYS,
   REVIEW_ROUNDS,
   SCORE_AGGREGATES,
@@ -54,6 +57,7 @@ interface FormValues {
   };
   publicity: { days: number };
   appeal: { windowDays: number };
+  security: { loginPerIpPerMinute: number };
 }
 
 /** Times are edited as Beijing wall-clock values, whatever the browser's time zone. */
@@ -83,6 +87,7 @@ export function toFormValues(s: ContestSettings): FormValues {
     },
     publicity: { ...s.publicity },
     appeal: { ...s.appeal },
+    security: { ...s.security },
   };
 }
 
@@ -110,6 +115,7 @@ export function toSettingsInput(v: FormValues): ContestSettingsInput {
     },
     publicity: v.publicity,
     appeal: v.appeal,
+    security: v.security,
   };
 }
 
@@ -124,6 +130,7 @@ const PLAIN_FIELDS = new Set([
   'review.minExpertsPerProject',
   'publicity.days',
   'appeal.windowDays',
+  'security.loginPerIpPerMinute',
 ]);
 
 /** The form field a server `data.field` names (`phases.signUp.end`, `prelim.fileMaxBytes.video`...), null when none. */
@@ -398,6 +405,22 @@ export function ContestSettingsPage() {
                   ]}
                 >
                   <InputNumber min={1} max={30} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            </Row>
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.securityTitle')} />
+            <Row gutter={16}>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name={['security', 'loginPerIpPerMinute']}
+                  label={t('pages.settings.loginPerIpPerMinute')}
+                  extra={t('pages.settings.loginPerIpHint', { min: LOGIN_PER_IP_MIN, max: LOGIN_PER_IP_MAX, perAccount: LOGIN_PER_ACCOUNT_PER_MINUTE })}
+                  rules={[{ required: true, message: SETTINGS_MSG.loginPerIpInvalid }]}
+                >
+                  <InputNumber min={LOGIN_PER_IP_MIN} max={LOGIN_PER_IP_MAX} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
             </Row>

@@ -22,6 +22,7 @@ import {
 import { StatusTag } from '../components/StatusTag';
 import { showFieldError } from '../components/use-field-errors';
 import { useFeedback } from '../../../components/feedback';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 interface TypeValues {
   code?: string;
@@ -79,7 +80,7 @@ export function DataFieldPage() {
   };
 
   const saveType = async () => {
-    const values = await typeForm.validateFields();
+    const values = await validateAndFocus(typeForm);
     setSaving(true);
     try {
       if (editingType === 'new') {
@@ -99,7 +100,7 @@ export function DataFieldPage() {
   };
 
   const saveItem = async () => {
-    const values = await itemForm.validateFields();
+    const values = await validateAndFocus(itemForm);
     if (!typeCode) return;
     setSaving(true);
     try {

@@ -29,6 +29,7 @@ import {
   setUserEnabled,
 } from '../admin-api';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
+import { piiValue } from '../components/PiiText';
 import { StatusTag } from '../components/StatusTag';
 import { useAccountActions } from '../components/use-account-actions';
 
@@ -60,6 +61,8 @@ function UserDetail({ id }: { id: string }) {
   if (isPending || !data) return <Spin />;
   const team = data.team;
   const name = (type: string, code: string | null) => (code ? labelOf(labels, type, code) : null);
+  // Phones, e-mail and the credit code come masked; the eye shows them in full (pii:view).
+  const pii = (path: string, value: string | null) => piiValue('user', data.id, path, value);
   // Descriptions draws the label (and its colon); the value alone goes into LabelValue.
   const item = (label: string, value: React.ReactNode) => ({ label, children: <LabelValue label={null} value={value} ellipsis /> });
   return (
@@ -70,8 +73,8 @@ function UserDetail({ id }: { id: string }) {
         items={[
           item(t('pages.fields.username'), data.username),
           item(t('pages.fields.name'), data.name),
-          item(t('pages.fields.phone'), data.phone),
-          item(t('pages.fields.email'), data.email),
+          item(t('pages.fields.phone'), pii('phone', data.phone)),
+          item(t('pages.fields.email'), pii('email', data.email)),
           item(t('pages.fields.status'), <StatusTag enabled={data.enabled} />),
           item(t('pages.fields.createdAt'), formatDateTime(data.createdAt)),
           item(t('pages.fields.lastLoginAt'), formatDateTime(data.lastLoginAt)),
@@ -88,9 +91,16 @@ function UserDetail({ id }: { id: string }) {
             item(t('pages.users.teamStatus'), <ContestStatusTag kind="team" status={team.status} />),
             item(t('pages.users.track'), name(TEAM_DICT_TYPES.track, team.track)),
             item(t('pages.users.orgType'), name(TEAM_DICT_TYPES.orgType, team.orgType)),
-            item(t('pages.users.creditCode'), team.creditCode),
+            item(t('pages.users.creditCode'), pii('team.creditCode', team.creditCode)),
             item(t('pages.users.region'), placeOf(name(TEAM_DICT_TYPES.region, team.region), team.city)),
-            item(t('pages.users.leader'), [team.leaderName, team.leaderPhone].filter(Boolean).join(' ')),
+            item(
+              t('pages.users.leader'),
+              team.leaderName || team.leaderPhone ? (
+                <>
+                  {team.leaderName} {pii('team.leaderPhone', team.leaderPhone)}
+                </>
+              ) : null,
+            ),
             item(t('pages.users.memberCount'), team.memberCount),
             item(t('pages.users.submittedAt'), formatDateTime(team.submittedAt)),
           ]}
@@ -135,8 +145,8 @@ export function RegisteredUsersPage() {
   const columns: ColumnsType<RegisteredUser> = [
     { title: t('pages.fields.username'), dataIndex: 'username' },
     { title: t('pages.fields.name'), dataIndex: 'name' },
-    { title: t('pages.fields.phone'), dataIndex: 'phone' },
-    { title: t('pages.fields.email'), dataIndex: 'email' },
+    { title: t('pages.fields.phone'), dataIndex: 'phone', render: (v: string | null, row) => piiValue('user', row.id, 'phone', v) },
+    { title: t('pages.fields.email'), dataIndex: 'email', render: (v: string | null, row) => piiValue('user', row.id, 'email', v) },
     { title: t('pages.users.orgName'), key: 'orgName', render: (_, row) => row.team?.orgName },
     { title: t('pages.users.teamName'), key: 'teamName', render: (_, row) => row.team?.teamName },
     {

@@ -1,16 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Form, Input, Space, Spin, Tag, Tree } from 'antd';
+import { Alert, Button, Form, Input, Space, Spin, Tag, Tooltip, Tree } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, ROLE_CODE_PATTERN, type PermissionTreeNode, type RoleSummary } from '@contest/shared';
+import { ApiError } from '../../../api';
 import { DataTable } from '../../../components/admin-kit/DataTable';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { menuLabel } from '../../../components/admin-kit/console-menu';
 import { Permission } from '../../../lib/permission';
 import { usePreferences } from '../../../lib/preferences';
+import { useStaffInfo, type StaffInfo, type StaffMenu } from '../../../lib/session';
 import {
   ADMIN_QUERY_KEYS,
   createRole,
@@ -27,15 +29,42 @@ import { useFeedback } from '../../../components/feedback';
 /** Button nodes share the tree with menu nodes; the prefix keeps their keys apart. */
 export const BUTTON_KEY_PREFIX = 'btn:';
 
-export function toTreeData(nodes: readonly PermissionTreeNode[], locale: string): DataNode[] {
+/**
+ * What the signed-in admin may grant (issue 14, 2): the menus and buttons it holds itself, as
+ * tree keys; null for the super admin (everything). The server refuses anything beyond.
+ */
+export function grantableKeys(info: StaffInfo | undefined): Set<string> | null {
+  if (!info || info.roleCode === 'SUPER_ADMIN') return null;
+  const keys = new Set(info.buttons.map((b) => `${BUTTON_KEY_PREFIX}${b}`));
+  const walk = (menus: readonly StaffMenu[]) =>
+    menus.forEach((m) => {
+      keys.add(m.code);
+      walk(m.children);
+    });
+  walk(info.menus);
+  return keys;
+}
+
+/** Tree nodes; those outside `grantable` (when given) are greyed out and cannot be ticked. */
+export function toTreeData(nodes: readonly PermissionTreeNode[], locale: string, grantable: Set<string> | null = null): DataNode[] {
+  const off = (key: string) => grantable !== null && !grantable.has(key);
   return nodes.map((node) => ({
     key: node.code,
     title: menuLabel(node, locale),
+    disableCheckbox: off(node.code),
     children: [
-      ...node.buttons.map((b) => ({ key: `${BUTTON_KEY_PREFIX}${b.code}`, title: b.name, isLeaf: true, className: 'role-tree__button' })),
-      ...toTreeData(node.children, locale),
+      ...node.buttons.map((b) => {
+        const key = `${BUTTON_KEY_PREFIX}${b.code}`;
+        return { key, title: b.name, isLeaf: true, className: 'role-tree__button', disableCheckbox: off(key) };
+      }),
+      ...toTreeData(node.children, locale, grantable),
     ],
   }));
+}
+
+/** A 403 of the role calls (a role never raises its holder) gets no toast from the client: say it here. */
+function isRoleRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 403;
 }
 
 /** Checked tree keys → the role's menu and button codes. */
@@ -65,7 +94,12 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
   const detail = useQuery({ queryKey: ADMIN_QUERY_KEYS.role(String(id)), queryFn: () => fetchRole(String(id)), enabled: id !== 'new' });
   const [checked, setChecked] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
-  const treeData = useMemo(() => toTreeData(tree.data ?? [], locale), [tree.data, locale]);
+  const me = useStaffInfo('ADMIN');
+  const grantable = useMemo(() => grantableKeys(me.data), [me.data]);
+  const treeData = useMemo(() => toTreeData(tree.data ?? [], locale, grantable), [tree.data, locale, grantable]);
+  // A role holding more than the editor cannot be changed by it (the server says so too).
+  const beyondOwn =
+    grantable !== null && detail.data !== undefined && [...detail.data.menuCodes, ...detail.data.buttonCodes.map((c) => `${BUTTON_KEY_PREFIX}${c}`)].some((k) => !grantable.has(k));
 
   useEffect(() => {
     if (!detail.data) return;
@@ -86,7 +120,8 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
       void queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.roles });
       onDone();
     } catch (err) {
-      showFieldError(form, err, ['code', 'name', 'description']);
+      if (isRoleRefusal(err)) void message.error(err.message);
+      else showFieldError(form, err, ['code', 'name', 'description']);
     } finally {
       setSaving(false);
     }
@@ -95,6 +130,7 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
   if (tree.isPending || (id !== 'new' && detail.isPending)) return <Spin />;
   return (
     <Form form={form} layout="vertical" name="role" onFinish={(v) => void save(v)} data-testid="role-form">
+      {beyondOwn && <Alert type="warning" showIcon title={t('pages.roles.beyondOwn')} style={{ marginBottom: 16 }} />}
       {id === 'new' && (
         <Form.Item
           name="code"
@@ -119,7 +155,10 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
       <Form.Item name="description" label={t('pages.roles.description')} rules={[{ max: 200, message: ADMIN_MSG.roleDescriptionTooLong }]}>
         <Input.TextArea rows={2} />
       </Form.Item>
-      <Form.Item label={t('pages.roles.permissions')} extra={t('pages.roles.permissionsHint')}>
+      <Form.Item
+        label={t('pages.roles.permissions')}
+        extra={grantable === null ? t('pages.roles.permissionsHint') : `${t('pages.roles.permissionsHint')}${t('pages.roles.permissionsBeyondHint')}`}
+      >
         {/* checkStrictly: a menu may be granted without all of its buttons, which a cascading tree cannot express. */}
         <Tree
           checkable
@@ -133,7 +172,7 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
       </Form.Item>
       <Space>
         <Button onClick={onDone}>{t('kit.cancel')}</Button>
-        <Button type="primary" htmlType="submit" loading={saving}>
+        <Button type="primary" htmlType="submit" loading={saving} disabled={beyondOwn}>
           {t('kit.ok')}
         </Button>
       </Space>
@@ -148,6 +187,9 @@ export function RolesPage() {
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });
   const [editing, setEditing] = useState<string | 'new' | null>(null);
+  // Roles the signed-in admin holds: never its own to edit or delete (issue 14, 2).
+  const me = useStaffInfo('ADMIN');
+  const ownRoleIds = useMemo(() => new Set((me.data?.roles ?? []).map((r) => r.id)), [me.data]);
 
   const remove = (role: RoleSummary) =>
     modal.confirm({
@@ -157,7 +199,12 @@ export function RolesPage() {
       cancelText: t('kit.cancel'),
       okButtonProps: { danger: true },
       onOk: async () => {
-        await deleteRole(role.id);
+        try {
+          await deleteRole(role.id);
+        } catch (err) {
+          if (isRoleRefusal(err)) void message.error(err.message);
+          throw err;
+        }
         void message.success(ADMIN_MSG.deleted);
         void queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.roles });
       },
@@ -180,21 +227,31 @@ export function RolesPage() {
     {
       title: t('kit.actions'),
       key: 'actions',
-      render: (_, row) =>
-        row.builtin ? null : (
+      render: (_, row) => {
+        if (row.builtin) return null;
+        const own = ownRoleIds.has(row.id);
+        const actions = (
           <Space size={0}>
             <Permission codes={['role:edit']}>
-              <Button type="link" size="small" onClick={() => setEditing(row.id)}>
+              <Button type="link" size="small" disabled={own} onClick={() => setEditing(row.id)}>
                 {t('pages.common.edit')}
               </Button>
             </Permission>
             <Permission codes={['role:delete']}>
-              <Button type="link" size="small" danger disabled={row.accountCount > 0} onClick={() => remove(row)}>
+              <Button type="link" size="small" danger disabled={own || row.accountCount > 0} onClick={() => remove(row)}>
                 {t('pages.common.delete')}
               </Button>
             </Permission>
           </Space>
-        ),
+        );
+        return own ? (
+          <Tooltip title={t('pages.roles.ownRole')}>
+            <span data-testid="own-role-actions">{actions}</span>
+          </Tooltip>
+        ) : (
+          actions
+        );
+      },
     },
   ];
 

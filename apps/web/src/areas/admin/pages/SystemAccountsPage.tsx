@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_MSG, emailSchema, phoneSchema, usernameSchema, type SystemAccount } from '@contest/shared';
+import { ADMIN_MSG, emailSchema, isMaskedPii, phoneSchema, systemAccountUpdateSchema, usernameSchema, type SystemAccount } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
 import { SearchTable } from '../../../components/admin-kit/SearchTable';
 import { Permission } from '../../../lib/permission';
@@ -21,10 +21,12 @@ import {
   updateAccount,
 } from '../admin-api';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
+import { piiValue } from '../components/PiiText';
 import { StatusTag } from '../components/StatusTag';
 import { showFieldError } from '../components/use-field-errors';
 import { useFeedback } from '../../../components/feedback';
 import { useAccountActions } from '../components/use-account-actions';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 interface AccountForm {
   username?: string;
@@ -80,7 +82,7 @@ export function SystemAccountsPage() {
   };
 
   const save = async () => {
-    const values = await form.validateFields();
+    const values = await validateAndFocus(form);
     setSaving(true);
     try {
       if (editing === 'new') {
@@ -103,7 +105,7 @@ export function SystemAccountsPage() {
 
   const saveRoles = async () => {
     if (!assigning) return;
-    const { roleIds } = await rolesForm.validateFields();
+    const { roleIds } = await validateAndFocus(rolesForm);
     setSaving(true);
     try {
       await setAccountRoles(assigning.id, roleIds);
@@ -127,8 +129,9 @@ export function SystemAccountsPage() {
   const columns: ColumnsType<SystemAccount> = [
     { title: t('pages.fields.username'), dataIndex: 'username' },
     { title: t('pages.fields.name'), dataIndex: 'name' },
-    { title: t('pages.fields.phone'), dataIndex: 'phone' },
-    { title: t('pages.fields.email'), dataIndex: 'email' },
+    // Masked; the eye shows the account's phone and e-mail in full (pii:view).
+    { title: t('pages.fields.phone'), dataIndex: 'phone', render: (v: string | null, row) => piiValue('account', row.id, 'phone', v) },
+    { title: t('pages.fields.email'), dataIndex: 'email', render: (v: string | null, row) => piiValue('account', row.id, 'email', v) },
     { title: t('pages.fields.roles'), dataIndex: 'roles', render: (_, row) => row.roles.map((r) => r.name).join('、') },
     { title: t('pages.fields.status'), dataIndex: 'enabled', render: (_, row) => <StatusTag enabled={row.enabled} /> },
     { title: t('pages.fields.lastLoginAt'), dataIndex: 'lastLoginAt', render: (v: string | null) => formatDateTime(v) },
@@ -233,10 +236,21 @@ export function SystemAccountsPage() {
           >
             <Input />
           </Form.Item>
-          <Form.Item name="phone" label={t('pages.fields.phone')} rules={[optional(phoneSchema, translate)]}>
+          {/* An edit starts from the masked phone and e-mail: sent back as they are, the stored values stay. */}
+          <Form.Item
+            name="phone"
+            label={t('pages.fields.phone')}
+            rules={[optional(editing === 'new' ? phoneSchema : systemAccountUpdateSchema.shape.phone, translate)]}
+            extra={editing && editing !== 'new' && isMaskedPii(editing.phone) ? t('pii.keepMasked') : undefined}
+          >
             <Input />
           </Form.Item>
-          <Form.Item name="email" label={t('pages.fields.email')} rules={[optional(emailSchema, translate)]}>
+          <Form.Item
+            name="email"
+            label={t('pages.fields.email')}
+            rules={[optional(editing === 'new' ? emailSchema : systemAccountUpdateSchema.shape.email, translate)]}
+            extra={editing && editing !== 'new' && isMaskedPii(editing.email) ? t('pii.keepMasked') : undefined}
+          >
             <Input />
           </Form.Item>
           <Form.Item

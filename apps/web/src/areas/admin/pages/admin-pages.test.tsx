@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminDashboard, Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
+import { ADMIN_MSG, ROLE_REFUSAL, type AdminDashboard, type Page, type PermissionTreeNode, type RegisteredUser, type RoleSummary, type SystemAccount } from '@contest/shared';
 import { api } from '../../../lib/api';
-import { ok } from '../../../test/api-mocks';
+import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
 import type { StaffInfo } from '../../../lib/session';
+import { BUTTON_KEY_PREFIX, grantableKeys, toTreeData } from './RolesPage';
 
 const page = <T,>(list: T[]): Page<T> => ({ list, page: 1, size: 10, total: list.length });
 
@@ -179,6 +180,58 @@ describe('admin pages', { timeout: 60_000 }, () => {
     expect(await screen.findByText('确定删除角色 运营人员 吗？')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '确认' }));
     await waitFor(() => expect(del).toHaveBeenCalledWith(`/admin/role/${role.id}`));
+  });
+
+  it('角色管理: the role one holds cannot be edited or deleted; a refusal of the server is shown (issue 14, 2)', async () => {
+    const other: RoleSummary = { ...role, id: '00000000-0000-4000-8000-000000000003', code: 'NEWS', name: '新闻编辑' };
+    const tree: PermissionTreeNode[] = [
+      { code: 'news', name: '新闻', nameEn: 'News', path: '/news', buttons: [{ code: 'news:edit', name: '编辑新闻' }], children: [] },
+      { code: 'system', name: '系统管理', nameEn: 'System', path: '/system', buttons: [{ code: 'role:edit', name: '编辑角色' }], children: [] },
+    ];
+    const me = operator(['system'], ['role:edit', 'role:delete']);
+    me.roles = [{ id: role.id, code: role.code }];
+    mockApi(me, {
+      '/admin/role/list': [role, other],
+      '/admin/role/tree': tree,
+      [`/admin/role/list/${other.id}`]: { ...other, menuCodes: [], buttonCodes: [] },
+    });
+    const put = vi.spyOn(api, 'put').mockRejectedValue(
+      refused(ADMIN_MSG.roleGrantExceedsOwn, { reason: ROLE_REFUSAL.grantExceedsOwn, codes: ['news:edit'] }, 403),
+    );
+    renderRoute('/admin/system/roleManage');
+    const own = (await screen.findByText('OPS', {}, SLOW)).closest('tr')!;
+    await waitFor(() => expect((within(own).getByRole('button', { name: '编辑' }) as HTMLButtonElement).disabled).toBe(true));
+    expect((within(own).getByRole('button', { name: '删除' }) as HTMLButtonElement).disabled).toBe(true);
+    const row = screen.getByText('NEWS').closest('tr')!;
+    expect((within(row).getByRole('button', { name: '编辑' }) as HTMLButtonElement).disabled).toBe(false);
+
+    fireEvent.click(within(row).getByRole('button', { name: '编辑' }));
+    await screen.findByTestId('role-form');
+    fireEvent.click(screen.getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(await screen.findByText(ADMIN_MSG.roleGrantExceedsOwn)).toBeTruthy();
+  });
+
+  it('角色管理: permissions the editor lacks are greyed out; the super admin may grant all', () => {
+    const tree: PermissionTreeNode[] = [
+      { code: 'system', name: '系统管理', nameEn: 'System', path: '/system', buttons: [], children: [
+        { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: '/roleManage', buttons: [{ code: 'role:edit', name: '编辑角色' }], children: [] },
+        { code: 'systemManage', name: '系统账号', nameEn: 'Accounts', path: '/systemManage', buttons: [{ code: 'account:edit', name: '编辑账号' }], children: [] },
+      ] },
+    ];
+    const me = operator(['system'], ['role:edit']);
+    me.menus = [{ code: 'system', name: '系统管理', children: [{ code: 'roleManage', name: '角色管理', children: [] }] }];
+    const grantable = grantableKeys(me);
+    expect(grantable).toEqual(new Set(['system', 'roleManage', `${BUTTON_KEY_PREFIX}role:edit`]));
+    const flat: Array<{ key: string; disabled: boolean }> = [];
+    const walk = (nodes: ReturnType<typeof toTreeData>) =>
+      nodes.forEach((n) => {
+        flat.push({ key: String(n.key), disabled: Boolean(n.disableCheckbox) });
+        walk(n.children ?? []);
+      });
+    walk(toTreeData(tree, 'zh-CN', grantable));
+    expect(flat.filter((n) => n.disabled).map((n) => n.key)).toEqual(['systemManage', `${BUTTON_KEY_PREFIX}account:edit`]);
+    expect(grantableKeys(superAdmin())).toBeNull();
   });
 
   it('行为审计: login records of the page realm, then operation records in the second tab', async () => {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, type PrelimAdminDetail } from '@contest/shared';
 import { DetailLayout, formatDateTime, type DetailSection } from '../../../components/admin-kit';
 import { ContestStatusTag } from '../../../components/contest';
+import { piiValue } from '../components/PiiText';
 import { ApplicationChars } from './ApplicationChars';
 import { FinalHistory } from './FinalHistory';
 import { VideoPlayer } from '../../../components/contest';
@@ -57,7 +58,13 @@ export function PrelimDetailView({ doc, extra, alert, finalFirst = false }: Prel
       { label: t('pages.prelim.fields.orgName'), value: doc.orgName },
       {
         label: t('pages.prelim.fields.account'),
-        value: doc.owner ? [doc.owner.username, doc.owner.phone].filter(Boolean).join(' / ') : null,
+        // The phone comes masked; the eye shows it in full (pii:view). The record is the project (its id).
+        value: doc.owner ? (
+          <>
+            {doc.owner.username}
+            {doc.owner.phone && <> / {doc.id ? piiValue('prelim', doc.id, 'owner.phone', doc.owner.phone) : doc.owner.phone}</>}
+          </>
+        ) : null,
       },
       // Reminders go to teams whose materials are still a draft.
       ...(doc.status === 'DRAFT' ? [{ label: t('pages.prelim.fields.lastRemindedOn'), value: doc.lastRemindedOn ?? t('pages.prelim.drafts.never') }] : []),

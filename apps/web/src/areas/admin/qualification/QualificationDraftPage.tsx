@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { TEAM_DICT_TYPES, type TeamAdminRow } from '@contest/shared';
 import { SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { usePermission } from '../../../lib/permission';
+import { piiValue } from '../components/PiiText';
 import { QUALIFICATION_PATHS } from './paths';
 import { TEAM_QUERY_KEYS, fetchDrafts } from './team-api';
 import { REMIND_DRAFTS, useRemindDrafts } from './use-remind-drafts';
@@ -42,7 +43,12 @@ export function QualificationDraftPage() {
     {
       title: t('pages.qualification.fields.leader'),
       key: 'leader',
-      render: (_, row) => [row.leaderName, row.leaderPhone].filter(Boolean).join(' '),
+      render: (_, row) =>
+        row.leaderName || row.leaderPhone ? (
+          <>
+            {row.leaderName} {piiValue('team', row.id, 'leaderPhone', row.leaderPhone)}
+          </>
+        ) : null,
     },
     { title: t('pages.qualification.fields.account'), dataIndex: 'ownerUsername' },
     { title: t('pages.qualification.fields.createdAt'), dataIndex: 'createdAt', key: 'createdAt', dateTime: true, sorter: true },

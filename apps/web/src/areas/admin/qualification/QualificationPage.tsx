@@ -9,6 +9,7 @@ import { AuditDialog, ExportButton, SearchTable, type SearchColumns, type Search
 import { ContestStatusTag } from '../../../components/contest';
 import { Permission, usePermission } from '../../../lib/permission';
 import { useBatchAudit } from '../components/use-batch-audit';
+import { piiValue } from '../components/PiiText';
 import { QUALIFICATION_PATHS } from './paths';
 import { TEAM_EXPORT_URL, TEAM_QUERY_KEYS, batchAuditTeams, fetchTeams } from './team-api';
 import { useTeamAudit } from './use-team-audit';
@@ -77,7 +78,7 @@ export function QualificationPage() {
         row.leaderName || row.leaderPhone ? (
           <span className="qualification-leader">
             {row.leaderName || '--'}
-            {row.leaderPhone && <span className="qualification-leader__phone">{row.leaderPhone}</span>}
+            {row.leaderPhone && <span className="qualification-leader__phone">{piiValue('team', row.id, 'leaderPhone', row.leaderPhone)}</span>}
           </span>
         ) : (
           '--'

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, type TeamAdminDetail, type TeamMember } from '@contest/shared';
 import { DataTable, DetailLayout, formatDateTime, type DetailSection } from '../../../components/admin-kit';
 import { ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
+import { piiValue } from '../components/PiiText';
 
 const MEMBER_DICTS = [TEAM_DICT_TYPES.title, TEAM_DICT_TYPES.role];
 
@@ -11,6 +12,8 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
   const { t } = useTranslation('admin');
   const labels = useDictLabels(MEMBER_DICTS);
   const D = TEAM_DICT_TYPES;
+  // Phones, e-mails and the credit code come masked; the eye shows them in full (pii:view).
+  const pii = (path: string, value: string | null | undefined) => piiValue('team', team.id, path, value);
 
   const sections: DetailSection[] = [
     {
@@ -19,7 +22,7 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
       items: [
         { label: t('pages.qualification.fields.orgName'), value: team.orgName },
         { label: t('pages.qualification.fields.orgType'), value: team.orgType, dict: D.orgType },
-        { label: t('pages.qualification.fields.creditCode'), value: team.creditCode },
+        { label: t('pages.qualification.fields.creditCode'), value: pii('creditCode', team.creditCode) },
         {
           label: t('pages.qualification.fields.region'),
           value: team.region,
@@ -28,7 +31,15 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
         },
         { label: t('pages.qualification.fields.track'), value: team.track, dict: D.track },
         { label: t('pages.qualification.fields.teamName'), value: team.teamName },
-        { label: t('pages.qualification.fields.account'), value: team.owner ? [team.owner.username, team.owner.phone].filter(Boolean).join(' / ') : null },
+        {
+          label: t('pages.qualification.fields.account'),
+          value: team.owner ? (
+            <>
+              {team.owner.username}
+              {team.owner.phone && <> / {pii('owner.phone', team.owner.phone)}</>}
+            </>
+          ) : null,
+        },
         { label: t('pages.qualification.fields.createdAt'), value: formatDateTime(team.createdAt) },
         { label: t('pages.qualification.fields.submittedAt'), value: formatDateTime(team.submittedAt) },
         { label: t('pages.qualification.fields.auditedAt'), value: formatDateTime(team.auditedAt) },
@@ -41,8 +52,8 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
       items: [
         { label: t('pages.qualification.fields.name'), value: team.leader?.name },
         { label: t('pages.qualification.fields.title'), value: team.leader?.title, dict: D.title },
-        { label: t('pages.qualification.fields.phone'), value: team.leader?.phone },
-        { label: t('pages.qualification.fields.email'), value: team.leader?.email },
+        { label: t('pages.qualification.fields.phone'), value: pii('leader.phone', team.leader?.phone) },
+        { label: t('pages.qualification.fields.email'), value: pii('leader.email', team.leader?.email) },
       ],
     },
     {
@@ -58,8 +69,8 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
             { title: t('pages.qualification.fields.organization'), dataIndex: 'organization' },
             { title: t('pages.qualification.fields.title'), dataIndex: 'title', render: (code: string) => (code ? labelOf(labels.data, D.title, code) : null) },
             { title: t('pages.qualification.fields.role'), dataIndex: 'role', render: (code: string) => (code ? labelOf(labels.data, D.role, code) : null) },
-            { title: t('pages.qualification.fields.phone'), dataIndex: 'phone' },
-            { title: t('pages.qualification.fields.email'), dataIndex: 'email' },
+            { title: t('pages.qualification.fields.phone'), dataIndex: 'phone', render: (v: string, row) => pii(`members.${row.key}.phone`, v) },
+            { title: t('pages.qualification.fields.email'), dataIndex: 'email', render: (v: string, row) => pii(`members.${row.key}.email`, v) },
           ]}
         />
       ),
@@ -72,8 +83,8 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
             { label: t('pages.qualification.fields.name'), value: team.advisor.name },
             { label: t('pages.qualification.fields.organization'), value: team.advisor.organization },
             { label: t('pages.qualification.fields.title'), value: team.advisor.title, dict: D.title },
-            { label: t('pages.qualification.fields.phone'), value: team.advisor.phone },
-            { label: t('pages.qualification.fields.email'), value: team.advisor.email },
+            { label: t('pages.qualification.fields.phone'), value: pii('advisor.phone', team.advisor.phone) },
+            { label: t('pages.qualification.fields.email'), value: pii('advisor.email', team.advisor.email) },
           ],
         }
       : { key: 'advisor', title: t('pages.qualification.sections.advisor'), content: t('pages.qualification.noAdvisor') },

@@ -270,6 +270,42 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(screen.queryByTestId('detail-audit')).toBeNull();
   });
 
+  it('资格详情: contacts and the credit code come masked; the eye (pii:view) reads the record once and shows them in full', async () => {
+    const masked = detail(1, {
+      creditCode: '9111**********000A',
+      leader: { name: '张三', phone: '138****0001', email: 'z***@example.com', title: 'SENIOR' },
+      owner: { id: 'o1', username: 'demo1', phone: '138****0005' },
+    });
+    const reveal = { kind: 'team', id: ID(1), values: { creditCode: '91110000100000000A', 'leader.phone': '13800000001', 'leader.email': 'z@example.com', 'owner.phone': '13800000005' } };
+    // Without pii:view: masked, no eye.
+    const plain = mockGet(auditor(['qualification:view']), { [`/admin/team/${ID(1)}`]: masked });
+    const first = renderRoute(`/admin/competition/qualification-detail/${ID(1)}`);
+    let view = await screen.findByTestId('qualification-detail', {}, SLOW);
+    expect(within(view).getByTestId('detail-section-org').textContent).toContain('9111**********000A');
+    expect(within(view).getByTestId('detail-section-leader').textContent).toContain('138****0001');
+    expect(within(view).queryByRole('button', { name: '查看完整信息' })).toBeNull();
+    expect(callsTo(plain, `/admin/pii/team/${ID(1)}`)).toHaveLength(0);
+    first.unmount();
+    vi.restoreAllMocks();
+
+    const get = mockGet(auditor(['qualification:view', 'pii:view']), { [`/admin/team/${ID(1)}`]: masked, [`/admin/pii/team/${ID(1)}`]: reveal });
+    renderRoute(`/admin/competition/qualification-detail/${ID(1)}`);
+    view = await screen.findByTestId('qualification-detail', {}, SLOW);
+    const leader = within(view).getByTestId('detail-section-leader');
+    const eyes = await within(view).findAllByRole('button', { name: '查看完整信息' });
+    // Credit code, account phone, leader phone and e-mail.
+    expect(eyes).toHaveLength(4);
+    expect(callsTo(get, `/admin/pii/team/${ID(1)}`)).toHaveLength(0);
+    fireEvent.click(within(leader).getAllByRole('button', { name: '查看完整信息' })[0]!);
+    await waitFor(() => expect(leader.textContent).toContain('13800000001'));
+    expect(leader.textContent).toContain('z@example.com');
+    const org = within(view).getByTestId('detail-section-org');
+    expect(org.textContent).toContain('91110000100000000A');
+    expect(org.textContent).toContain('demo1 / 13800000005');
+    expect(callsTo(get, `/admin/pii/team/${ID(1)}`)).toHaveLength(1);
+    expect(within(view).queryByRole('button', { name: '查看完整信息' })).toBeNull();
+  });
+
   it('资格详情: a STALE answer shows the message and reloads the detail', async () => {
     let current = detail(1);
     const get = mockGet(superAdmin(), { [`/admin/team/${ID(1)}`]: () => current });

@@ -8,6 +8,7 @@ import type { MonitorExpertDetail, ReviewRound } from '@contest/shared';
 import { DataTable, DetailLayout, formatDateTime } from '../../../components/admin-kit';
 import { labelOf, useDictLabels } from '../../../components/contest';
 import { RecordDetailShell } from '../components/RecordDetailShell';
+import { piiValue } from '../components/PiiText';
 import { REVIEW_QUERY_KEYS, fetchMonitorExpert } from './review-api';
 import { REVIEW_PATHS, TRACK_DICT, score, slugOf, useRoundAccess, type RoundProps } from './round';
 import { SheetStatusTag } from './SheetStatusTag';
@@ -82,7 +83,8 @@ export function MonitorDetailPage({ round }: RoundProps) {
                 items: [
                   { label: t('common.expertCode'), value: e.code },
                   { label: t('common.expertName'), value: e.name },
-                  { label: t('monitor.phone'), value: e.phone },
+                  // Masked; the eye shows it in full (pii:view), to call the expert.
+                  { label: t('monitor.phone'), value: piiValue('expert', e.expertId, 'phone', e.phone) },
                   { label: t('common.org'), value: e.organization },
                   { label: t('common.group'), value: e.groupName },
                   { label: t('monitor.lastActivity'), value: formatDateTime(e.lastActivityAt) },

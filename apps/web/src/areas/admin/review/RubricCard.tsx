@@ -20,6 +20,7 @@ import { REVIEW_QUERY_KEYS, fetchRubric, saveRubric } from './review-api';
 import { slugOf } from './round';
 import { RuleText } from './RuleText';
 import { TieBreakChain } from './TieBreakChain';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 /** rubric.ts criterionSchema and settings.ts minScoresSchema. */
 const NAME_MAX = 20;
@@ -80,7 +81,7 @@ export function RubricCard({ round, canEdit }: { round: ReviewRound; canEdit: bo
   const save = async () => {
     let values: Values;
     try {
-      await form.validateFields();
+      await validateAndFocus(form);
       // Every value, the criteria's keys included (they have no form item of their own).
       values = form.getFieldsValue(true) as Values;
     } catch {

@@ -58,7 +58,7 @@ export function ReviewMaterials({ detail, watermark }: { detail: ExpertProjectDe
         content: (
           <div className="expert-team__members">
             <h3 className="expert-team__members-title">{t('detail.team.members')}</h3>
-            <DataTable<TeamMember & { key: number }>
+            <DataTable<Omit<TeamMember, 'phone' | 'email'> & { key: number }>
               size="small"
               rowKey="key"
               dataSource={team.members.map((m, key) => ({ ...m, key }))}

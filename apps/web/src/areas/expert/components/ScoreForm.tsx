@@ -5,6 +5,7 @@ import { RUBRIC_TOTAL, isValidPoints, type Criterion, type ExpertProjectDetail, 
 import { formatDateTime } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { formatPoints } from '../review-format';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 /** How long the comment may be (sheetBodySchema). */
 export const COMMENT_MAX = 1000;
@@ -88,7 +89,7 @@ export function ScoreForm({ detail, onSave, onSubmit, onDirtyChange }: ScoreForm
   const validate = async (as: Mode): Promise<FormValues | null> => {
     mode.current = as;
     try {
-      await form.validateFields();
+      await validateAndFocus(form);
       return form.getFieldsValue(true) as FormValues;
     } catch {
       return null;

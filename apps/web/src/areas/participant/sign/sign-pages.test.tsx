@@ -145,7 +145,18 @@ describe('/my-sign form', { timeout: 30_000 }, () => {
     await confirmDialog();
     await waitFor(() => expect(screen.getByTestId('form-refusal').textContent).toContain(CONTEST_MSG.attachmentInvalid));
     const commitment = screen.getByText('参赛承诺书（签字盖章）').closest('.ant-form-item') as HTMLElement;
-    expect(commitment.querySelector('.ant-form-item-explain')?.textContent).toBe(CONTEST_MSG.attachmentInvalid);
+    // antd draws a field's error a tick after it is set (its error list is debounced).
+    await waitFor(() => expect(commitment.querySelector('.ant-form-item-explain')?.textContent).toBe(CONTEST_MSG.attachmentInvalid));
+  });
+
+  it('shows the refusal of a team name with control characters under that field', async () => {
+    mockGets({ '/team/my-brief': teamBrief('DRAFT'), '/team/my': teamFixture('DRAFT') });
+    vi.spyOn(api, 'put').mockRejectedValue(refused(VALIDATION_MSG.controlCharacters, { field: 'teamName' }));
+    renderRoute('/my-sign');
+    await screen.findByTestId('sign-form');
+    fireEvent.click(screen.getByTestId('save-draft'));
+    expect((await screen.findByTestId('form-refusal')).textContent).toContain(VALIDATION_MSG.controlCharacters);
+    await waitFor(() => expect(explainOf(field('团队名称'))).toBe(VALIDATION_MSG.controlCharacters));
   });
 
   it('submits a complete sign-up after the confirm and opens the detail', async () => {

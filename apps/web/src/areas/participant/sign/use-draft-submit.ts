@@ -7,6 +7,7 @@ import { CONTEST_MSG } from '@contest/shared';
 import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
 import { refusalOf, useContestMessage } from './contest-rules';
 import { useFeedback } from '../../../components/feedback';
+import { validateAndFocus } from '../../../lib/form-errors';
 
 export type FormMode = 'draft' | 'submit';
 
@@ -56,11 +57,10 @@ export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSu
   const validate = async (kind: FormMode): Promise<boolean> => {
     mode.current = kind;
     try {
-      await form.validateFields({ recursive: true });
+      await validateAndFocus(form, { recursive: true });
       return true;
-    } catch (err) {
-      const first = (err as { errorFields?: { name: (string | number)[] }[] }).errorFields?.[0];
-      if (first) form.scrollToField(first.name, { block: 'center' });
+    } catch {
+      // validateAndFocus has scrolled to the first wrong field and focused it.
       return false;
     } finally {
       mode.current = 'submit';

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { NewsDetail } from '@contest/shared';
 import { SITE_PATHS, detailPath } from '../routes';
-import { RichHtml } from './RichHtml';
+import { RichHtml } from '../../../components/rich-text/RichHtml';
 
 export interface NewsArticleProps {
   news: NewsDetail | undefined;

@@ -6,7 +6,7 @@ import { PAGE_SIZE_DEFAULT, SKELETON_ROWS, type NewsCategory, type NewsListItem 
 import { Pager } from '../../../components/admin-kit/Pager';
 import { useMinimumDuration } from '../../../components/admin-kit/DataTable';
 import { useNewsPage } from '../site-api';
-import { SITE_PATHS, detailPath } from '../routes';
+import { detailPath } from '../routes';
 
 function pageOf(value: string | null): number {
   const page = Number(value);

@@ -23,7 +23,7 @@ import {
   type SiteBlock,
 } from '@contest/shared';
 import logoUrl from '../../../assets/logo.svg';
-import { RichHtml } from '../components/RichHtml';
+import { RichHtml } from '../../../components/rich-text/RichHtml';
 import { SITE_PATHS, detailPath } from '../routes';
 import { PHASE_STATE_COLORS, windowText } from '../site-format';
 import { useContestPublic, useNewsPage, useSiteBlocks } from '../site-api';

@@ -1,7 +1,7 @@
 import { Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DocumentLinks } from '../components/DocumentLinks';
-import { RichHtml } from '../components/RichHtml';
+import { RichHtml } from '../../../components/rich-text/RichHtml';
 import { useDocuments, useSiteBlock } from '../site-api';
 import '../site-pages.css';
 

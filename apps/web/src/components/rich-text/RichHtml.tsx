@@ -1,3 +1,5 @@
+import './rich-text.css';
+
 export interface RichHtmlProps {
   /** Allow-listed HTML as the server answers it. */
   html: string;

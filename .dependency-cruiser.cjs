@@ -1,0 +1,87 @@
+/**
+ * The layering rules of DEVELOPERS.md, checked on every `npm test` (npm run lint:deps).
+ * routes -> service -> repository -> db; services know no Fastify; web areas never import each
+ * other; shared imports nothing of the apps; the apps never import each other.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-imports-no-app',
+      comment: 'packages/shared is imported by both apps, so it may import neither of them.',
+      severity: 'error',
+      from: { path: '^packages/shared/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'apps-do-not-import-each-other',
+      comment: 'The server and the web app meet only in packages/shared.',
+      severity: 'error',
+      from: { path: '^apps/(server|web)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'web-areas-are-independent',
+      comment: 'What two areas need lives in components/ or lib/ (each area is a lazily loaded chunk).',
+      severity: 'error',
+      from: { path: '^apps/web/src/areas/([^/]+)/' },
+      to: { path: '^apps/web/src/areas/', pathNot: '^apps/web/src/areas/$1/' },
+    },
+    {
+      name: 'components-and-lib-know-no-area',
+      comment: 'Shared web code may not reach into an area (it would pull the area into every chunk).',
+      severity: 'error',
+      from: { path: '^apps/web/src/(components|lib|api|i18n)/' },
+      to: { path: '^apps/web/src/areas/' },
+    },
+    {
+      name: 'services-know-no-fastify',
+      comment: 'Services are plain functions over the database; HTTP stays in routes.',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/.+\\.service\\.ts$' },
+      to: { path: '(^|/)node_modules/(fastify|@fastify/)' },
+    },
+    {
+      name: 'services-import-no-routes',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/.+\\.service\\.ts$' },
+      to: { path: '\\.(routes|http)\\.ts$' },
+    },
+    {
+      name: 'repositories-import-no-services-or-routes',
+      comment: 'A repository is the bottom layer above db: it calls nothing above it.',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/.+\\.repository\\.ts$' },
+      to: { path: '\\.(service|routes|http|module)\\.ts$' },
+    },
+    {
+      name: 'routes-reach-data-through-services',
+      comment: 'Routes call services; only services call repositories and the database.',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/.+\\.routes\\.ts$' },
+      // The Db type may be named for wiring; the tables and the repositories may not be reached.
+      to: { path: '(\\.repository\\.ts$|^apps/server/src/db/(client|schema)\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-config-reads-env',
+      comment: 'Checked by ESLint (no-restricted-properties on process.env); listed here for the record.',
+      severity: 'ignore',
+      from: {},
+      to: { path: '^$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^(apps|packages)/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    combinedDependencies: true,
+  },
+};
