@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from '../config/config.js';
-import { BackupError, createBackup, defaultBackupName } from './backup.js';
+import { createBackup, defaultBackupName, runBackupCli } from './backup.js';
 
 /**
  * `npm run backup [-- --out <file>]`: one archive of the embedded database and the stored files
@@ -34,14 +34,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    console.error(err instanceof BackupError ? `Backup refused: ${err.message}` : `Backup failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+runBackupCli('Backup', main);

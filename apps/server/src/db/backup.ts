@@ -1,3 +1,4 @@
+import { ConfigError } from '../config/config.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, openAsBlob, readFileSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -453,4 +454,22 @@ export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * Runs a backup/restore command line: exit with `main`'s code; a bad argument exits 2, a refusal
+ * or failure 1 with one line naming which (the CLIs share this tail).
+ */
+export function runBackupCli(verb: 'Backup' | 'Restore', main: (argv: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof ConfigError) {
+        console.error(err.message);
+        process.exit(2);
+      }
+      console.error(err instanceof BackupError ? `${verb} refused: ${err.message}` : `${verb} failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
 }

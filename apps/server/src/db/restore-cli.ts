@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig, loadDotEnv } from '../config/config.js';
-import { BackupError, restoreBackup } from './backup.js';
+import { restoreBackup, runBackupCli } from './backup.js';
 
 /**
  * `npm run restore -- <file> [--data-dir <empty folder>]`: unpacks a backup (docs/backup.md)
@@ -27,14 +27,4 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    console.error(err instanceof BackupError ? `Restore refused: ${err.message}` : `Restore failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  },
-);
+runBackupCli('Restore', main);
