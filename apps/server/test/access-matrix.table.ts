@@ -118,6 +118,8 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   // Each caller's own signed link when accessUrl gave one, else A's link re-pointed at the caller (forged): 403.
   'GET /api/attachment/stream/:id#signed-link': r('403 ok 403 | ok 403 | ok 403 403 403'),
   'GET /api/attachment/speed': SIGNED_IN,
+  // The upload probe (issue 15) takes the same callers; the matrix sends no body, so the let-in get 400.
+  'POST /api/attachment/speed': SIGNED_IN,
 
   // ---- contest: sign-up and materials (modules/contest, team, prelim) --------------------------
   'GET /api/contest/public': PUBLIC,

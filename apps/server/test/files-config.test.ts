@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../src/config/config.js';
 describe('file storage configuration', () => {
   it('defaults to DATA_DIR/files on disk and 15-minute links with a per-process key', () => {
     const c = loadConfig({ DATA_DIR: '/srv/contest' });
-    expect(c.files).toEqual({ storage: { driver: 'disk', dir: '/srv/contest/files' }, linkSecret: undefined, linkTtlSeconds: 900 });
+    expect(c.files).toEqual({ storage: { driver: 'disk', dir: '/srv/contest/files' }, linkSecret: undefined, linkTtlSeconds: 900, maxPiecesInFlight: 16 });
   });
 
   it('reads the S3 settings', () => {
@@ -16,6 +16,7 @@ describe('file storage configuration', () => {
       S3_SECRET_ACCESS_KEY: 'secret',
       S3_FORCE_PATH_STYLE: 'false',
       S3_KEY_PREFIX: 'portal/',
+      S3_PUBLIC_ENDPOINT: 'https://files.example.org',
       FILE_LINK_SECRET: 'x'.repeat(32),
     });
     expect(c.files.storage).toEqual({
@@ -27,6 +28,8 @@ describe('file storage configuration', () => {
       secretAccessKey: 'secret',
       forcePathStyle: false,
       keyPrefix: 'portal/',
+      presignExpiresSeconds: 300,
+      publicEndpoint: 'https://files.example.org',
     });
     expect(c.files.linkSecret).toBe('x'.repeat(32));
   });
@@ -39,6 +42,8 @@ describe('file storage configuration', () => {
     [{ S3_KEY_PREFIX: '../up/' }, /S3_KEY_PREFIX/],
     [{ FILE_LINK_SECRET: 'short' }, /FILE_LINK_SECRET must be at least 32 characters$/],
     [{ FILE_LINK_TTL_SECONDS: '5' }, /FILE_LINK_TTL_SECONDS/],
+    [{ S3_PRESIGN_TTL_SECONDS: '7200' }, /S3_PRESIGN_TTL_SECONDS/],
+    [{ S3_PUBLIC_ENDPOINT: 'ftp://files.example.org' }, /S3_PUBLIC_ENDPOINT must start with http/],
   ])('rejects %o with one clear line', (env, pattern) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(pattern);

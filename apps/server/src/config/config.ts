@@ -123,8 +123,21 @@ const envSchema = z.object({
     .trim()
     .regex(/^([a-z0-9_-]+\/)*$/, 'must be empty or lowercase segments each ending with /')
     .default(''),
+  // Presigned download links (302 from /attachment/stream with ?redirect=1): short, as they
+  // cannot be revoked; the access check runs again for every new link.
+  S3_PRESIGN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  // The store as browsers reach it, when S3_ENDPOINT is an internal address (http://minio:9000).
+  S3_PUBLIC_ENDPOINT: optionalString.pipe(z.url().regex(/^https?:\/\//, 'must start with http:// or https://').optional()),
   FILE_LINK_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(30).max(24 * 3600).default(900),
+  // Piece requests one instance takes at once (each holds up to 5 MB of disk writes and a socket);
+  // beyond it a piece is answered 429 with Retry-After before its body is read.
+  UPLOAD_MAX_PIECES_IN_FLIGHT: z.coerce
+    .number({ error: 'must be an integer from 1 to 1000' })
+    .int({ error: 'must be an integer from 1 to 1000' })
+    .min(1, { error: 'must be an integer from 1 to 1000' })
+    .max(1000, { error: 'must be an integer from 1 to 1000' })
+    .default(16),
   SMTP_HOST: optionalString.pipe(z.string().regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name or address').optional()),
   SMTP_PORT: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -194,6 +207,8 @@ export interface AppConfig {
     /** Key of the signed file links; undefined = a random key per process (links die with it). */
     linkSecret: string | undefined;
     linkTtlSeconds: number;
+    /** Piece requests admitted at once per instance (UPLOAD_MAX_PIECES_IN_FLIGHT); more get 429 + Retry-After. */
+    maxPiecesInFlight: number;
   };
   email: {
     /** null: no SMTP_HOST, mails are written to DATA_DIR/email-outbox.jsonl (the log provider). */
@@ -231,6 +246,10 @@ export interface S3StorageConfig {
   forcePathStyle: boolean;
   /** Prepended to every object key, e.g. `contest/`. */
   keyPrefix: string;
+  /** Lifetime of presigned GET links (S3_PRESIGN_TTL_SECONDS, 300 by default). */
+  presignExpiresSeconds?: number;
+  /** Origin (and base path) of presigned links, when browsers reach the store elsewhere than `endpoint`. */
+  publicEndpoint?: string;
 }
 
 export class ConfigError extends Error {
@@ -300,10 +319,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
               keyPrefix: e.S3_KEY_PREFIX,
+              presignExpiresSeconds: e.S3_PRESIGN_TTL_SECONDS,
+              publicEndpoint: e.S3_PUBLIC_ENDPOINT,
             }
           : { driver: 'disk', dir: resolve(absolute(e.DATA_DIR), 'files') },
       linkSecret: e.FILE_LINK_SECRET,
       linkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
+      maxPiecesInFlight: e.UPLOAD_MAX_PIECES_IN_FLIGHT,
     },
     email: {
       smtp: e.SMTP_HOST ? smtpOf(e.SMTP_HOST, e.SMTP_PORT, e.SMTP_SECURE, e.SMTP_USER, e.SMTP_PASSWORD) : null,

@@ -24,6 +24,8 @@ export interface RequestConfig<D = unknown> extends AxiosRequestConfig<D> {
    * screens show the server message next to the offending field instead.
    */
   silent?: boolean;
+  /** No toast for envelope errors with these statuses: the caller handles them (the uploader waits out a 429). */
+  quietStatuses?: readonly number[];
   /** The body is not an envelope (e.g. a static JSON file); it is returned untouched. */
   isJson?: boolean;
 }
@@ -342,15 +344,16 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     if (!isEnvelope(body)) return failHttp(realm, response.status, body);
     if (body.status === 200) return body;
 
-    if (realm === 'USER') onParticipantError(body, config);
-    else onStaffError(body, config, realm);
+    const quiet = config.silent || config.quietStatuses?.includes(body.status);
+    if (realm === 'USER') onParticipantError(body, { ...config, silent: quiet });
+    else onStaffError(body, { ...config, silent: quiet }, realm);
     throw new ApiError(body);
   }
 
   async function send(config: RequestConfig): Promise<unknown> {
     // Decided once per call so the token sent and the error handling belong to the same realm.
     const realm = realmOfPath(deps.getPathname());
-    const { silent: _silent, isJson: _isJson, ...axiosConfig } = config;
+    const { silent: _silent, isJson: _isJson, quietStatuses: _quiet, ...axiosConfig } = config;
 
     const headers = new AxiosHeaders(config.headers as AxiosHeaders | undefined);
     const token = deps.storage.getItem(tokenKeyOf(realm));

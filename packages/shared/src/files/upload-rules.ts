@@ -100,6 +100,8 @@ export const UPLOAD_MSG = {
   uploadInterrupted: '上传中断，请重新上传该文件',
   linkExpired: '文件链接已失效，请刷新后重试',
   badRange: '请求的文件范围无效',
+  /** 429 to a piece while the server takes as many as it can; the uploader waits and sends it again, showing nothing. */
+  busy: '上传人数较多，请稍候，将自动继续上传',
 } as const;
 
 /**

@@ -87,5 +87,11 @@ export function createDiskStorage(root: string): Storage {
     async delete(key) {
       await rm(pathOf(key), { force: true });
     },
+
+    // Files on disk have no URL of their own: downloads stream through the server.
+    async presignGet(key) {
+      assertStorageKey(key);
+      return null;
+    },
   };
 }

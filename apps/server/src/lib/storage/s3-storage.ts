@@ -1,34 +1,28 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
-import http, { type IncomingMessage } from 'node:http';
+import http from 'node:http';
 import https from 'node:https';
 import { Transform, type Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3StorageConfig } from '../../config/config.js';
-import { encodeKeySegment, EMPTY_SHA256, signS3Request } from './s3-signer.js';
-import { assertStorageKey, type ByteRange, type PutMeta, type Storage } from './storage.js';
+import { contentDisposition } from '../content-disposition.js';
+import { assertStorageKey, type ByteRange, type PresignGetOptions, type PutMeta, type Storage } from './storage.js';
 
 // A stalled store must not hold requests forever; large bodies keep the socket busy, so this
 // bounds silence, not total time.
 const SOCKET_IDLE_MS = 30_000;
-// Reads are repeatable, so a transient failure (connection reset, 5xx) is retried.
-const READ_ATTEMPTS = 3;
-
+const CONNECT_MS = 10_000;
 /**
- * Fails a body that is shorter or longer than declared: the store would otherwise wait for the
- * missing bytes until the socket times out.
+ * Multipart upload: parts of 8 MB, three in flight. A 500 MB video is 63 parts and holds at most
+ * about 4 parts in memory at once (three being sent, one being filled), never the whole file.
  */
-function exactLength(size: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      done(seen > size ? new Error(`body longer than ${size} bytes`) : null, chunk);
-    },
-    flush(done) {
-      done(seen === size ? null : new Error(`body of ${seen} bytes, expected ${size}`));
-    },
-  });
-}
+export const S3_PART_SIZE = 8 * 1024 * 1024;
+const S3_QUEUE_SIZE = 3;
+/** Presigned links when the caller names no expiry. */
+const DEFAULT_PRESIGN_SECONDS = 300;
 
 export class S3Error extends Error {
   override name = 'S3Error';
@@ -36,129 +30,114 @@ export class S3Error extends Error {
     readonly statusCode: number,
     readonly s3Code: string,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
-/** Deletions tried after a failed put before giving up on a store that keeps recreating the object. */
-const LEFTOVER_CHECKS = 4;
+/**
+ * Passes the body through while checking it against what the caller declared: exactly `size`
+ * bytes whose SHA-256 is `sha256`. The check runs in flush, before the stream ends, so the
+ * uploader never sees the end of a wrong body and never completes it (see put below).
+ */
+function verified(meta: PutMeta): Transform {
+  let seen = 0;
+  const digest = createHash('sha256');
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > meta.size) return done(new Error(`body longer than ${meta.size} bytes`));
+      digest.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      if (seen !== meta.size) return done(new Error(`body of ${seen} bytes, expected ${meta.size}`));
+      const actual = digest.digest('hex');
+      done(actual === meta.sha256.toLowerCase() ? null : new Error(`body SHA-256 ${actual}, expected ${meta.sha256}`));
+    },
+  });
+}
+
+/** The HTTP status of an SDK failure (0 when the request never got an answer). */
+const statusOf = (err: unknown): number => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? 0;
+
+/** SDK failures as S3Error with a short, loggable message ("S3 GET failed: 403 InvalidAccessKeyId"). */
+function wrap(err: unknown, operation: string): Error {
+  if (err instanceof S3ServiceException || statusOf(err) > 0) {
+    const status = statusOf(err);
+    const code = (err as Error).name || `HTTP${status}`;
+    return new S3Error(status, code, `S3 ${operation} failed: ${status} ${code}`, { cause: err });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
 
 /**
- * Any S3-compatible store (AWS S3, MinIO, Ceph, OSS/COS in S3 mode) over plain HTTP(S) with
- * Signature V4. Five object calls are all the portal needs, so it carries no SDK: bodies stream
- * through node:http with a known length, and uploads are signed with the content's SHA-256,
- * which makes the store itself reject bytes that changed on the way.
+ * Any S3-compatible store (AWS S3, MinIO, Ceph, OSS/COS in S3 mode) through the AWS SDK v3.
+ *
+ * Integrity: the body is hashed while it streams and must match the declared size and SHA-256
+ * before the upload is completed (a mismatch aborts the multipart upload, so nothing is kept).
+ * Every part (or the single PutObject of a small file) is sent as a buffer whose SHA-256 the SDK
+ * signs (`x-amz-content-sha256`, SigV4), so the store itself rejects a part altered on the way.
+ * Together: what the store keeps is exactly the declared content, as with the signed single PUT
+ * this driver used before.
+ *
+ * The SDK's newer "flexible checksums" (CRC32 headers, aws-chunked bodies with trailers) are
+ * asked for only where an operation requires them: several S3-compatible stores reject them.
  */
-export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>, now: () => Date = () => new Date()): Storage {
-  const endpoint = new URL(config.endpoint);
-  const secure = endpoint.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const basePath = endpoint.pathname.replace(/\/+$/, '');
-  const host = config.forcePathStyle ? endpoint.host : `${config.bucket}.${endpoint.host}`;
-  const keys = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, region: config.region };
+export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>): Storage {
+  const clientFor = (endpoint: string) =>
+    new S3Client({
+      endpoint,
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      // Standard retries: transient failures (connection reset, 5xx, throttling) are tried again,
+      // three attempts in all; parts are buffers, so uploads can be retried too.
+      maxAttempts: 3,
+      requestHandler: {
+        httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+        httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+        connectionTimeout: CONNECT_MS,
+        socketTimeout: SOCKET_IDLE_MS,
+      },
+    });
+  const client = clientFor(config.endpoint);
+  // Links are signed for the host the browser will send (S3_PUBLIC_ENDPOINT when the portal
+  // reaches the store on an internal address); signing sends nothing, so this client stays idle.
+  const presigner = config.publicEndpoint ? clientFor(config.publicEndpoint) : client;
+  const presignSeconds = config.presignExpiresSeconds ?? DEFAULT_PRESIGN_SECONDS;
 
-  function pathOf(key: string): string {
+  function objectKey(key: string): string {
     assertStorageKey(key);
-    const objectPath = `${config.keyPrefix}${key}`.split('/').map(encodeKeySegment).join('/');
-    return config.forcePathStyle ? `${basePath}/${encodeKeySegment(config.bucket)}/${objectPath}` : `${basePath}/${objectPath}`;
-  }
-
-  function send(
-    method: string,
-    key: string,
-    options: { headers?: Record<string, string>; payloadHash?: string; body?: Readable } = {},
-  ): Promise<IncomingMessage> {
-    const path = pathOf(key);
-    const headers = signS3Request(keys, {
-      method,
-      path,
-      headers: { host, ...options.headers },
-      payloadHash: options.payloadHash ?? EMPTY_SHA256,
-      now: now(),
-    });
-    return new Promise((resolve, reject) => {
-      const req = (secure ? https : http).request(
-        { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port || undefined, method, path, headers, agent },
-        resolve,
-      );
-      req.setTimeout(SOCKET_IDLE_MS, () => req.destroy(new Error(`S3 ${method} timed out`)));
-      req.on('error', reject);
-      if (options.body) {
-        options.body.on('error', (err) => req.destroy(err));
-        options.body.pipe(req);
-      } else {
-        req.end();
-      }
-    });
-  }
-
-  async function failure(res: IncomingMessage, method: string): Promise<S3Error> {
-    let text = '';
-    for await (const chunk of res) {
-      if (text.length < 4096) text += String(chunk);
-    }
-    const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1] ?? `HTTP${res.statusCode}`;
-    return new S3Error(res.statusCode ?? 0, code, `S3 ${method} failed: ${res.statusCode} ${code}`);
-  }
-
-  async function withRetry<T>(attempt: () => Promise<T>): Promise<T> {
-    let last: unknown;
-    for (let i = 0; i < READ_ATTEMPTS; i++) {
-      try {
-        return await attempt();
-      } catch (err) {
-        last = err;
-        if (err instanceof S3Error && err.statusCode < 500) throw err;
-        await new Promise((r) => setTimeout(r, 100 * 2 ** i));
-      }
-    }
-    throw last;
+    return `${config.keyPrefix}${key}`;
   }
 
   async function put(key: string, body: Readable, meta: PutMeta): Promise<void> {
-    const counted = exactLength(meta.size);
-    body.on('error', (err) => counted.destroy(err));
-    body.pipe(counted);
-    let res: IncomingMessage;
+    const Key = objectKey(key);
+    const checked = verified(meta);
+    // The body's own failure (short, long, wrong hash, unreadable) is what the caller must hear,
+    // not a failure of the abort that follows it (some stores lack AbortMultipartUpload).
+    let bodyError: Error | undefined;
+    checked.on('error', (err) => (bodyError ??= err));
+    body.on('error', (err) => checked.destroy(err));
+    body.pipe(checked);
+    const upload = new Upload({
+      client,
+      params: { Bucket: config.bucket, Key, Body: checked, ContentType: meta.contentType, ContentLength: meta.size },
+      partSize: S3_PART_SIZE,
+      queueSize: S3_QUEUE_SIZE,
+      // Parts of a failed upload are aborted (AbortMultipartUpload), so the bucket keeps nothing.
+      leavePartsOnError: false,
+    });
     try {
-      res = await send('PUT', key, {
-        headers: { 'content-length': String(meta.size), 'content-type': meta.contentType },
-        payloadHash: meta.sha256,
-        body: counted,
-      });
+      await upload.done();
     } catch (err) {
-      await removeLeftover(key);
-      throw err;
-    }
-    if (res.statusCode !== 200) {
       body.destroy();
-      const error = await failure(res, 'PUT');
-      await removeLeftover(key);
-      throw error;
-    }
-    res.resume();
-  }
-
-  /**
-   * S3 itself never keeps an aborted PUT, but some compatible stores write the object as the
-   * bytes arrive (s3rver does) and leave a truncated one behind. Keys are new for every stored
-   * file, so deleting one after a failed put cannot touch anything that was stored before.
-   */
-  async function removeLeftover(key: string): Promise<void> {
-    // Such a store may still be opening the object when the aborted request reaches it: look
-    // again after a moment, and delete what shows up.
-    for (let attempt = 0; attempt < LEFTOVER_CHECKS; attempt++) {
-      try {
-        (await send('DELETE', key)).resume();
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-        const res = await send('HEAD', key);
-        res.resume();
-        if (res.statusCode === 404) return;
-      } catch {
-        // Best effort: the put has failed either way, and that is what the caller hears.
-        return;
-      }
+      checked.destroy();
+      throw bodyError ?? wrap(err, 'PUT');
     }
   }
 
@@ -171,34 +150,49 @@ export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>, now: ()
       await unlink(path).catch(() => {});
     },
 
-    get(key, range?: ByteRange) {
-      return withRetry(async () => {
-        const res = await send('GET', key, { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} });
-        if (res.statusCode === 404) {
-          res.resume();
-          return null;
-        }
-        if (res.statusCode !== 200 && res.statusCode !== 206) throw await failure(res, 'GET');
-        return res;
-      });
+    async get(key, range?: ByteRange) {
+      const Key = objectKey(key);
+      try {
+        const res = await client.send(
+          new GetObjectCommand({ Bucket: config.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
+        return res.Body as Readable;
+      } catch (err) {
+        if (statusOf(err) === 404) return null;
+        throw wrap(err, 'GET');
+      }
     },
 
-    head(key) {
-      return withRetry(async () => {
-        const res = await send('HEAD', key);
-        res.resume();
-        if (res.statusCode === 404) return null;
-        if (res.statusCode !== 200) throw new S3Error(res.statusCode ?? 0, `HTTP${res.statusCode}`, `S3 HEAD failed: ${res.statusCode}`);
-        return { size: Number(res.headers['content-length'] ?? 0) };
-      });
+    async head(key) {
+      const Key = objectKey(key);
+      try {
+        const res = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key }));
+        return { size: res.ContentLength ?? 0 };
+      } catch (err) {
+        if (statusOf(err) === 404) return null;
+        throw wrap(err, 'HEAD');
+      }
     },
 
-    delete(key) {
-      return withRetry(async () => {
-        const res = await send('DELETE', key);
-        if (res.statusCode !== 204 && res.statusCode !== 200 && res.statusCode !== 404) throw await failure(res, 'DELETE');
-        res.resume();
+    async delete(key) {
+      const Key = objectKey(key);
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key }));
+      } catch (err) {
+        if (statusOf(err) === 404) return;
+        throw wrap(err, 'DELETE');
+      }
+    },
+
+    async presignGet(key, options: PresignGetOptions = {}) {
+      const Key = objectKey(key);
+      const command = new GetObjectCommand({
+        Bucket: config.bucket,
+        Key,
+        ResponseContentDisposition: options.filename === undefined ? undefined : contentDisposition(options.disposition ?? 'attachment', options.filename),
+        ResponseContentType: options.contentType,
       });
+      return getSignedUrl(presigner, command, { expiresIn: options.expiresInSeconds ?? presignSeconds });
     },
   };
 }

@@ -13,6 +13,18 @@ export interface PutMeta {
   contentType: string;
 }
 
+/** What a presigned GET link makes the store answer with. */
+export interface PresignGetOptions {
+  /** Sent as Content-Disposition (RFC 6266 / 5987 `filename*`), as the stream route sends it. */
+  filename?: string;
+  /** 'attachment' (save) unless 'inline' (open in the browser); used only with `filename`. */
+  disposition?: 'inline' | 'attachment';
+  /** Sent as Content-Type instead of the type stored with the object. */
+  contentType?: string;
+  /** Lifetime of the link; the driver's configured default when omitted. */
+  expiresInSeconds?: number;
+}
+
 /**
  * Where file contents live. Keys are server-made (`yyyy/mm/<uuid>`), never from user input;
  * contents are immutable once put. Every method streams: no file is ever held whole in memory.
@@ -32,6 +44,12 @@ export interface Storage {
   head(key: string): Promise<{ size: number } | null>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * A short-lived URL that fetches the object straight from the store (Range works on it), or
+   * null when the driver has no such thing (disk): the caller then streams through `get`. It does
+   * not check that the object exists; access checks are the caller's, before asking.
+   */
+  presignGet?(key: string, options?: PresignGetOptions): Promise<string | null>;
 }
 
 /** Object keys the drivers accept: lower-case path segments, no dots, so never a traversal. */

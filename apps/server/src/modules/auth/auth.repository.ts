@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull, max, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, max, or, sql } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { hasUnreadExpr } from '../messages/messages.repository.js';
@@ -8,6 +8,36 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type LoginResult = (typeof loginRecords.$inferInsert)['result'];
 
 export function createAuthRepository(db: Db) {
+  // The account calls (every page of the participant centre and of the consoles): prepared once,
+  // so no query is rebuilt per request and PostgreSQL parses and plans each once per connection.
+  const byId = db.select().from(accounts).where(eq(accounts.id, sql.placeholder('id'))).limit(1).prepare('account_by_id');
+  const participantInfo = db
+    .select({
+      username: accounts.username,
+      phone: accounts.phone,
+      roleCode: accounts.roleCode,
+      agreedAt: accounts.agreedAt,
+      teamStatus: teams.status,
+      prelimStatus: prelimDocs.status,
+      hasUnread: hasUnreadExpr(accounts.id),
+      dataDocMenuName: settings.value,
+    })
+    .from(accounts)
+    .leftJoin(teams, eq(teams.ownerId, accounts.id))
+    .leftJoin(prelimDocs, eq(prelimDocs.ownerId, accounts.id))
+    .leftJoin(settings, eq(settings.key, 'site.dataDocMenuName'))
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('participant_info');
+  const rolesOfAccount = db
+    .select({ id: roles.id, code: roles.code, name: roles.name })
+    .from(accountRoles)
+    .innerJoin(roles, eq(roles.id, accountRoles.roleId))
+    .where(eq(accountRoles.accountId, sql.placeholder('accountId')))
+    .prepare('account_roles_of');
+  const menusInOrder = db.select().from(menus).orderBy(menus.sort).prepare('menus_all');
+  const buttonCodes = db.select({ code: buttons.code }).from(buttons).prepare('buttons_all');
+
   return {
     findByUsername: async (realm: Realm, username: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.username, username))).limit(1))[0],
@@ -19,32 +49,14 @@ export function createAuthRepository(db: Db) {
     findByPhone: async (realm: Realm, phone: string, tx: Db = db) =>
       (await tx.select().from(accounts).where(and(eq(accounts.realm, realm), eq(accounts.phone, phone))).limit(1))[0],
 
-    findById: async (id: string, tx: Db = db) => (await tx.select().from(accounts).where(eq(accounts.id, id)).limit(1))[0],
+    findById: async (id: string, tx: Db = db) =>
+      (tx === db ? await byId.execute({ id }) : await tx.select().from(accounts).where(eq(accounts.id, id)).limit(1))[0],
 
     /**
      * What GET /user/account shows, in one round trip: every participant page loads it, so the
      * account, its team status and the data-document menu name come from a single query.
      */
-    participantInfoRow: async (id: string) =>
-      (
-        await db
-          .select({
-            username: accounts.username,
-            phone: accounts.phone,
-            roleCode: accounts.roleCode,
-            agreedAt: accounts.agreedAt,
-            teamStatus: teams.status,
-            prelimStatus: prelimDocs.status,
-            hasUnread: hasUnreadExpr(accounts.id),
-            dataDocMenuName: settings.value,
-          })
-          .from(accounts)
-          .leftJoin(teams, eq(teams.ownerId, accounts.id))
-          .leftJoin(prelimDocs, eq(prelimDocs.ownerId, accounts.id))
-          .leftJoin(settings, eq(settings.key, 'site.dataDocMenuName'))
-          .where(eq(accounts.id, id))
-          .limit(1)
-      )[0],
+    participantInfoRow: async (id: string) => (await participantInfo.execute({ id }))[0],
 
     /** Which of username / phone / email are already taken by a participant. */
     findConflicts: async (input: { username: string; phone: string; email: string }) =>
@@ -118,15 +130,10 @@ export function createAuthRepository(db: Db) {
     setting: async <T>(key: string): Promise<T | undefined> =>
       (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1))[0]?.value as T | undefined,
 
-    rolesOf: async (accountId: string) =>
-      db
-        .select({ id: roles.id, code: roles.code, name: roles.name })
-        .from(accountRoles)
-        .innerJoin(roles, eq(roles.id, accountRoles.roleId))
-        .where(eq(accountRoles.accountId, accountId)),
+    rolesOf: async (accountId: string) => rolesOfAccount.execute({ accountId }),
 
-    allMenus: async () => db.select().from(menus).orderBy(menus.sort),
-    allButtonCodes: async () => (await db.select({ code: buttons.code }).from(buttons)).map((b) => b.code),
+    allMenus: async () => menusInOrder.execute(),
+    allButtonCodes: async () => (await buttonCodes.execute()).map((b) => b.code),
 
     menuCodesOfRoles: async (roleIds: string[]) =>
       roleIds.length

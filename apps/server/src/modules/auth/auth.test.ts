@@ -577,5 +577,6 @@ describe('hostile input on every identity call', () => {
       expect(res.json()).toMatchObject({ status: 413 });
     }
     expect(await snapshot()).toEqual(before);
-  });
+    // Each call serialises and parses a 10 MB payload in process: slow on a loaded machine.
+  }, 120_000);
 });

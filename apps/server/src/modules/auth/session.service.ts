@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
@@ -27,6 +27,33 @@ export interface AuthContext {
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function createSessionService(db: Db, now: () => Date = () => new Date()) {
+  // Every call of every signed-in page runs these two: prepared once, they skip drizzle's query
+  // building per request and, on PostgreSQL, are parsed and planned once per pooled connection.
+  // Only the columns the check reads.
+  const lookup = db
+    .select({
+      id: sessions.id,
+      realm: sessions.realm,
+      accountId: sessions.accountId,
+      lastUsedAt: sessions.lastUsedAt,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+      revokeReason: sessions.revokeReason,
+      username: accounts.username,
+      roleCode: accounts.roleCode,
+      enabled: accounts.enabled,
+    })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('session_lookup');
+  const touch = db
+    .update(sessions)
+    .set({ lastUsedAt: sql`${sql.placeholder('at')}`, expiresAt: sql`${sql.placeholder('expiresAt')}` })
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('session_touch');
+
   return {
     /** Staff realms keep one live session: signing in ends the older one (its next call gets 409). */
     async create(input: { realm: Realm; accountId: string; ip?: string; userAgent?: string }, tx: Db = db) {
@@ -57,31 +84,22 @@ export function createSessionService(db: Db, now: () => Date = () => new Date())
     /** Resolves a bearer token for one of `realms`, or throws 401 (or 409 when replaced). */
     async authenticate(token: string | undefined, realms: readonly Realm[]): Promise<AuthContext> {
       if (!token || token.length > 200) throw unauthorized();
-      const [row] = await db
-        .select({ session: sessions, account: { username: accounts.username, roleCode: accounts.roleCode, enabled: accounts.enabled } })
-        .from(sessions)
-        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-        .where(eq(sessions.tokenHash, hashToken(token)))
-        .limit(1);
-      if (!row || !realms.includes(row.session.realm)) throw unauthorized();
-      const { session, account } = row;
+      const [session] = await lookup.execute({ tokenHash: hashToken(token) });
+      if (!session || !realms.includes(session.realm)) throw unauthorized();
       if (session.revokedAt) {
         if (session.revokeReason === 'REPLACED') throw sessionReplaced();
         throw unauthorized();
       }
       const at = now();
       if (session.expiresAt <= at) throw unauthorized();
-      if (!account.enabled) {
+      if (!session.enabled) {
         await this.revoke(session.id, 'DISABLED');
         throw unauthorized();
       }
       if (at.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-        await db
-          .update(sessions)
-          .set({ lastUsedAt: at, expiresAt: new Date(at.getTime() + SESSION_TTL_MS[session.realm]) })
-          .where(eq(sessions.id, session.id));
+        await touch.execute({ id: session.id, at: at.toISOString(), expiresAt: new Date(at.getTime() + SESSION_TTL_MS[session.realm]).toISOString() });
       }
-      return { sessionId: session.id, accountId: session.accountId, realm: session.realm, username: account.username, roleCode: account.roleCode };
+      return { sessionId: session.id, accountId: session.accountId, realm: session.realm, username: session.username, roleCode: session.roleCode };
     },
 
     async revoke(sessionId: string, reason: RevokeReason, tx: Db = db) {

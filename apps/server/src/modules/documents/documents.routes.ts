@@ -13,8 +13,12 @@ export interface DocumentsRoutesOptions {
   participantOf(request: FastifyRequest): Promise<string | null>;
 }
 
-/** Sends a stored file with the same headers as /attachment/stream (whole file, no ranges). */
-function sendFile(reply: FastifyReply, { file, body }: DocumentDownload, inline: boolean) {
+/**
+ * Sends a stored file with the same headers as /attachment/stream (whole file, no ranges), or
+ * the 302 to a presigned store link the caller asked for (?redirect=1, S3 only).
+ */
+function sendFile(reply: FastifyReply, { file, body, location }: DocumentDownload, inline: boolean) {
+  if (location !== undefined) return reply.code(302).headers({ location, 'cache-control': 'private, no-store' }).send();
   return reply
     .headers({
       etag: `"${file.sha256}"`,
@@ -40,7 +44,11 @@ export async function documentsRoutes(base: FastifyInstance, { service, particip
   });
   app.get(
     '/documents/:id/file',
-    { compress: false, schema: { params: idParamsSchema, querystring: z.object({ preview: z.string().optional() }) } },
-    async (request, reply) => sendFile(reply, await service.download(await participantOf(request), request.params.id), request.query.preview === '1'),
+    { compress: false, schema: { params: idParamsSchema, querystring: z.object({ preview: z.string().optional(), redirect: z.string().optional() }) } },
+    async (request, reply) => {
+      const preview = request.query.preview === '1';
+      const mode = { preview, redirect: request.query.redirect === '1' };
+      return sendFile(reply, await service.download(await participantOf(request), request.params.id, mode), preview);
+    },
   );
 }

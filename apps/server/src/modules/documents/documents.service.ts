@@ -1,16 +1,23 @@
 import type { Readable } from 'node:stream';
 import { CONTENT_MSG, type DocAudience, type DocumentItem, type DocumentListQuery, type Locale } from '@contest/shared';
 import { notFound } from '../../lib/errors.js';
+import { isInlinePreviewable } from '../../lib/content-disposition.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { Db } from '../../db/client.js';
 import { createDocumentsRepository, type AttachmentRow, type DocumentsRepository, type DocumentWithFile } from './documents.repository.js';
 
 const STREAM_PATH = '/api/attachment/stream/';
 
-/** A file ready to send: its row (name, type, size, hash) and its bytes. */
-export interface DocumentDownload {
-  file: AttachmentRow;
-  body: Readable;
+/**
+ * A file ready to send: its row (name, type, size, hash) and either its bytes or, when the caller
+ * asked for a redirect and the store has links of its own (S3), a short-lived presigned URL.
+ */
+export type DocumentDownload = { file: AttachmentRow; body: Readable; location?: undefined } | { file: AttachmentRow; location: string; body?: undefined };
+
+/** How the caller wants the file: `preview` opens images and PDFs inline; `redirect` accepts a 302 to the store. */
+export interface DownloadMode {
+  preview?: boolean;
+  redirect?: boolean;
 }
 
 /** English pages get the English title where there is one. */
@@ -52,8 +59,19 @@ export function createDocumentsService(deps: { db: Db; repo: DocumentsRepository
   const { repo, storage } = deps;
   const audiencesOf = (accountId: string | null) => audiencesFor(repo, accountId);
 
-  async function open(found: DocumentWithFile | undefined, missing: string): Promise<DocumentDownload> {
+  async function open(found: DocumentWithFile | undefined, missing: string, mode: DownloadMode = {}): Promise<DocumentDownload> {
     if (!found) throw notFound(missing);
+    // Asked for only: the web app reads downloads through fetch with a token, where a
+    // cross-origin redirect would need CORS on the bucket (decision in docs/files.md).
+    if (mode.redirect && storage.presignGet) {
+      const { file } = found;
+      const location = await storage.presignGet(file.storageKey, {
+        filename: file.originalName,
+        contentType: file.mimeType,
+        disposition: mode.preview && isInlinePreviewable(file.mimeType) ? 'inline' : 'attachment',
+      });
+      if (location) return { file, location };
+    }
     const body = await storage.get(found.file.storageKey);
     if (!body) throw notFound(missing);
     return { file: found.file, body };
@@ -72,8 +90,8 @@ export function createDocumentsService(deps: { db: Db; repo: DocumentsRepository
       return open(await repo.findByCode(code, ['PUBLIC']), CONTENT_MSG.templateNotFound);
     },
 
-    async download(accountId: string | null, id: string): Promise<DocumentDownload> {
-      return open(await repo.findVisible(id, await audiencesOf(accountId)), CONTENT_MSG.documentNotFound);
+    async download(accountId: string | null, id: string, mode: DownloadMode = {}): Promise<DocumentDownload> {
+      return open(await repo.findVisible(id, await audiencesOf(accountId)), CONTENT_MSG.documentNotFound, mode);
     },
 
     canReadDocumentFile: createDocumentFileRule(deps.db),

@@ -11,6 +11,7 @@ import { filesRoutes } from './files.routes.js';
 import { createFilesService, type FilesService } from './files.service.js';
 import { createPieceStore } from './piece-store.js';
 import { createLinkSigner } from './signed-link.js';
+import { speedRoutes } from './speed.routes.js';
 
 /** Pieces of an upload untouched this long are removed (product.md section 9). */
 export const UPLOAD_MAX_AGE_MS = 24 * 3600_000;
@@ -24,7 +25,7 @@ export interface FilesOptions {
   storage?: Storage;
 }
 
-/** Attachments: chunked and single uploads, storage drivers, streaming, access rules (issue 4). */
+/** Attachments: chunked and single uploads, storage drivers, streaming, access rules (issue 4); the speed test (issue 15). */
 export async function registerFiles(
   api: FastifyInstance,
   deps: AppDeps,
@@ -44,6 +45,7 @@ export async function registerFiles(
     storage,
     pieces,
     links,
+    limits: { piecesInFlight: config.files.maxPiecesInFlight },
     rules: {
       adminCan: (ctx, code) => identity.permissions.can(ctx, code),
       isExpertAssigned: options.isExpertAssigned ?? (async () => false),
@@ -51,6 +53,7 @@ export async function registerFiles(
     },
   });
   await api.register(filesRoutes, { service: files, sessions: identity.sessions, incomingPath: () => pieces.incomingPath() });
+  await api.register(speedRoutes, { sessions: identity.sessions });
 
   // Leftover pieces are swept by a daily durable job (app.ts, kind files.sweep): one instance runs it.
   return { files };

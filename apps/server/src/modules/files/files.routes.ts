@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   ATTACHMENT_ORIGINS,
@@ -16,7 +16,7 @@ import {
   UPLOAD_MSG,
   UPLOAD_PIECE_SIZE,
 } from '@contest/shared';
-import { badRequest, notFound, payloadTooLarge } from '../../lib/errors.js';
+import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors.js';
 import { failure, ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { authOf, bearerToken, requireRealm } from '../auth/auth.guard.js';
@@ -30,11 +30,6 @@ export interface FilesRoutesOptions {
   sessions: SessionService;
   incomingPath: () => Promise<string>;
 }
-
-/** Speed test payloads: default and ceiling, in bytes. */
-export const SPEED_DEFAULT_BYTES = 5 * 1024 * 1024;
-export const SPEED_MAX_BYTES = 20 * 1024 * 1024;
-const SPEED_BLOCK = Buffer.alloc(64 * 1024, 0x5a);
 
 // Fields are short: generous room for a 200-character name in UTF-8, so a 10,000-character one is cut and refused.
 const FIELD_MAX_BYTES = FILE_NAME_MAX * 4 + 64;
@@ -133,6 +128,8 @@ const uploaderOf = (request: FastifyRequest): Uploader => ({
 
 const linkQuery = z.object({
   preview: z.string().optional(),
+  /** 1: answer 302 to a presigned store link when the store has them (S3), else stream as usual. */
+  redirect: z.string().optional(),
   expires: z.string().optional(),
   acct: z.string().optional(),
   sig: z.string().optional(),
@@ -156,7 +153,32 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
     return { kind: 'account', accountId: auth.accountId, realm: auth.realm, roleCode: auth.roleCode };
   }
 
-  app.post('/attachment/piece/upload', { preHandler: signedIn }, async (request) => {
+  /** The end of each admitted piece request's turn (service.admitPiece). */
+  const turns = new WeakMap<FastifyRequest, () => void>();
+
+  /**
+   * First thing, before the session is looked up and before a byte of the body is read: a piece
+   * beyond the instance's limit is refused with 429 and Retry-After. Nothing of it is parsed,
+   * buffered or written; Node reads and discards the rest of its body and keeps the connection,
+   * so the browser reads the 429 instead of a reset connection (closing at once would cut the
+   * upload short but leave browsers a connection error in place of the answer).
+   */
+  async function admitPiece(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let leave: () => void;
+    try {
+      leave = service.admitPiece();
+    } catch (err) {
+      const retryAfter = err instanceof AppError ? (err.data as { retryAfter?: number } | null)?.retryAfter : undefined;
+      if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+      throw err;
+    }
+    turns.set(request, leave);
+    // Whatever way the request ends (answered, refused later, connection lost), its turn ends.
+    reply.raw.once('finish', leave);
+    reply.raw.once('close', leave);
+  }
+
+  app.post('/attachment/piece/upload', { onRequest: admitPiece, preHandler: signedIn }, async (request) => {
     const uploader = uploaderOf(request);
     // Fields first (as browsers send them): the piece streams straight into its upload's file.
     const begun: { piece: PieceWrite | null } = { piece: null };
@@ -172,6 +194,9 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
     } catch (err) {
       await begun.piece?.release();
       throw err;
+    } finally {
+      // The body is in (or refused): checking, folding and a join, which queues on its own, need no turn.
+      turns.get(request)?.();
     }
     const { fields, file } = received;
     if (begun.piece && file) return ok(await begun.piece.finish({ size: file.size, head: file.head ?? Buffer.alloc(0) }));
@@ -225,6 +250,16 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
         'x-content-type-options': 'nosniff',
       };
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).headers(common).send();
+      const inline = request.query.preview === '1' && isInlinePreviewable(file.mimeType);
+
+      // Only when asked: the web app reads files through fetch (token header, or a signed link
+      // loaded into a blob), where a cross-origin redirect would need CORS on the bucket. Links
+      // a browser navigates to (<a href>, <video src>) add redirect=1 and let the store serve the
+      // bytes, ranges included. The access checks above have run; the link lives for minutes.
+      if (request.query.redirect === '1') {
+        const location = await service.presignedUrl(file, inline ? 'inline' : 'attachment');
+        if (location) return reply.code(302).headers({ location, 'cache-control': 'private, no-store' }).send();
+      }
 
       const ifRange = request.headers['if-range'];
       const range = ifRange && ifRange !== etag ? { kind: 'whole' as const } : parseRange(request.headers.range, file.size);
@@ -240,7 +275,6 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
         request.log.error({ uniqueNo: file.uniqueNo, storageKey: file.storageKey }, 'attachment missing from storage');
         throw notFound();
       }
-      const inline = request.query.preview === '1' && isInlinePreviewable(file.mimeType);
       reply.headers({
         ...common,
         'content-type': file.mimeType,
@@ -249,28 +283,6 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
       });
       if (part) reply.code(206).header('content-range', `bytes ${part.start}-${part.end}/${file.size}`);
       return reply.send(body);
-    },
-  );
-
-  app.get(
-    '/attachment/speed',
-    {
-      compress: false,
-      preHandler: signedIn,
-      schema: {
-        querystring: z.object({ size: z.coerce.number().int().min(1).max(SPEED_MAX_BYTES).default(SPEED_DEFAULT_BYTES) }),
-      },
-    },
-    async (request, reply) => {
-      const size = request.query.size;
-      reply.headers({ 'content-type': 'application/octet-stream', 'content-length': String(size), 'cache-control': 'no-store' });
-      return reply.send(
-        Readable.from(
-          (function* () {
-            for (let sent = 0; sent < size; sent += SPEED_BLOCK.length) yield SPEED_BLOCK.subarray(0, Math.min(SPEED_BLOCK.length, size - sent));
-          })(),
-        ),
-      );
     },
   );
 };

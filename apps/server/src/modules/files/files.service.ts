@@ -74,7 +74,22 @@ export interface FilesServiceDeps {
   pieces: PieceStore;
   links: LinkSigner;
   rules: AccessRules;
+  limits?: UploadLimits;
 }
+
+/** What uploads may hold of one instance at a time. */
+export interface UploadLimits {
+  /** Piece requests admitted at once (UPLOAD_MAX_PIECES_IN_FLIGHT); beyond, 429 before the body is read. */
+  piecesInFlight?: number;
+  /** Joins run at once; the next ones wait their turn (default 4). */
+  joins?: number;
+}
+
+export const DEFAULT_PIECES_IN_FLIGHT = 16;
+const DEFAULT_JOINS = 4;
+/** Retry-After of a refused piece: 1 to 3 seconds, spread so refused clients do not come back together. */
+const BUSY_RETRY_MIN_S = 1;
+const BUSY_RETRY_SPREAD_S = 3;
 
 export function toUploadedFile(row: AttachmentRow): UploadedFile {
   return {
@@ -98,6 +113,11 @@ export function uniqueNoOf(filePath: string): string | null {
 
 export function createFilesService(deps: FilesServiceDeps) {
   const { db, repo, storage, pieces, links, rules } = deps;
+  const maxPieces = deps.limits?.piecesInFlight ?? DEFAULT_PIECES_IN_FLIGHT;
+  let piecesIn = 0;
+  // Joins hash what was not folded and hand the file to storage (for S3, the whole file again):
+  // a few at a time, so a burst of finishing uploads does not take every disk and socket at once.
+  const joinSlots = createSlots(deps.limits?.joins ?? DEFAULT_JOINS);
   // Joins running in this process, so concurrent final pieces wait for the one join.
   const joins = new Map<string, Promise<PieceUploadAnswer>>();
   // Pieces being written into each upload's data file; a join waits until none are, and no new
@@ -237,6 +257,16 @@ export function createFilesService(deps: FilesServiceDeps) {
    * the stored object already exist; otherwise the join is redone from the pieces.
    */
   async function joinAndStore(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
+    // Queued before claiming: a claim is only taken by a join that runs (and so keeps it fresh).
+    const leave = await joinSlots.enter();
+    try {
+      return await claimedJoin(uploader, id, meta);
+    } finally {
+      leave();
+    }
+  }
+
+  async function claimedJoin(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
     const claim = await pieces.claimJoin(id);
     if (!claim) {
       // Another process holds the join (shared DATA_DIR): report progress; status calls show the end.
@@ -313,6 +343,25 @@ export function createFilesService(deps: FilesServiceDeps) {
 
   return {
     /**
+     * Admits one piece request (called before its body is read), returning what ends its turn
+     * (idempotent). Beyond the instance's limit: 429 with `data.retryAfter` seconds, so a crowd of
+     * uploads waits its turn instead of holding the server's memory, disk and event loop.
+     */
+    admitPiece(): () => void {
+      if (piecesIn >= maxPieces) {
+        const retryAfter = BUSY_RETRY_MIN_S + Math.floor(Math.random() * BUSY_RETRY_SPREAD_S);
+        throw new AppError('RATE_LIMITED', UPLOAD_MSG.busy, { retryAfter });
+      }
+      piecesIn++;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        piecesIn--;
+      };
+    },
+
+    /**
      * One piece of a chunked upload (0-based `chunk` of `chunks`). Pieces arrive in any order and
      * in parallel; the request that brings the last one joins, checks and stores the file.
      */
@@ -335,6 +384,7 @@ export function createFilesService(deps: FilesServiceDeps) {
         startWrite(id);
         try {
           await pieces.putPiece(id, chunk, body.path, body.size);
+          await pieces.fold(id);
         } finally {
           endWrite(id);
         }
@@ -392,6 +442,8 @@ export function createFilesService(deps: FilesServiceDeps) {
             await release(true);
             throw err;
           }
+          // Still counted as a write: a join waits until the piece is folded into the running hash.
+          await pieces.fold(id);
           await release(false);
           return afterPiece(uploader, id, { ...meta, chunks });
         },
@@ -453,6 +505,15 @@ export function createFilesService(deps: FilesServiceDeps) {
       return storage.get(row.storageKey, range);
     },
 
+    /**
+     * A short-lived link straight to the stored object (S3), naming the file as the stream route
+     * does; null when the store has none (disk). Only for a reader findReadable has let through.
+     */
+    async presignedUrl(row: AttachmentRow, disposition: 'inline' | 'attachment'): Promise<string | null> {
+      if (!storage.presignGet) return null;
+      return storage.presignGet(row.storageKey, { filename: row.originalName, contentType: row.mimeType, disposition });
+    },
+
     /** Removes pieces of uploads idle for `maxAgeMs`. */
     sweep(maxAgeMs: number, now?: Date): Promise<number> {
       return pieces.sweep(maxAgeMs, now);
@@ -472,3 +533,27 @@ export function createFilesService(deps: FilesServiceDeps) {
   }
 }
 export type FilesService = ReturnType<typeof createFilesService>;
+
+/** At most `size` holders at once; the others wait in arrival order. */
+function createSlots(size: number) {
+  let taken = 0;
+  const waiting: Array<() => void> = [];
+  const leave = () => {
+    const next = waiting.shift();
+    // Handed straight to the next in line, so a late arrival cannot overtake it.
+    if (next) next();
+    else taken--;
+  };
+  return {
+    async enter(): Promise<() => void> {
+      if (taken < size) taken++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        leave();
+      };
+    },
+  };
+}

@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { UPLOAD_MSG, UPLOAD_PIECE_SIZE, UPLOAD_RESTART_REASON, type PieceUploadAnswer, type UploadedFile } from '@contest/shared';
+import { buildApp } from '../../app.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from '../../../test/files-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
@@ -493,6 +496,13 @@ describe('download', () => {
     expect((await get(`${docx.filePath}?preview=1`, participant.headers)).headers['content-disposition']).toMatch(/^attachment;/);
   });
 
+  it('streams on disk even when asked for a redirect (no store links there)', async () => {
+    const res = await get(`${pdf.filePath}?redirect=1`, participant.headers);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.rawPayload.equals(content)).toBe(true);
+  });
+
   it('gives a short-lived signed link that works without the Authorization header', async () => {
     const res = await get(`/api/attachment/accessUrl?filePath=${encodeURIComponent(pdf.filePath)}`, participant.headers);
     expect(res.statusCode, res.body).toBe(200);
@@ -564,5 +574,186 @@ describe('speed test', () => {
     expect((await get('/api/attachment/speed', participant.headers)).rawPayload.length).toBe(5 * 1024 * 1024);
     expect((await get('/api/attachment/speed?size=20971521', participant.headers)).statusCode).toBe(400);
     expect((await get('/api/attachment/speed?size=1000')).statusCode).toBe(401);
+  });
+});
+
+/** The files module on a fresh app over `database` and `config` (a second instance, or one with other settings). */
+async function filesApp(config: TestApp['config'], database: TestApp['database']) {
+  const app = await buildApp(config, { database, bare: true });
+  const db = database.db;
+  await app.register(
+    async (api) => {
+      await registerFiles(api, app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) });
+    },
+    { prefix: '/api' },
+  );
+  await app.ready();
+  return app;
+}
+
+describe('the sha256 of a chunked upload (hashed as the pieces come)', () => {
+  const rowOf = async (uniqueNo: string) => (await t.database.db.select().from(attachments).where(eq(attachments.uniqueNo, uniqueNo)))[0]!;
+
+  it.each([
+    ['in order', [0, 1, 2]],
+    ['out of order', [2, 0, 1]],
+  ])('is the whole file\'s for pieces sent %s', async (_how, order) => {
+    const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 4321);
+    const parts = piecesOf(content);
+    const id = newUploadId();
+    let answer: PieceUploadAnswer | null = null;
+    for (const chunk of order) {
+      const res = await sendPiece(participant, { origin: 'PRELIM', id, name: 'ordered.pdf', chunks: 3, chunk }, parts[chunk]!);
+      expect(res.statusCode, res.body).toBe(200);
+      answer = res.json().data as PieceUploadAnswer;
+    }
+    expect(answer!.complete).toBe(true);
+    const row = await rowOf((answer as UploadedFile).uniqueNo);
+    expect(row).toMatchObject({ sha256: sha256(content), size: content.length });
+  });
+
+  it('is the whole file\'s when the server restarts mid-upload (a new instance over the same data dir finishes it)', async () => {
+    const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 99);
+    const parts = piecesOf(content);
+    const id = newUploadId();
+    for (const chunk of [0, 1]) expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'restart.pdf', chunks: 3, chunk }, parts[chunk]!)).statusCode).toBe(200);
+    const restarted = await filesApp(t.config, t.database);
+    try {
+      const body = multipart({ origin: 'PRELIM', id, name: 'restart.pdf', chunks: 3, chunk: 2 }, { name: 'restart.pdf', content: parts[2]! });
+      const res = await restarted.inject({ method: 'POST', url: '/api/attachment/piece/upload', payload: body.payload, headers: { ...body.headers, ...participant.headers } });
+      expect(res.statusCode, res.body).toBe(200);
+      const file = res.json().data as UploadedFile;
+      expect(await rowOf(file.uniqueNo)).toMatchObject({ sha256: sha256(content), size: content.length });
+      expect(sha256((await get(file.filePath, participant.headers)).rawPayload)).toBe(sha256(content));
+    } finally {
+      await restarted.close();
+    }
+  });
+});
+
+describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT)', () => {
+  let busy: TestApp;
+  let uploader: SignedIn;
+  const url = '/api/attachment/piece/upload';
+  const busyUploads = () => join(busy.config.dataDir, 'uploads');
+
+  beforeAll(async () => {
+    busy = await createTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1' }, { bare: true });
+    const db = busy.database.db;
+    await busy.app.register(
+      async (api) => {
+        await registerFiles(api, busy.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) });
+      },
+      { prefix: '/api' },
+    );
+    uploader = await signIn(busy, { realm: 'USER' });
+  });
+
+  afterAll(async () => {
+    await busy.close();
+  });
+
+  const piece = (fields: { id: string; name: string; chunks: number; chunk: number }, content: Buffer) =>
+    multipart({ origin: 'PRELIM', ...fields }, { name: fields.name, content });
+
+  /** A piece whose body stops halfway until `finish` is called: it holds its turn meanwhile. */
+  async function slowPiece(fields: { id: string; name: string; chunks: number; chunk: number }, content: Buffer) {
+    const body = piece(fields, content);
+    const stream = new PassThrough();
+    const answer = busy.app.inject({ method: 'POST', url, payload: stream, headers: { ...body.headers, ...uploader.headers } });
+    const half = body.payload.length >> 1;
+    stream.write(body.payload.subarray(0, half));
+    // Its fields are in and its bytes are landing in the upload's data file.
+    await vi.waitFor(() => expect(existsSync(join(busyUploads(), fields.id, 'data'))).toBe(true), { timeout: 5000 });
+    return {
+      finish: () => {
+        stream.end(body.payload.subarray(half));
+        return answer;
+      },
+    };
+  }
+
+  it('answers 429 with Retry-After beyond the limit, keeps nothing of the refused piece, and takes it when sent again', async () => {
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 777);
+    const [first, second] = piecesOf(content);
+    const id = newUploadId();
+    const held = await slowPiece({ id, name: 'busy.pdf', chunks: 2, chunk: 0 }, first!);
+
+    const otherId = newUploadId();
+    const refusedBody = piece({ id: otherId, name: 'other.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const refused = await busy.app.inject({ method: 'POST', url, payload: refusedBody.payload, headers: { ...refusedBody.headers, ...uploader.headers } });
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    expect(refused.json()).toEqual({ status: 429, code: 'RATE_LIMITED', message: UPLOAD_MSG.busy, data: { retryAfter } });
+    expect(existsSync(join(busyUploads(), otherId))).toBe(false);
+    expect(filesUnder(join(busyUploads(), '.incoming'))).toEqual([]);
+    // Refused before the session is looked up: no database work for a piece that waits its turn.
+    const anonymous = await busy.app.inject({ method: 'POST', url, payload: refusedBody.payload, headers: refusedBody.headers });
+    expect(anonymous.statusCode).toBe(429);
+    // The same piece of the held upload is refused too, and its range is left as it is.
+    const again = piece({ id, name: 'busy.pdf', chunks: 2, chunk: 1 }, second!);
+    expect((await busy.app.inject({ method: 'POST', url, payload: again.payload, headers: { ...again.headers, ...uploader.headers } })).statusCode).toBe(429);
+
+    const heldAnswer = await held.finish();
+    expect(heldAnswer.statusCode, heldAnswer.body).toBe(200);
+    expect(heldAnswer.json().data).toMatchObject({ complete: false, received: [0] });
+
+    // Its turn is over: the piece sent again (after Retry-After) is taken and completes the file.
+    const retried = await busy.app.inject({ method: 'POST', url, payload: again.payload, headers: { ...again.headers, ...uploader.headers } });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const file = retried.json().data as Extract<PieceUploadAnswer, { complete: true }>;
+    expect(file.complete).toBe(true);
+    const [row] = await busy.database.db.select().from(attachments).where(eq(attachments.uniqueNo, file.uniqueNo));
+    expect(row).toMatchObject({ sha256: sha256(content), size: content.length });
+  });
+
+  it('frees the turn of a piece refused after admission (bad fields) and of a request cut off mid-body', async () => {
+    const bad = piece({ id: '../x', name: 'a.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(100));
+    expect((await busy.app.inject({ method: 'POST', url, payload: bad.payload, headers: { ...bad.headers, ...uploader.headers } })).statusCode).toBe(400);
+    expect((await busy.app.inject({ method: 'POST', url, payload: bad.payload, headers: bad.headers })).statusCode).toBe(401);
+    const cut = piece({ id: newUploadId(), name: 'cut.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(100_000));
+    const stream = new PassThrough();
+    const answer = busy.app.inject({ method: 'POST', url, payload: stream, headers: { ...cut.headers, ...uploader.headers } });
+    stream.write(cut.payload.subarray(0, 50_000));
+    stream.destroy(new Error('client went away'));
+    await answer.catch(() => null);
+    const ok = piece({ id: newUploadId(), name: 'fine.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const res = await busy.app.inject({ method: 'POST', url, payload: ok.payload, headers: { ...ok.headers, ...uploader.headers } });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('over real HTTP: the 429 reaches the client whole and the keep-alive connection serves the next call', async () => {
+    const address = await busy.app.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    busy.app.server.on('connection', () => connections++);
+    const call = (method: string, path: string, headers: Record<string, string>, body?: Buffer) =>
+      new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+        const req = httpRequest(`${address}${path}`, { method, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const held = await slowPiece({ id: newUploadId(), name: 'hold.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+      const full = piece({ id: newUploadId(), name: 'whole.pdf', chunks: 2, chunk: 0 }, fakeFile.pdf(UPLOAD_PIECE_SIZE));
+      const refused = await call('POST', url, { ...full.headers, ...uploader.headers }, full.payload);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^[1-3]$/);
+      expect(JSON.parse(refused.body)).toMatchObject({ status: 429, message: UPLOAD_MSG.busy });
+      const next = await call('GET', `/api/attachment/piece/status?id=${newUploadId()}`, uploader.headers);
+      expect(next.status).toBe(200);
+      // One connection for both: the refused body was read off the wire and the socket kept.
+      expect(connections).toBe(1);
+      expect((await held.finish()).statusCode).toBe(200);
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, utimesSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { contentMatchesExtension, fileNameProblem, sniffContentFamily, UPLOAD_MSG } from '@contest/shared';
+import { contentMatchesExtension, fileNameProblem, sniffContentFamily, UPLOAD_MSG, UPLOAD_PIECE_SIZE } from '@contest/shared';
+import { ConfigError, loadConfig } from '../../config/config.js';
 import { canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
 import { uniqueNoOf } from './files.service.js';
@@ -230,5 +234,130 @@ describe('piece store', () => {
     expect(existsSync(join(root, 'fresh'))).toBe(true);
     expect(existsSync(join(root, 'empty-new'))).toBe(true);
     expect(await createPieceStore(join(root, 'missing')).sweep(1)).toBe(0);
+  });
+});
+
+describe('piece store: the running hash (folded as pieces come)', () => {
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  /** 2 whole pieces and a short last one, as the uploader cuts a file. */
+  const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(2 * UPLOAD_PIECE_SIZE + 12_345 - 9)]);
+  const pieceOf = (chunk: number) => content.subarray(chunk * UPLOAD_PIECE_SIZE, (chunk + 1) * UPLOAD_PIECE_SIZE);
+
+  async function setup(root = mkdtempSync(join(tmpdir(), 'pieces-'))) {
+    const store = createPieceStore(root);
+    const id = 'u-hash';
+    await store.openUpload(id, { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 3 });
+    return { root, store, id };
+  }
+
+  /** As the service takes a piece: written into its range, marked, folded. */
+  async function put(store: ReturnType<typeof createPieceStore>, id: string, chunk: number, bytes = pieceOf(chunk), fold = true) {
+    await pipeline(Readable.from([bytes]), await store.pieceWriter(id, chunk));
+    await store.markPiece(id, chunk, bytes.length);
+    if (fold) await store.fold(id);
+  }
+
+  it('pieces in order: the join reads nothing back and stores the hash of the whole file', async () => {
+    const { store, id } = await setup();
+    for (const chunk of [0, 1, 2]) await put(store, id, chunk);
+    const joined = await store.join(id, content.length);
+    expect(joined).toMatchObject({ size: content.length, sha256: sha(content), rehashedBytes: 0 });
+  });
+
+  it('pieces out of order: each waits for the ones before it, and the hash is still the whole file\'s', async () => {
+    const { store, id } = await setup();
+    for (const chunk of [2, 0, 1]) await put(store, id, chunk);
+    expect(await store.join(id, content.length)).toMatchObject({ sha256: sha(content), rehashedBytes: 0 });
+  });
+
+  it('pieces folded concurrently still go in order', async () => {
+    const { store, id } = await setup();
+    await Promise.all([2, 1, 0].map((chunk) => put(store, id, chunk)));
+    expect((await store.join(id, content.length)).sha256).toBe(sha(content));
+  });
+
+  it('after a restart (a new store over the same folder) the join hashes what the lost hash held', async () => {
+    const { root, store, id } = await setup();
+    await put(store, id, 0);
+    await put(store, id, 1);
+    const restarted = createPieceStore(root);
+    await put(restarted, id, 2, pieceOf(2), false);
+    const joined = await restarted.join(id, content.length);
+    expect(joined).toMatchObject({ size: content.length, sha256: sha(content), rehashedBytes: content.length });
+  });
+
+  it('a piece sent again with other bytes after it was folded: the hash is of the bytes now on disk', async () => {
+    const { store, id } = await setup();
+    for (const chunk of [0, 1]) await put(store, id, chunk);
+    const other = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(UPLOAD_PIECE_SIZE - 9)]);
+    await put(store, id, 0, other);
+    await put(store, id, 2);
+    const expected = Buffer.concat([other, pieceOf(1), pieceOf(2)]);
+    expect((await store.join(id, expected.length)).sha256).toBe(sha(expected));
+  });
+
+  it('a piece rewritten by another instance (its marker token changed) is read back at the join', async () => {
+    const { root, store, id } = await setup();
+    for (const chunk of [0, 1, 2]) await put(store, id, chunk);
+    const other = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(UPLOAD_PIECE_SIZE - 9)]);
+    await put(createPieceStore(root), id, 1, other, false);
+    const expected = Buffer.concat([pieceOf(0), other, pieceOf(2)]);
+    const joined = await store.join(id, expected.length);
+    expect(joined).toMatchObject({ sha256: sha(expected), rehashedBytes: expected.length });
+  });
+
+  it('a data file replaced under the same markers (moved away, then written anew) is not trusted', async () => {
+    const { root, store, id } = await setup();
+    await put(store, id, 0);
+    await put(store, id, 1);
+    // A store took the file over; a later write of the last piece makes a new, sparse one.
+    renameSync(join(root, id, 'data'), join(root, 'moved'));
+    await put(store, id, 2);
+    const expected = Buffer.concat([Buffer.alloc(2 * UPLOAD_PIECE_SIZE), pieceOf(2)]);
+    expect((await store.join(id, expected.length)).sha256).toBe(sha(expected));
+  });
+
+  it('does not trust the running hash once a join has planned (its file may have gone to storage and come back empty)', async () => {
+    const { root, store, id } = await setup();
+    for (const chunk of [0, 1, 2]) await put(store, id, chunk);
+    await store.writePlan(id, { id: 'p', uniqueNo: 'u', storageKey: 'k', size: content.length, sha256: sha(content) });
+    // Taken over by a store, then lost there (its inode free for the next file); the last piece comes again.
+    rmSync(join(root, id, 'data'));
+    await put(store, id, 2);
+    const expected = Buffer.concat([Buffer.alloc(2 * UPLOAD_PIECE_SIZE), pieceOf(2)]);
+    expect(await store.join(id, expected.length)).toMatchObject({ sha256: sha(expected), rehashedBytes: expected.length });
+  });
+
+  it('reads markers of the earlier format (the size alone) and hashes those pieces at the join', async () => {
+    const { root, store, id } = await setup();
+    await put(store, id, 0, pieceOf(0), false);
+    writeFileSync(join(root, id, '0.part'), String(UPLOAD_PIECE_SIZE));
+    expect(await store.pieceSize(id, 0)).toBe(UPLOAD_PIECE_SIZE);
+    await put(store, id, 1);
+    await put(store, id, 2);
+    expect(await store.join(id, content.length)).toMatchObject({ sha256: sha(content), rehashedBytes: content.length });
+  });
+
+  it('keeps at most maxFolds running hashes, dropping the idlest (its join reads the file back)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pieces-'));
+    const store = createPieceStore(root, { maxFolds: 1 });
+    for (const id of ['first', 'second']) {
+      await store.openUpload(id, { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+      await put(store, id, 0, pieceOf(2));
+    }
+    expect(await store.join('first', pieceOf(2).length)).toMatchObject({ sha256: sha(pieceOf(2)), rehashedBytes: pieceOf(2).length });
+    expect(await store.join('second', pieceOf(2).length)).toMatchObject({ sha256: sha(pieceOf(2)), rehashedBytes: 0 });
+  });
+});
+
+describe('UPLOAD_MAX_PIECES_IN_FLIGHT', () => {
+  it('defaults to 16 and takes 1 to 1000', () => {
+    expect(loadConfig({}).files.maxPiecesInFlight).toBe(16);
+    expect(loadConfig({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1' }).files.maxPiecesInFlight).toBe(1);
+    for (const bad of ['0', '1001', '2.5', 'many']) {
+      expect(() => loadConfig({ UPLOAD_MAX_PIECES_IN_FLIGHT: bad })).toThrow(
+        new ConfigError(`Invalid configuration: UPLOAD_MAX_PIECES_IN_FLIGHT must be an integer from 1 to 1000 (got "${bad}")`),
+      );
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, truncate, utimes, writeFile, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -19,6 +19,8 @@ export interface JoinedFile {
   path: string;
   size: number;
   sha256: string;
+  /** Bytes the join read back to hash: those of the pieces not folded in as they came (see fold). */
+  rehashedBytes: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export interface PieceStoreOptions {
   /** Whether a process of this host is running (default: signal 0). */
   isAlive?: (pid: number) => boolean;
   now?: () => number;
+  /** Running hashes kept in memory at most (default 1000); the least recently fed one goes first. */
+  maxFolds?: number;
 }
 
 export const CLAIM_FILE = '.joining';
@@ -79,6 +83,8 @@ const PLAN = 'plan.json';
 const DATA = 'data';
 const TAKEOVER = '.takeover-';
 const PIECE = /^(\d+)\.part$/;
+const READ_CHUNK = 1 << 20;
+const MAX_FOLDS = 1000;
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException).code === code;
 
 const PROCESS_OWNER: ClaimOwner = { host: hostname(), pid: process.pid, instance: randomUUID() };
@@ -99,10 +105,10 @@ function processAlive(pid: number): boolean {
  * Pieces of chunked uploads on local disk, under DATA_DIR/uploads/<upload id>/:
  * `meta.json` (owner, origin, name, piece count), `data` (the file being assembled: each piece is
  * written straight into its own range, chunk x 5 MB, so there is no join copy), `<chunk>.part`
- * per piece in place (a marker holding the piece's size, written only once its bytes are all in
- * `data`), `.joining` once one request has claimed the join (who holds it: host, pid, process
- * instance), `plan.json` once the join has chosen the stored file's ids, and `result.json` after
- * the file is stored. Markers, meta and claim are renames, links or mkdirs, which the file system
+ * per piece in place (a marker holding the piece's size and a token naming that write, written
+ * only once its bytes are all in `data`), `.joining` once one request has claimed the join (who
+ * holds it: host, pid, process instance), `plan.json` once the join has chosen the stored file's
+ * ids, and `result.json` after the file is stored. Markers, meta and claim are renames, links or mkdirs, which the file system
  * performs atomically, so concurrent requests for the same upload (also from other processes
  * sharing DATA_DIR) never count half a piece and exactly one of them joins.
  *
@@ -111,12 +117,22 @@ function processAlive(pid: number): boolean {
  * another process instance), or when it has not been refreshed for `staleMs` (a holder on
  * another host, or one that hangs). A takeover is itself claimed with a mkdir named after the
  * stale claim's token, so of several requests that find the same dead claim one takes it over.
+ *
+ * The file's SHA-256 is folded in as the pieces come (fold): a running hash per upload, in this
+ * process's memory, fed each piece once it and every piece before it are marked, read back while
+ * the page cache still holds it. The join then reads only what was not folded. Node cannot save a
+ * hash's state, so a restart, an upload whose pieces reach several instances, or a piece sent
+ * again after it was folded (its marker's token changed) simply leaves more for the join to read:
+ * the stored hash is always that of the whole file as it is on disk.
  */
 export function createPieceStore(root: string, options: PieceStoreOptions = {}) {
   const owner = options.owner ?? PROCESS_OWNER;
   const staleMs = options.staleMs ?? CLAIM_STALE_MS;
   const isAlive = options.isAlive ?? processAlive;
   const now = options.now ?? Date.now;
+  const maxFolds = options.maxFolds ?? MAX_FOLDS;
+  /** Running hashes by upload id, least recently fed first. */
+  const folds = new Map<string, Fold>();
   const incoming = join(root, '.incoming');
   const dirOf = (id: string) => join(root, id);
   const piecePath = (id: string, chunk: number) => join(dirOf(id), `${chunk}.part`);
@@ -146,6 +162,9 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
      * link() of a complete temp file is what makes "create if absent" atomic.
      */
     async openUpload(id: string, wanted: UploadMeta): Promise<UploadMeta> {
+      // Every piece but the first finds it: one read instead of the five steps of creating it.
+      const existing = await this.meta(id);
+      if (existing) return existing;
       const dir = dirOf(id);
       await mkdir(dir, { recursive: true });
       const temp = join(dir, `meta.${randomUUID()}.tmp`);
@@ -173,13 +192,59 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
 
     /** Records that piece `chunk` (`size` bytes) is wholly in the data file. */
     async markPiece(id: string, chunk: number, size: number): Promise<void> {
-      const temp = join(dirOf(id), `mark.${randomUUID()}.tmp`);
-      await writeFile(temp, String(size));
+      const token = randomUUID();
+      const temp = join(dirOf(id), `mark.${token}.tmp`);
+      await writeFile(temp, `${size} ${token}`);
+      // Sent again after it was folded: the running hash holds the old bytes, start it over.
+      const fold = folds.get(id);
+      if (fold && chunk < fold.next) dropFold(id);
       await rename(temp, piecePath(id, chunk));
     },
 
     async unmarkPiece(id: string, chunk: number): Promise<void> {
+      const fold = folds.get(id);
+      if (fold && chunk < fold.next) dropFold(id);
       await rm(piecePath(id, chunk), { force: true });
+    },
+
+    /**
+     * Feeds the upload's running hash every marked piece that continues its prefix (the one a
+     * caller just marked, and those marked before it that waited for it). Shared by concurrent
+     * callers; never fails: a piece it cannot read is left to the join.
+     */
+    fold(id: string): Promise<void> {
+      let fold = folds.get(id);
+      if (fold) {
+        // Most recently fed last, so eviction takes idle uploads first.
+        folds.delete(id);
+        folds.set(id, fold);
+      } else {
+        fold = { hash: createHash('sha256'), file: null, next: 0, bytes: 0, tokens: [], running: null, again: false, dead: false };
+        folds.set(id, fold);
+        for (const [oldest] of folds) {
+          if (folds.size <= maxFolds) break;
+          dropFold(oldest);
+        }
+      }
+      if (fold.running) {
+        // The running pass may have looked for this piece before it was marked: look once more.
+        fold.again = true;
+        return fold.running;
+      }
+      const state = fold;
+      state.running = (async () => {
+        try {
+          do {
+            state.again = false;
+            while (!state.dead && (await foldNext(id, state)));
+          } while (state.again && !state.dead);
+        } catch {
+          if (folds.get(id) === state) dropFold(id);
+        } finally {
+          state.running = null;
+        }
+      })();
+      return state.running;
     },
 
     /** Copies a piece received into a temporary file (fields sent after the file) into place. */
@@ -204,7 +269,7 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
     },
 
     async pieceSize(id: string, chunk: number): Promise<number> {
-      return Number(await readFile(piecePath(id, chunk), 'utf8'));
+      return parseMark(await readFile(piecePath(id, chunk), 'utf8')).size;
     },
 
     /** The first bytes of a piece, for content sniffing. */
@@ -291,20 +356,41 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
     },
 
     /**
-     * The assembled file of an upload whose pieces are all marked: cut to `size` (a last piece
-     * sent again shorter leaves bytes beyond it) and hashed in one streamed read. The file stays
-     * where it is; the storage driver takes it over.
+     * The assembled file of an upload whose pieces are all marked (and none being written): cut
+     * to `size` (a last piece sent again shorter leaves bytes beyond it) and hashed. The running
+     * hash goes on from what was folded, provided every folded piece is still the write it read
+     * (same marker token) in the same data file, and no join has planned before (that one may
+     * have handed the file to storage, and a later write made a new one under the old markers);
+     * otherwise, or with no running hash here, the whole file is read. The file stays where it
+     * is; the storage driver takes it over.
      */
     async join(id: string, size: number): Promise<JoinedFile> {
       const path = dataPath(id);
       await truncate(path, size);
-      const hash = createHash('sha256');
-      let read = 0;
-      for await (const buf of createReadStream(path, { highWaterMark: 1 << 20 })) {
-        hash.update(buf as Buffer);
-        read += (buf as Buffer).length;
+      const fold = folds.get(id);
+      if (fold?.running) await fold.running;
+      const handle = await open(path, 'r');
+      try {
+        let hash: Hash = createHash('sha256');
+        let from = 0;
+        if (
+          fold &&
+          !fold.dead &&
+          folds.get(id) === fold &&
+          fold.bytes <= size &&
+          fold.file === (await fileIdOf(handle)) &&
+          !(await this.plan(id)) &&
+          (await stillFolded(id, fold))
+        ) {
+          hash = fold.hash;
+          from = fold.bytes;
+        }
+        dropFold(id);
+        const read = await hashRange(handle, hash, from, size - from);
+        return { path, size: from + read, sha256: hash.digest('hex'), rehashedBytes: read };
+      } finally {
+        await handle.close();
       }
-      return { path, size: read, sha256: hash.digest('hex') };
     },
 
     async result(id: string): Promise<UploadedFile | null> {
@@ -321,6 +407,7 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
      * the sweep, so a piece re-sent after a lost answer gets the same file back, not a new upload.
      */
     async complete(id: string, file: UploadedFile): Promise<void> {
+      dropFold(id);
       const dir = dirOf(id);
       const temp = join(dir, `result.${randomUUID()}.tmp`);
       await writeFile(temp, JSON.stringify(file));
@@ -334,6 +421,7 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
 
     /** Forgets an upload entirely: pieces, meta, claim. */
     async discard(id: string): Promise<void> {
+      dropFold(id);
       await rm(dirOf(id), { recursive: true, force: true });
     },
 
@@ -373,6 +461,94 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
     },
   };
 
+  function dropFold(id: string): void {
+    const fold = folds.get(id);
+    if (!fold) return;
+    // A pass under way stops at its next read; its half-fed hash goes with it.
+    fold.dead = true;
+    folds.delete(id);
+  }
+
+  async function readMark(id: string, chunk: number): Promise<Mark | null> {
+    try {
+      return parseMark(await readFile(piecePath(id, chunk), 'utf8'));
+    } catch (err) {
+      if (isCode(err, 'ENOENT')) return null;
+      throw err;
+    }
+  }
+
+  /** Folds piece `fold.next` when it is marked; false when it is not (yet) or could not be read whole. */
+  async function foldNext(id: string, fold: Fold): Promise<boolean> {
+    const chunk = fold.next;
+    // The token is read before the bytes: a write of this piece racing the read changes it.
+    const mark = await readMark(id, chunk);
+    // A marker of an older version names no write: the join hashes from here.
+    if (!mark || !mark.token || fold.dead) return false;
+    const start = chunk * UPLOAD_PIECE_SIZE;
+    if (start !== fold.bytes) return false;
+    const handle = await open(dataPath(id), 'r');
+    let read: number;
+    try {
+      // The data file, not just its name: one moved away by a store and made anew by a later
+      // write no longer holds the folded bytes, whatever the markers say.
+      const file = await fileIdOf(handle);
+      fold.file ??= file;
+      if (fold.file !== file) {
+        dropFold(id);
+        return false;
+      }
+      // Dropped meanwhile (sent again, discarded, joined): the half-fed hash is thrown away.
+      read = await hashRange(handle, fold.hash, start, mark.size, () => !fold.dead);
+    } finally {
+      await handle.close();
+    }
+    if (fold.dead) return false;
+    if (read !== mark.size) {
+      dropFold(id);
+      return false;
+    }
+    fold.tokens.push(mark.token);
+    fold.bytes += read;
+    fold.next++;
+    return true;
+  }
+
+  /** Device and inode of an open file. */
+  async function fileIdOf(handle: FileHandle): Promise<string> {
+    const s = await handle.stat({ bigint: true });
+    return `${s.dev}:${s.ino}`;
+  }
+
+  /**
+   * Feeds `hash` up to `length` bytes from `start` (fewer at the end of the file), a megabyte per
+   * read so the event loop is never held long; stops early once `alive` turns false. Returns the
+   * bytes fed.
+   */
+  async function hashRange(handle: FileHandle, hash: Hash, start: number, length: number, alive: () => boolean = () => true): Promise<number> {
+    const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(length, 1)));
+    let fed = 0;
+    while (fed < length && alive()) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, length - fed), start + fed);
+      if (bytesRead === 0) break;
+      // Synchronous: the buffer is free for the next read once update returns.
+      hash.update(buf.subarray(0, bytesRead));
+      fed += bytesRead;
+    }
+    return fed;
+  }
+
+  /** Whether every folded piece is still the write that was folded (its marker not replaced). */
+  async function stillFolded(id: string, fold: Fold): Promise<boolean> {
+    // A few dozen small reads at a time: a 500 MB file has 100 markers.
+    for (let from = 0; from < fold.next; from += 32) {
+      const chunks = Array.from({ length: Math.min(32, fold.next - from) }, (_, i) => from + i);
+      const marks = await Promise.all(chunks.map((chunk) => readMark(id, chunk)));
+      if (marks.some((mark, i) => mark?.token !== fold.tokens[chunks[i]!])) return false;
+    }
+    return true;
+  }
+
   /**
    * The claim at `path` with the key its takeover is claimed under; null when there is none. A
    * claim that cannot be read (a directory left by an older version, a half-written file) has
@@ -405,3 +581,32 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
   }
 }
 export type PieceStore = ReturnType<typeof createPieceStore>;
+
+/** A piece's marker: its size and the token of the write that put it in place. */
+interface Mark {
+  size: number;
+  /** '' for markers of older versions, which held the size only. */
+  token: string;
+}
+
+function parseMark(text: string): Mark {
+  const [size, token = ''] = text.trim().split(' ');
+  return { size: Number(size), token };
+}
+
+/** An upload's running SHA-256 over its first `next` pieces (`bytes` bytes). */
+interface Fold {
+  hash: Hash;
+  /** Device and inode of the data file the pieces were read from (set by the first piece). */
+  file: string | null;
+  next: number;
+  bytes: number;
+  /** Marker token of each folded piece, checked again at the join. */
+  tokens: string[];
+  /** The pass feeding it, shared by every caller meanwhile. */
+  running: Promise<void> | null;
+  /** A piece was marked while the pass ran: it looks again before it ends. */
+  again: boolean;
+  /** Dropped: whatever the pass holds is thrown away. */
+  dead: boolean;
+}

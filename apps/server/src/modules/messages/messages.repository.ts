@@ -36,6 +36,16 @@ export function createMessagesRepository(db: Db) {
   const mine = (accountId: string) =>
     db.select(inboxColumns).from(messageRecipients).innerJoin(messages, eq(messages.id, messageRecipients.messageId)).where(and(eq(messageRecipients.accountId, accountId), isNull(messages.recalledAt)));
 
+  // The badge of every participant page: prepared on first use (built once per repository, and on
+  // PostgreSQL parsed and planned once per pooled connection).
+  let unread: ReturnType<typeof prepareUnreadCount> | undefined;
+  const prepareUnreadCount = () =>
+    db
+      .select({ n: count() })
+      .from(messageRecipients)
+      .where(and(eq(messageRecipients.accountId, sql.placeholder('accountId')), isNull(messageRecipients.readAt), notRecalled))
+      .prepare('messages_unread_count');
+
   return {
     async page(accountId: string, order: MessageOrder, page: number, size: number): Promise<{ rows: InboxRow[]; total: number }> {
       const byTime = [desc(messageRecipients.createdAt), desc(messages.id)];
@@ -62,10 +72,7 @@ export function createMessagesRepository(db: Db) {
     },
 
     async unreadCount(accountId: string): Promise<number> {
-      const [row] = await db
-        .select({ n: count() })
-        .from(messageRecipients)
-        .where(and(eq(messageRecipients.accountId, accountId), isNull(messageRecipients.readAt), notRecalled));
+      const [row] = await (unread ??= prepareUnreadCount()).execute({ accountId });
       return row?.n ?? 0;
     },
 

@@ -16,6 +16,8 @@ export const PARTICIPANT_PATHS = {
   materialSubmissionDetail: '/material-submission/detail',
   myMessage: '/my-message',
   module: '/module',
+  /** Issue 15; not in the left navigation (the spec fixes its four entries): linked from the materials form. */
+  speedTest: '/user/speed-test',
 } as const;
 
 /** Route names; a page's defaultMenu is the name of the menu entry it lights up. */
@@ -68,6 +70,7 @@ const menuMeta = (name: ParticipantRouteName): ParticipantRouteMeta =>
 
 const myMessagePage = async () => ({ Component: (await import('./pages/MyMessagePage')).MyMessagePage });
 const modulePage = async () => ({ Component: (await import('./pages/ModulePage')).ModulePage });
+const speedTestPage = async () => ({ Component: (await import('./speed-test/SpeedTestPage')).SpeedTestPage });
 
 // The status redirects of the spec are static loaders (guardRoutes wraps them after the login
 // check); a loader returned by `lazy` would be ignored next to the guard's static one.
@@ -127,6 +130,12 @@ export const participantRoutes: RouteObject[] = [
           path: PARTICIPANT_PATHS.module,
           handle: menuMeta('module'),
           lazy: modulePage,
+        },
+        {
+          // Lights up the materials entry: the page is about uploading them.
+          path: PARTICIPANT_PATHS.speedTest,
+          handle: meta('participant:titles.speedTest', 'materialSubmission', 'materials', 'participant:titles.materialSubmission'),
+          lazy: speedTestPage,
         },
       ],
       requireParticipantLogin,

@@ -1,7 +1,8 @@
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from '../../api';
-import { createUploadTransport, fetchAccessUrl, parseReceivedPieces, parseStoredFile } from './upload-api';
+import { DEFAULT_BUSY_RETRY_MS, createUploadTransport, fetchAccessUrl, parseReceivedPieces, parseRetryAfterMs, parseStoredFile } from './upload-api';
+import { UploadBusyError } from './upload-types';
 
 function setup(reply: (config: InternalAxiosRequestConfig) => unknown) {
   const calls: InternalAxiosRequestConfig[] = [];
@@ -90,5 +91,46 @@ describe('createUploadTransport', () => {
     const { client, calls } = setup(() => ({ status: 200, code: 'OK', message: '', data: { url: '/files/x?sig=1' } }));
     expect(await fetchAccessUrl(client, '/f/x')).toBe('/files/x?sig=1');
     expect(calls[0]!.params).toEqual({ filePath: '/f/x' });
+  });
+});
+
+describe('a piece the server is too busy for (429)', () => {
+  function busyClient(status: number, body: unknown) {
+    const ui = { error: vi.fn(), closeAll: vi.fn(), confirm: vi.fn(async () => true) };
+    localStorage.setItem('AccessToken', 'tok');
+    const client = createHttpClient({
+      getPathname: () => '/my-sign',
+      storage: localStorage,
+      ui,
+      navigate: vi.fn(),
+      openLogin: vi.fn(),
+      adapter: async (config): Promise<AxiosResponse> => ({ data: body, status, statusText: '', headers: { 'retry-after': '3' }, config, request: {} }),
+    });
+    const send = () =>
+      createUploadTransport(client).uploadPiece(
+        { origin: 'TEAM', uploadId: 'up-1', chunks: 1, chunk: 0, name: 'a.pdf', blob: new Blob(['a']) },
+        { signal: new AbortController().signal, onProgress: vi.fn() },
+      );
+    return { ui, send };
+  }
+
+  it('rejects with UploadBusyError naming the wait, and shows no toast', async () => {
+    const { ui, send } = busyClient(429, { status: 429, code: 'RATE_LIMITED', message: '上传人数较多', data: { retryAfter: 3 } });
+    const err = await send().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UploadBusyError);
+    expect((err as UploadBusyError).retryAfterMs).toBe(3000);
+    expect(ui.error).not.toHaveBeenCalled();
+  });
+
+  it('still toasts other refusals', async () => {
+    const { ui, send } = busyClient(400, { status: 400, code: 'BAD_REQUEST', message: '文件内容与扩展名不符', data: null });
+    await expect(send()).rejects.toMatchObject({ status: 400 });
+    expect(ui.error).toHaveBeenCalledWith('文件内容与扩展名不符', expect.any(Number));
+  });
+
+  it('reads the wait from data.retryAfter, 2 s when absent', () => {
+    expect(parseRetryAfterMs({ retryAfter: 1 })).toBe(1000);
+    expect(parseRetryAfterMs({ retryAfter: 'x' })).toBe(DEFAULT_BUSY_RETRY_MS);
+    expect(parseRetryAfterMs(null)).toBe(DEFAULT_BUSY_RETRY_MS);
   });
 });

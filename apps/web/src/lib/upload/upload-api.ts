@@ -3,11 +3,13 @@
  * assumption about the answers' shapes sits in the parse* functions below, so a change on
  * the server side is a change here only.
  */
-import type { HttpClient } from '../../api';
-import type { StoredFile, UploadTransport } from './upload-types';
+import { ApiError, type HttpClient } from '../../api';
+import { UploadBusyError, type StoredFile, type UploadTransport } from './upload-types';
 
 export const PIECE_UPLOAD_PATH = '/attachment/piece/upload';
 export const PIECE_STATUS_PATH = '/attachment/piece/status';
+/** Wait before sending a refused piece again when the server named none. */
+export const DEFAULT_BUSY_RETRY_MS = 2000;
 
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
@@ -38,6 +40,12 @@ export function parseReceivedPieces(data: unknown): number[] {
   return list.map(Number).filter((n) => Number.isInteger(n) && n >= 0);
 }
 
+/** How long a 429 piece answer asks to wait: its `data.retryAfter` seconds (as its Retry-After header says). */
+export function parseRetryAfterMs(data: unknown): number {
+  const seconds = Number(asRecord(data)?.retryAfter);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_BUSY_RETRY_MS;
+}
+
 /** The link from GET /attachment/accessUrl: a bare string or `{ url }`. */
 export function parseAccessUrl(data: unknown): string | null {
   if (typeof data === 'string' && data) return data;
@@ -55,12 +63,20 @@ export function createUploadTransport(client: HttpClient): UploadTransport {
       form.append('id', request.uploadId);
       form.append('name', request.name);
       form.append('file', request.blob, request.name);
-      const answer = await client.post<unknown>(PIECE_UPLOAD_PATH, form, {
-        signal,
-        onUploadProgress: (event) => {
-          if (event.total) onProgress(event.loaded / event.total);
-        },
-      });
+      let answer;
+      try {
+        answer = await client.post<unknown>(PIECE_UPLOAD_PATH, form, {
+          signal,
+          // A 429 means "your turn comes later": the queue waits and sends the piece again, no toast.
+          quietStatuses: [429],
+          onUploadProgress: (event) => {
+            if (event.total) onProgress(event.loaded / event.total);
+          },
+        });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 429) throw new UploadBusyError(parseRetryAfterMs(err.data));
+        throw err;
+      }
       return parseStoredFile(answer.data, request.name, request.blob.size);
     },
 

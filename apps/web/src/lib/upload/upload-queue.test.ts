@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { UPLOAD_PIECE_SIZE, UPLOAD_RESTART_REASON } from '@contest/shared';
 import { ResumeRegistry } from './resume-registry';
-import { UploadQueue, type UploadQueueOptions } from './upload-queue';
-import type { PieceCallOptions, PieceRequest, StoredFile, UploadTransport } from './upload-types';
+import { BUSY_GIVE_UP_MS, BUSY_WAIT_CAP_MS, UploadQueue, busyDelayMs, type UploadQueueOptions } from './upload-queue';
+import { UploadBusyError, type PieceCallOptions, type PieceRequest, type StoredFile, type UploadTransport } from './upload-types';
 
 interface PendingPiece {
   request: PieceRequest;
@@ -459,5 +459,108 @@ describe('ResumeRegistry', () => {
       () => 'x',
     );
     expect(registry.take('f')).toEqual({ uploadId: 'x', resumed: false });
+  });
+});
+
+describe('UploadQueue: a server too busy to take a piece (429)', () => {
+  /** A sleep the test ends by hand, recording what was asked. */
+  function manualSleep() {
+    const waits: { ms: number; wake: () => void }[] = [];
+    const sleep = (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        waits.push({ ms, wake: resolve });
+        signal.addEventListener('abort', () => reject(new Error('aborted')));
+      });
+    return { waits, sleep };
+  }
+
+  it('sends the refused piece again after the wait the server named, plus jitter, without failing or alarming', async () => {
+    const { waits, sleep } = manualSleep();
+    const { queue, net, status, percent, uploaded } = setup({ sleep, random: () => 0.5 });
+    const size = UPLOAD_PIECE_SIZE * 2 + 10;
+    queue.add([file('busy.zip', size)]);
+    await flush();
+    const [first, second] = net.inFlight();
+    first!.options.onProgress(1);
+    second!.options.onProgress(1);
+    expect(percent('busy.zip')).toBe(99);
+    first!.reject(new UploadBusyError(2000));
+    second!.resolve(null);
+    await flush();
+    // Asked 2 s: waits 2 s plus up to half of it at random.
+    expect(waits.map((w) => w.ms)).toEqual([2500]);
+    expect(status('busy.zip')).toBe('uploading');
+    // Its bytes count again once it is sent again; the bar does not go back meanwhile.
+    expect(percent('busy.zip')).toBe(99);
+    expect(net.calls.filter((c) => c.chunk === 0)).toHaveLength(1);
+
+    waits[0]!.wake();
+    await flush();
+    expect(net.calls.filter((c) => c.chunk === 0)).toHaveLength(2);
+    // Refused again: still no failure, another wait.
+    net.inFlight()[0]!.reject(new UploadBusyError(1000));
+    await flush();
+    expect(waits.map((w) => w.ms)).toEqual([2500, 1250]);
+    waits[1]!.wake();
+    await flush();
+    net.answer('busy.zip');
+    await flush();
+    net.answer('busy.zip');
+    await flush();
+    expect(uploaded.map((u) => u.name)).toEqual(['busy.zip']);
+  });
+
+  it('retries the last piece too, and other failures still fail the file', async () => {
+    const { waits, sleep } = manualSleep();
+    const { queue, net, status, uploaded } = setup({ sleep, random: () => 0 });
+    queue.add([file('one.pdf', 10), file('two.pdf', 10)]);
+    await flush();
+    net.inFlight('one.pdf')[0]!.reject(new UploadBusyError(1000));
+    net.inFlight('two.pdf')[0]!.reject(new Error('400 文件内容与扩展名不符'));
+    await flush();
+    expect(status('one.pdf')).toBe('uploading');
+    expect(status('two.pdf')).toBe('error_upload');
+    waits[0]!.wake();
+    await flush();
+    net.answer('one.pdf');
+    await flush();
+    expect(uploaded.map((u) => u.name)).toEqual(['one.pdf']);
+  });
+
+  it('caps the wait, and gives the file up only after a long time refused', async () => {
+    expect(busyDelayMs(2000, 0)).toBe(2000);
+    expect(busyDelayMs(2000, 1)).toBe(3000);
+    expect(busyDelayMs(10 * 60_000, 0)).toBe(BUSY_WAIT_CAP_MS);
+    expect(busyDelayMs(-5, 1)).toBe(0);
+
+    const asked: number[] = [];
+    const sleep = async (ms: number) => {
+      asked.push(ms);
+    };
+    const { queue, net, status } = setup({ sleep, random: () => 0 });
+    queue.add([file('never.pdf', 10)]);
+    for (let i = 0; i < 40 && status('never.pdf') === 'uploading'; i++) {
+      await flush();
+      for (const piece of net.inFlight('never.pdf')) piece.reject(new UploadBusyError(60_000));
+      await flush();
+    }
+    expect(status('never.pdf')).toBe('error_upload');
+    expect(asked.every((ms) => ms === BUSY_WAIT_CAP_MS)).toBe(true);
+    expect(asked.reduce((a, b) => a + b, 0)).toBe(BUSY_GIVE_UP_MS);
+  });
+
+  it('a cancel during the wait ends the run as cancelled, and nothing is sent after it', async () => {
+    const { waits, sleep } = manualSleep();
+    const { queue, net, status, uidOf } = setup({ sleep, random: () => 0 });
+    queue.add([file('stop.pdf', 10)]);
+    await flush();
+    net.inFlight()[0]!.reject(new UploadBusyError(1000));
+    await flush();
+    expect(waits).toHaveLength(1);
+    queue.cancel(uidOf('stop.pdf'));
+    waits[0]!.wake();
+    await flush();
+    expect(status('stop.pdf')).toBe('error_cancel');
+    expect(net.calls).toHaveLength(1);
   });
 });

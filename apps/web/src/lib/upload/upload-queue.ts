@@ -2,7 +2,8 @@
  * The multi-file uploader's engine, free of React (spec sections 4, 5 and 9; see
  * docs/uploader.md): checks picked files, queues them, uploads at most two files at once in
  * 5 MB pieces with up to five pieces of a file in flight, reports progress, and resumes a
- * retried file from the pieces the server already holds.
+ * retried file from the pieces the server already holds. A piece the server is too busy to take
+ * (429) is sent again after the wait it names: the file stays "uploading", its progress holds.
  */
 import {
   UPLOAD_CONCURRENT_FILES,
@@ -15,10 +16,17 @@ import {
 import { rejectionOf, type FileLimits } from './file-checks';
 import { fileFingerprint, type ResumeRegistry } from './resume-registry';
 import { createUploadId } from './upload-id';
-import type { StoredFile, UploadEntry, UploadStatus, UploadTransport } from './upload-types';
+import { UploadBusyError, type StoredFile, type UploadEntry, type UploadStatus, type UploadTransport } from './upload-types';
 
 /** Progress shown while the server has not yet answered with the stored file. */
 export const PROGRESS_CAP = 99;
+/** Longest wait before sending a refused piece again, whatever the server asks. */
+export const BUSY_WAIT_CAP_MS = 30_000;
+/**
+ * A piece refused as busy for this long in all gives the file up (上传失败!, retry possible): only
+ * a server that never frees a place gets there, a crowd of uploads clears long before.
+ */
+export const BUSY_GIVE_UP_MS = 15 * 60_000;
 
 export interface UploadQueueOptions extends FileLimits {
   transport: UploadTransport;
@@ -34,6 +42,10 @@ export interface UploadQueueOptions extends FileLimits {
   concurrentFiles?: number;
   now?: () => number;
   createUid?: () => string;
+  /** Waits `ms`, rejecting when `signal` aborts (tests pass their own clock). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** 0..1, for spreading the waits of refused pieces. */
+  random?: () => number;
 }
 
 interface Run {
@@ -42,6 +54,33 @@ interface Run {
 
 /** Thrown inside a run that was aborted, so the abort is not mistaken for an upload failure. */
 class RunAborted extends Error {}
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new RunAborted());
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RunAborted());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The wait before sending a refused piece again: what the server asked (capped), plus up to half
+ * as much again at random, so the pieces refused together do not all come back together.
+ */
+export function busyDelayMs(retryAfterMs: number, random: number): number {
+  const base = Math.min(Math.max(retryAfterMs, 0), BUSY_WAIT_CAP_MS);
+  return Math.round(base + base * 0.5 * random);
+}
 
 /** The server dropped the upload (its join was cut off): resuming its id would find nothing. */
 function mustStartOver(err: unknown): boolean {
@@ -283,6 +322,12 @@ export class UploadQueue {
     if (!live()) throw new RunAborted();
 
     const sent = new Map<number, number>();
+    // Never shown going back: a refused piece's bytes are counted again when it is sent again.
+    let shown = 0;
+    const show = (percent: number) => {
+      shown = Math.max(shown, percent);
+      report(shown);
+    };
     const progress = () => {
       if (file.size === 0) return 0;
       let bytes = 0;
@@ -290,9 +335,11 @@ export class UploadQueue {
       return Math.min(PROGRESS_CAP, Math.floor((bytes / file.size) * 100));
     };
     for (const chunk of received) if (chunk !== last && chunk >= 0 && chunk < chunks) sent.set(chunk, sizeOf(chunk));
-    report(progress());
+    show(progress());
 
-    const send = (chunk: number) =>
+    const sleep = this.options.sleep ?? sleepFor;
+    const random = this.options.random ?? Math.random;
+    const sendOnce = (chunk: number) =>
       transport.uploadPiece(
         {
           origin,
@@ -306,10 +353,27 @@ export class UploadQueue {
           signal,
           onProgress: (fraction) => {
             sent.set(chunk, Math.max(0, Math.min(1, fraction)) * sizeOf(chunk));
-            report(progress());
+            show(progress());
           },
         },
       );
+    // A busy answer is not a failure: the piece waits its turn and goes again, as often as asked.
+    const send = async (chunk: number): Promise<StoredFile | null> => {
+      let waited = 0;
+      for (;;) {
+        try {
+          return await sendOnce(chunk);
+        } catch (err) {
+          if (!(err instanceof UploadBusyError) || waited >= BUSY_GIVE_UP_MS) throw err;
+          if (!live()) throw new RunAborted();
+          sent.set(chunk, 0);
+          const delay = busyDelayMs(err.retryAfterMs, random());
+          waited += delay;
+          await sleep(delay, signal);
+          if (!live()) throw new RunAborted();
+        }
+      }
+    };
 
     // Every piece but the last, up to `inFlight` at a time. The last one goes alone at the
     // end, so the answer that completes the upload (and carries the stored file) is its own.
@@ -322,7 +386,7 @@ export class UploadQueue {
           const stored = await send(chunk);
           if (stored) return stored;
           sent.set(chunk, sizeOf(chunk));
-          report(progress());
+          show(progress());
         } catch (err) {
           failed = true;
           throw err;

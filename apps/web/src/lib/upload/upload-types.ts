@@ -65,9 +65,24 @@ export interface PieceCallOptions {
   onProgress(fraction: number): void;
 }
 
+/**
+ * The server takes no more pieces for now (HTTP 429, before it read the body): the same piece is
+ * sent again after `retryAfterMs`. Not a failure of the upload.
+ */
+export class UploadBusyError extends Error {
+  override readonly name = 'UploadBusyError';
+
+  constructor(readonly retryAfterMs: number) {
+    super('The server is busy with other uploads');
+  }
+}
+
 /** The network side of the uploader; the real one goes through the app's API client. */
 export interface UploadTransport {
-  /** Resolves the stored file when this piece completed the upload, else null. */
+  /**
+   * Resolves the stored file when this piece completed the upload, else null. Rejects with
+   * UploadBusyError when the server asks to send the piece again later.
+   */
   uploadPiece(request: PieceRequest, options: PieceCallOptions): Promise<StoredFile | null>;
   /** Piece indexes the server already holds for an upload id (empty when it knows none). */
   receivedPieces(uploadId: string, signal: AbortSignal): Promise<number[]>;

@@ -6,7 +6,7 @@
 import { useMemo } from 'react';
 import { Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, useLoaderData, useNavigate } from 'react-router';
+import { Link, Navigate, useLoaderData, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   KEYWORDS_MAX,
@@ -39,6 +39,7 @@ import { CONTEST_QUERY_KEYS, fetchMyPrelim, savePrelimDraft, submitPrelim } from
 import { schemaRule, useContestMessage } from '../sign/contest-rules';
 import { FormAlerts } from '../sign/FormAlerts';
 import { useDraftSubmit } from '../sign/use-draft-submit';
+import { PARTICIPANT_PATHS } from '../routes';
 import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './materials-loader';
 import { usePdfChars } from './pdf-chars';
 import '../sign/sign.css';
@@ -216,7 +217,7 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
           </Form.Item>
         </Card>
 
-        <Card title={t('materials.sections.files')} size="small" className="contest-card">
+        <Card title={t('materials.sections.files')} size="small" className="contest-card" extra={<SpeedTestLink />}>
           <Form.Item
             name="application"
             label={t('materials.fields.application')}
@@ -249,6 +250,16 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
         </div>
       </Form>
     </div>
+  );
+}
+
+/** Beside the uploads: how long will these files take on this connection (issue 15)? */
+function SpeedTestLink() {
+  const { t } = useTranslation('participant');
+  return (
+    <Link to={PARTICIPANT_PATHS.speedTest} data-testid="speed-test-link">
+      {t('speedTest.link')}
+    </Link>
   );
 }
 
