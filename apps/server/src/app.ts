@@ -109,15 +109,20 @@ export interface BuildOptions {
   bare?: boolean;
 }
 
+/** The server's logger: secrets a log line could carry are censored (tested in log-redaction.test.ts). */
+export function loggerOptions(config: Pick<AppConfig, 'logLevel'>) {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.smsCode', '*.passwordHash'],
+      censor: '[redacted]',
+    },
+  };
+}
+
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.smsCode', '*.passwordHash'],
-        censor: '[redacted]',
-      },
-    },
+    logger: options.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOf(config.trustProxy),
     // A caller's X-Request-Id (a proxy's trace id) is kept only when short and plain, since it

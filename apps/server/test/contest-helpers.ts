@@ -79,9 +79,8 @@ export function makePdf(pages: string[][]): Buffer {
 export const member = { name: '李华', organization: '示例医院', title: 'INTERMEDIATE', phone: '13800000002', email: 'li@example.com', role: 'DEVELOPER' };
 
 /** A complete sign-up with the participant's own TEAM uploads. */
-export async function completeTeam(t: TestApp, who: SignedIn, overrides: Partial<TeamFormInput> = {}): Promise<TeamFormInput> {
-  const certificate = await upload(t, who, 'TEAM', '营业执照.pdf', fakeFile.pdf(2000));
-  const commitment = await upload(t, who, 'TEAM', '承诺书.pdf', fakeFile.pdf(2000));
+/** A valid sign-up form around two already-uploaded files (a server over HTTP uploads its own). */
+export function teamFormFields(certificate: string, commitment: string, overrides: Partial<TeamFormInput> = {}): TeamFormInput {
   return {
     orgName: '示例科技有限公司',
     orgType: 'ENTERPRISE',
@@ -98,6 +97,12 @@ export async function completeTeam(t: TestApp, who: SignedIn, overrides: Partial
     recommendation: null,
     ...overrides,
   };
+}
+
+export async function completeTeam(t: TestApp, who: SignedIn, overrides: Partial<TeamFormInput> = {}): Promise<TeamFormInput> {
+  const certificate = await upload(t, who, 'TEAM', '营业执照.pdf', fakeFile.pdf(2000));
+  const commitment = await upload(t, who, 'TEAM', '承诺书.pdf', fakeFile.pdf(2000));
+  return teamFormFields(certificate, commitment, overrides);
 }
 
 export { api };

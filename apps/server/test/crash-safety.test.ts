@@ -31,7 +31,7 @@ import { createStorage } from '../src/lib/storage/create-storage.js';
 import { STORAGE_KEY_PATTERN } from '../src/lib/storage/storage.js';
 import { createSessionService } from '../src/modules/auth/session.service.js';
 import { verifyScoreLog } from '../src/modules/score-log/score-log.js';
-import { member, openWindow, setSetting } from './contest-helpers.js';
+import { openWindow, setSetting, teamFormFields } from './contest-helpers.js';
 import { fakeFile, multipart, newUploadId, piecesOf } from './files-helpers.js';
 import type { TestApp } from './helpers.js';
 import { seedGroup } from './review-helpers.js';
@@ -293,23 +293,7 @@ async function install(dataDir: string): Promise<Fixtures> {
 
 const SCORES = { innovation: 20, feasibility: 18.5, value: 25, completeness: 15 };
 
-function teamForm(k: number, certificate: string, commitment: string) {
-  return {
-    orgName: '示例科技有限公司',
-    orgType: 'ENTERPRISE',
-    creditCode: '91350100M000100Y43',
-    region: 'P01',
-    city: '北京',
-    track: 'SMART_SUPERVISION',
-    teamName: `提交后${k}`,
-    leader: { name: '张明', phone: '13800000001', email: 'zhang@example.com', title: 'SENIOR' },
-    members: [member],
-    advisor: null,
-    certificate,
-    commitment,
-    recommendation: null,
-  };
-}
+const teamForm = (k: number, certificate: string, commitment: string) => teamFormFields(certificate, commitment, { teamName: `提交后${k}` });
 
 interface Fired {
   submit: Sent;
