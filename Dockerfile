@@ -23,16 +23,8 @@ RUN npm ci --no-audit --no-fund
 FROM deps AS build
 COPY . .
 RUN npm run build
-# The backup and restore commands are bundled the same way as server.js, so the runtime image can
-# run them without tsx (docs/backup.md, docs/deploy.md "Backups").
-RUN cd apps/server && node --input-type=module -e "\
-  import { build } from 'esbuild'; \
-  import { readFileSync } from 'node:fs'; \
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')); \
-  const external = Object.keys(pkg.dependencies).filter((n) => !n.startsWith('@contest/')); \
-  await build({ entryPoints: { 'backup-cli': 'src/db/backup-cli.ts', 'restore-cli': 'src/db/restore-cli.ts' }, \
-    outdir: 'dist', bundle: true, platform: 'node', target: 'node20', format: 'esm', sourcemap: true, \
-    external, logLevel: 'warning' });"
+# apps/server/build.mjs also bundles the backup, restore and score-log commands next to
+# server.js, so the runtime image runs them without tsx (docs/backup.md, docs/deploy.md "Backups").
 
 # --- runtime: the server's production dependencies and the two dist folders, nothing else.
 FROM ${NODE_IMAGE} AS runtime

@@ -7,7 +7,15 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { server: 'src/server.ts', seed: 'src/db/seed-cli.ts' },
+  // The operator's commands ship with the server, so a production install runs them without tsx
+  // (docs/backup.md, docs/deploy.md).
+  entryPoints: {
+    server: 'src/server.ts',
+    seed: 'src/db/seed-cli.ts',
+    'backup-cli': 'src/db/backup-cli.ts',
+    'restore-cli': 'src/db/restore-cli.ts',
+    'verify-score-log-cli': 'src/db/verify-score-log-cli.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
