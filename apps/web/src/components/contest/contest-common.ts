@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_LOCALE, normalizeLocale, type ContestAttachment, type DictLabels, type DictOptions, type Locale } from '@contest/shared';
 import type { UploadValueItem } from '../../lib/upload';
 import { api, dataOf } from '../../lib/api';
+import { downloadAttachmentFile } from '../../lib/download-attachment';
 import { i18n } from '../../i18n';
 
 /**
@@ -90,18 +91,9 @@ export function fileRefsOf(value: readonly UploadValueItem[] | null | undefined)
 /**
  * Saves a downloaded file under the name the server gave (spec section 3: Content-Disposition).
  * The shared client sends the token of the page's realm (the URL decides: /admin pages send the
- * AdminToken, /expert pages the ExpertToken, the others the participant's AccessToken).
+ * AdminToken, /expert pages the ExpertToken, the others the participant's AccessToken). Files
+ * above 20 MB go through a signed link the browser downloads itself (lib/download-attachment).
  */
-export async function downloadAttachment(file: Pick<ContestAttachment, 'uniqueNo' | 'name'>): Promise<void> {
-  const result = await api.get(`/attachment/stream/${encodeURIComponent(file.uniqueNo)}`, { responseType: 'blob' });
-  if (!('blob' in result)) return;
-  const url = URL.createObjectURL(result.blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = result.fileName ?? file.name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoked a moment later: some browsers start the download asynchronously.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+export async function downloadAttachment(file: Pick<ContestAttachment, 'uniqueNo' | 'name'> & { size?: number | null }): Promise<void> {
+  await downloadAttachmentFile(file);
 }

@@ -260,6 +260,14 @@ describe('usePreviewDialog', () => {
     expect(screen.queryByTestId('preview-body')).toBeNull();
   });
 
+  it('opens videos instead of toasting them unsupported', async () => {
+    vi.spyOn(api, 'get').mockImplementation((async () => ({ data: { url: '/api/attachment/stream/v?sig=1' } })) as unknown as typeof api.get);
+    renderPage([{ id: 'v', name: '路演.MP4' }]);
+    fireEvent.click(screen.getByRole('button', { name: '路演.MP4' }));
+    await waitFor(() => expect(screen.getByTestId('preview-video').getAttribute('src')).toBe('/api/attachment/stream/v?sig=1&redirect=1'));
+    expect(document.body.textContent).not.toContain('当前文件类型不支持预览');
+  });
+
   it('opens stored files through the attachment stream with preview=1', async () => {
     const get = vi
       .spyOn(api, 'get')
@@ -272,5 +280,135 @@ describe('usePreviewDialog', () => {
       expect.objectContaining({ params: { preview: 1 }, responseType: 'blob' }),
     );
     expect(screen.getByTestId('preview-title').textContent).toBe('服务器名.png');
+  });
+});
+
+describe('PreviewDialog with media (streamed from a signed link, never a blob)', () => {
+  const SIGNED = '/api/attachment/stream/AbCdEfGhIjKlMnOpQrStUv?expires=1893456000&acct=a1&sig=xyz';
+  const MEDIA: PreviewFile[] = [
+    { id: 'AbCdEfGhIjKlMnOpQrStUv', name: '路演视频.mp4' },
+    { id: 'PdfPdfPdfPdfPdfPdfPdf1', name: '方案.pdf' },
+    { id: 'AudioAudioAudioAudio12', name: '录音.mp3' },
+  ];
+
+  function mockApi(accessUrl: () => unknown = () => ({ url: SIGNED, name: '服务器名.mp4' })) {
+    return vi.spyOn(api, 'get').mockImplementation((async (path: string, config?: { responseType?: string }) => {
+      if (path === '/attachment/accessUrl') return { data: accessUrl() };
+      if (config?.responseType === 'blob') return { blob: new Blob(['%PDF-1.7'], { type: 'application/pdf' }), fileName: '方案.pdf' };
+      throw new Error(`unexpected ${path}`);
+    }) as unknown as typeof api.get);
+  }
+
+  function renderMedia(startIndex = 0) {
+    initPreferences({ search: '', storage: localStorage, languages: ['zh-CN'] });
+    initI18n();
+    function Harness() {
+      const [index, setIndex] = useState(startIndex);
+      return <PreviewDialog open files={MEDIA} index={index} onIndexChange={setIndex} onClose={() => {}} />;
+    }
+    render(
+      <AppProviders queryClient={new QueryClient()}>
+        <Harness />
+      </AppProviders>,
+    );
+  }
+  const video = () => screen.getByTestId('preview-video') as HTMLVideoElement;
+
+  it('plays a video from the signed link with redirect=1, asked for by attachment path, with no blob fetch', async () => {
+    const get = mockApi();
+    renderMedia();
+    await waitFor(() => expect(video().getAttribute('src')).toBe(`${SIGNED}&redirect=1`));
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(get).toHaveBeenCalledWith(
+      '/attachment/accessUrl',
+      expect.objectContaining({ params: { filePath: '/api/attachment/stream/AbCdEfGhIjKlMnOpQrStUv' } }),
+    );
+    expect(get.mock.calls.some(([, config]) => (config as { responseType?: string } | undefined)?.responseType === 'blob')).toBe(false);
+    expect(URL.createObjectURL).not.toHaveBeenCalled();
+    expect(video().getAttribute('preload')).toBe('metadata');
+    expect(video().hasAttribute('controls')).toBe(true);
+    expect(screen.getByTestId('preview-title').textContent).toBe('服务器名.mp4');
+    // The overlay stays until the player knows the video's length and size.
+    expect(screen.getByTestId('preview-loading')).toBeTruthy();
+    fireEvent.loadedMetadata(video());
+    expect(screen.queryByTestId('preview-loading')).toBeNull();
+  });
+
+  it('shows 哦哦，渲染发生错误 when the video fails to load', async () => {
+    mockApi();
+    renderMedia();
+    await waitFor(() => video());
+    fireEvent.error(video());
+    expect(screen.getByText('哦哦，渲染发生错误')).toBeTruthy();
+    expect(screen.queryByTestId('preview-video')).toBeNull();
+    expect(screen.queryByTestId('preview-loading')).toBeNull();
+  });
+
+  it('shows 哦哦，渲染发生错误 when no link is given', async () => {
+    mockApi(() => null);
+    renderMedia();
+    expect(await screen.findByText('哦哦，渲染发生错误')).toBeTruthy();
+    expect(screen.queryByTestId('preview-video')).toBeNull();
+  });
+
+  it('still fetches a PDF as a blob, and asks for a fresh link on coming back to the video', async () => {
+    const get = mockApi();
+    renderMedia();
+    await waitFor(() => video());
+    fireEvent.click(screen.getByRole('button', { name: '下一个' }));
+    await waitFor(() => expect(screen.getByTestId('pdf-stub').dataset.url).toBe('blob:test/1'));
+    expect(get).toHaveBeenLastCalledWith('/attachment/stream/PdfPdfPdfPdfPdfPdfPdf1', expect.objectContaining({ params: { preview: 1 }, responseType: 'blob' }));
+    fireEvent.click(screen.getByRole('button', { name: '上一个' }));
+    await waitFor(() => video());
+    expect(revoked).toEqual(['blob:test/1']);
+    expect(get.mock.calls.filter(([path]) => path === '/attachment/accessUrl')).toHaveLength(2);
+  });
+
+  it('plays audio the same way', async () => {
+    mockApi();
+    renderMedia(2);
+    const audio = await screen.findByTestId('preview-audio');
+    expect(audio.getAttribute('src')).toBe(`${SIGNED}&redirect=1`);
+    expect(URL.createObjectURL).not.toHaveBeenCalled();
+    fireEvent.error(audio);
+    expect(screen.getByText('哦哦，渲染发生错误')).toBeTruthy();
+  });
+
+  it('plays bytes the page already holds from their own blob link', async () => {
+    const get = mockApi();
+    initPreferences({ search: '', storage: localStorage, languages: ['zh-CN'] });
+    initI18n();
+    render(
+      <AppProviders queryClient={new QueryClient()}>
+        <PreviewDialog open files={[{ id: '', name: 'local.mp4', fileData: new Blob(['v']) }]} index={0} onIndexChange={() => {}} onClose={() => {}} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(video().getAttribute('src')).toBe('blob:test/1'));
+    expect(get).not.toHaveBeenCalled();
+  });
+});
+
+describe('MediaPlayer link renewal', () => {
+  it('asks once for a fresh link when a loaded video fails (its link expired), then shows the error', async () => {
+    let n = 0;
+    const get = vi.spyOn(api, 'get').mockImplementation((async () => ({ data: { url: `/api/attachment/stream/v?sig=${++n}` } })) as unknown as typeof api.get);
+    initPreferences({ search: '', storage: localStorage, languages: ['zh-CN'] });
+    initI18n();
+    render(
+      <AppProviders queryClient={new QueryClient()}>
+        <PreviewDialog open files={[{ id: 'v', name: 'v.mp4' }]} index={0} onIndexChange={() => {}} onClose={() => {}} />
+      </AppProviders>,
+    );
+    const video = () => screen.getByTestId('preview-video') as HTMLVideoElement;
+    await waitFor(() => expect(video().getAttribute('src')).toBe('/api/attachment/stream/v?sig=1&redirect=1'));
+    fireEvent.loadedMetadata(video());
+    fireEvent.error(video());
+    await waitFor(() => expect(video().getAttribute('src')).toBe('/api/attachment/stream/v?sig=2&redirect=1'));
+    expect(get).toHaveBeenCalledTimes(2);
+    expect(screen.queryByText('哦哦，渲染发生错误')).toBeNull();
+    fireEvent.loadedMetadata(video());
+    fireEvent.error(video());
+    expect(screen.getByText('哦哦，渲染发生错误')).toBeTruthy();
+    expect(get).toHaveBeenCalledTimes(2);
   });
 });

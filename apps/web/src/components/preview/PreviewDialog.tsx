@@ -1,26 +1,35 @@
 /**
- * The file preview dialog (spec sections 2 and 4): images and PDFs, previous/next arrows on
- * hover, a loading overlay, an error text, and the contest watermark over the content.
- * Each shown file gets a blob link that is revoked as soon as the file changes or the dialog
- * closes; fetched bytes are cached by file while the dialog stays open. PDFs show in the viewer
- * page (/pdf/web/viewer.html) in a frame, which reads that blob link: the bytes are fetched here,
- * with the realm's token, and the frame needs no token of its own.
+ * The file preview dialog (spec sections 2 and 4): images, PDFs, videos and audio, previous/next
+ * arrows on hover, a loading overlay, an error text, and the contest watermark over the content.
+ * Images and PDFs: each shown file gets a blob link that is revoked as soon as the file changes
+ * or the dialog closes; fetched bytes are cached by file while the dialog stays open. PDFs show
+ * in the viewer page (/pdf/web/viewer.html) in a frame, which reads that blob link: the bytes are
+ * fetched here, with the realm's token, and the frame needs no token of its own.
+ * Video and audio are never fetched into a blob (a 500 MB video would go through Node and sit
+ * whole in memory): the player gets a signed link with redirect=1 and streams from the store
+ * (S3, presigned) or from Node with ranges (disk). A fresh link is asked for each time a file is
+ * shown, since signed links live for minutes.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Modal, Spin, Watermark } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { PREVIEW_WATERMARK, type PreviewKind } from '@contest/shared';
+import { PREVIEW_WATERMARK } from '@contest/shared';
 import { realmOfPath } from '../../api';
 import { ImageViewer } from './ImageViewer';
+import { MediaPlayer } from './MediaPlayer';
 import { PdfFrame } from './PdfFrame';
 import {
   fetchPreviewFile,
+  isMediaKind,
   kindOfPreview,
+  linkPreviewFile,
   previewCacheKey,
   type FetchedPreview,
+  type PreviewDialogKind,
   type PreviewFetcher,
   type PreviewFile,
+  type PreviewLinker,
 } from './preview-file';
 import { previewWatermarkText } from './preview-watermark';
 import './preview-dialog.css';
@@ -34,6 +43,8 @@ export interface PreviewDialogProps {
   onClose(): void;
   /** Loads a file's bytes; the attachment stream by default. */
   fetchFile?: PreviewFetcher;
+  /** Gives a video's or audio file's streaming link; a signed attachment link by default. */
+  linkFile?: PreviewLinker;
   /** Hides the previous/next arrows. */
   noSwitch?: boolean;
   /** Overrides the watermark text (null for none); by default the spec's rule decides. */
@@ -42,7 +53,7 @@ export interface PreviewDialogProps {
 
 type View =
   | { phase: 'loading' }
-  | { phase: 'ready'; kind: PreviewKind; url: string; name: string }
+  | { phase: 'ready'; kind: PreviewDialogKind; url: string; name: string }
   | { phase: 'error'; message: string };
 
 /** The spec's rule, from the page path; experts are the users of the expert area. */
@@ -58,6 +69,7 @@ export function PreviewDialog({
   onIndexChange,
   onClose,
   fetchFile = fetchPreviewFile,
+  linkFile = linkPreviewFile,
   noSwitch = false,
   watermark,
 }: PreviewDialogProps) {
@@ -71,6 +83,8 @@ export function PreviewDialog({
   const cache = useRef(new Map<string, FetchedPreview>());
   const fetcher = useRef(fetchFile);
   fetcher.current = fetchFile;
+  const linker = useRef(linkFile);
+  linker.current = linkFile;
 
   useEffect(() => {
     if (!open) cache.current.clear();
@@ -89,6 +103,19 @@ export function PreviewDialog({
     const controller = new AbortController();
     let cancelled = false;
     let url: string | null = null;
+    const onFailed = () => {
+      if (!cancelled) setView({ phase: 'error', message: t('preview.renderError') });
+    };
+    if (isMediaKind(kind) && !file.fileData) {
+      // Not cached: a signed link dies within minutes, and asking for one is cheap.
+      linker.current(file, controller.signal).then((link) => {
+        if (!cancelled) setView({ phase: 'ready', kind, url: link.url, name: link.name || file.name });
+      }, onFailed);
+      return () => {
+        cancelled = true;
+        controller.abort();
+      };
+    }
     const cached = cache.current.get(key);
     (cached ? Promise.resolve(cached) : fetcher.current(file, controller.signal))
       .then((result) => {
@@ -97,9 +124,7 @@ export function PreviewDialog({
         url = URL.createObjectURL(result.blob);
         setView({ phase: 'ready', kind, url, name: result.name || file.name });
       })
-      .catch(() => {
-        if (!cancelled) setView({ phase: 'error', message: t('preview.renderError') });
-      });
+      .catch(onFailed);
     return () => {
       cancelled = true;
       controller.abort();
@@ -141,6 +166,17 @@ export function PreviewDialog({
           alt={view.name}
           onRendered={() => setRendered(true)}
           onError={renderError}
+        />
+      )}
+      {view.phase === 'ready' && (view.kind === 'video' || view.kind === 'audio') && (
+        <MediaPlayer
+          key={`${key}-${timestamp}`}
+          kind={view.kind}
+          src={view.url}
+          name={view.name}
+          onRendered={() => setRendered(true)}
+          onError={renderError}
+          relink={file && !view.url.startsWith('blob:') ? () => linker.current(file, new AbortController().signal).then((link) => link.url) : undefined}
         />
       )}
       {view.phase === 'ready' && view.kind === 'pdf' && (

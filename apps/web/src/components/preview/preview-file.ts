@@ -1,7 +1,25 @@
-/** The preview dialog's file item (spec section 3 "Preview file item") and how its bytes are fetched. */
-import { previewKindOf, type PreviewKind } from '@contest/shared';
+/**
+ * The preview dialog's file item (spec section 3 "Preview file item"), how its bytes are fetched
+ * (images, PDFs) and how a video or audio file gets a link the browser streams from instead.
+ */
+import { fileExtensionOf, previewKindOf, type PreviewKind } from '@contest/shared';
 import { api } from '../../lib/api';
-import { fetchAccessUrl } from '../../lib/upload/upload-api';
+import { attachmentStreamPath, fetchAccessUrl, fetchRedirectLink } from '../../lib/upload/upload-api';
+
+/**
+ * What the dialog shows: the shared kinds, plus media the browser plays itself ("images/videos
+ * in preview", spec section 2). Media is never fetched into a blob: a 500 MB video would pass
+ * through the API client and sit whole in memory.
+ */
+export type PreviewDialogKind = PreviewKind | 'video' | 'audio';
+
+// What <video>/<audio> in current browsers play; mp4 is the one video type uploads accept.
+const VIDEO_EXTENSIONS = new Set(['mp4', 'm4v', 'webm', 'ogv', 'mov']);
+const AUDIO_EXTENSIONS = new Set(['mp3', 'wav', 'ogg', 'oga', 'm4a', 'aac', 'flac']);
+
+export function isMediaKind(kind: PreviewDialogKind): kind is 'video' | 'audio' {
+  return kind === 'video' || kind === 'audio';
+}
 
 export interface PreviewFile {
   /** The attachment id (GET /attachment/stream/{id}); '' when the file has none. */
@@ -15,7 +33,7 @@ export interface PreviewFile {
   /** A stored file path, turned into a link through /attachment/accessUrl. */
   filePath?: string;
   /** Overrides the detection by extension. */
-  type?: PreviewKind;
+  type?: PreviewDialogKind;
   /** False marks a file the page knows cannot be shown. */
   canPreview?: boolean;
 }
@@ -29,14 +47,27 @@ export interface FetchedPreview {
 /** The "api function" of a preview request: loads a file's bytes. */
 export type PreviewFetcher = (file: PreviewFile, signal: AbortSignal) => Promise<FetchedPreview>;
 
+export interface PreviewLink {
+  /** What <video>/<audio> loads: a signed link with redirect=1, or the page's own link. */
+  url: string;
+  name?: string | null;
+}
+
+/** Gives a media file's link; the browser streams from it (ranges), nothing is fetched here. */
+export type PreviewLinker = (file: PreviewFile, signal: AbortSignal) => Promise<PreviewLink>;
+
 /** Key of the dialog's blob cache. */
 export function previewCacheKey(file: PreviewFile): string {
   return file.id || file.url || file.filePath || file.uniqueNo || file.name;
 }
 
-export function kindOfPreview(file: PreviewFile): PreviewKind {
+export function kindOfPreview(file: PreviewFile): PreviewDialogKind {
   if (file.canPreview === false) return file.type === 'archive' ? 'archive' : 'unsupported';
-  return file.type ?? previewKindOf(file.name);
+  if (file.type) return file.type;
+  const ext = fileExtensionOf(file.name);
+  if (VIDEO_EXTENSIONS.has(ext)) return 'video';
+  if (AUDIO_EXTENSIONS.has(ext)) return 'audio';
+  return previewKindOf(file.name);
 }
 
 async function fetchUrl(url: string, signal: AbortSignal): Promise<FetchedPreview> {
@@ -62,9 +93,23 @@ export const fetchPreviewFile: PreviewFetcher = async (file, signal) => {
     return { blob: result.blob, name: result.fileName };
   }
   if (file.filePath) {
-    const url = await fetchAccessUrl(api, file.filePath);
+    const url = await fetchAccessUrl(api, file.filePath, { signal });
     if (!url) throw new Error('No access link for the file');
     return fetchUrl(url, signal);
   }
   throw new Error('Nothing to fetch the file from');
+};
+
+/**
+ * Default linker: the page's own link as it is, else a fresh signed link (GET /attachment/accessUrl,
+ * sent with the realm's token, which the server checks) for the attachment id or the file path,
+ * with redirect=1: on S3 the server answers 302 to a short-lived presigned link and the store
+ * serves the bytes; on disk the same link streams from Node with Range support. Either way the
+ * browser streams; the link needs no token, so <video src> can load it.
+ */
+export const linkPreviewFile: PreviewLinker = async (file, signal) => {
+  if (file.url) return { url: file.url };
+  const filePath = file.id ? attachmentStreamPath(file.id) : file.filePath;
+  if (!filePath) throw new Error('Nothing to link the file from');
+  return fetchRedirectLink(api, filePath, { signal });
 };

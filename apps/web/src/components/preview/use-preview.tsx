@@ -7,6 +7,7 @@ import { useFeedback } from '../feedback';
 
 export interface PreviewRequest {
   fetchFile?: PreviewDialogProps['fetchFile'];
+  linkFile?: PreviewDialogProps['linkFile'];
   noSwitch?: boolean;
   watermark?: string | null;
 }
@@ -52,6 +53,7 @@ export function usePreviewDialog(): {
       onIndexChange={(index) => setState((s) => ({ ...s, index }))}
       onClose={() => setState((s) => ({ ...s, open: false }))}
       fetchFile={state.request.fetchFile}
+      linkFile={state.request.linkFile}
       noSwitch={state.request.noSwitch}
       watermark={state.request.watermark}
     />

@@ -3,6 +3,7 @@
  * assumption about the answers' shapes sits in the parse* functions below, so a change on
  * the server side is a change here only.
  */
+import { API_BASE } from '@contest/shared';
 import { ApiError, type HttpClient } from '../../api';
 import { UploadBusyError, type StoredFile, type UploadTransport } from './upload-types';
 
@@ -89,7 +90,54 @@ export function createUploadTransport(client: HttpClient): UploadTransport {
 }
 
 /** A short-lived link for a stored file path (GET /attachment/accessUrl). */
-export async function fetchAccessUrl(client: HttpClient, filePath: string): Promise<string | null> {
-  const answer = await client.get<unknown>('/attachment/accessUrl', { params: { filePath } });
-  return parseAccessUrl(answer.data);
+export async function fetchAccessUrl(client: HttpClient, filePath: string, opts: { signal?: AbortSignal } = {}): Promise<string | null> {
+  return (await fetchAccessLink(client, filePath, opts))?.url ?? null;
+}
+
+export interface AccessLink {
+  /** The signed stream link (`/api/attachment/stream/<uniqueNo>?expires&acct&sig`): works without a token. */
+  url: string;
+  /** The stored file's name, when the answer carries it. */
+  name: string | null;
+}
+
+/** The link and the file's name from GET /attachment/accessUrl (`{ url, name }`, or a bare string). */
+export function parseAccessLink(data: unknown): AccessLink | null {
+  const url = parseAccessUrl(data);
+  if (!url) return null;
+  const name = asRecord(data)?.name;
+  return { url, name: typeof name === 'string' && name ? name : null };
+}
+
+export async function fetchAccessLink(client: HttpClient, filePath: string, opts: { signal?: AbortSignal } = {}): Promise<AccessLink | null> {
+  const answer = await client.get<unknown>('/attachment/accessUrl', { params: { filePath }, signal: opts.signal });
+  return parseAccessLink(answer.data);
+}
+
+/**
+ * The file path /attachment/accessUrl takes for an attachment id (its uniqueNo): the stream
+ * route's own path, as stored files' filePath reads.
+ */
+export function attachmentStreamPath(id: string): string {
+  return `${API_BASE}/attachment/stream/${encodeURIComponent(id)}`;
+}
+
+/**
+ * A signed link for the browser itself to load (<video src>, <a href download>), not for fetch:
+ * redirect=1 lets the server answer 302 to a presigned store link (S3), so the bytes never pass
+ * through Node; on disk the same link streams from Node, ranges included. fetch() must not use
+ * it: a cross-origin redirect would need CORS on the bucket.
+ */
+export function withRedirect(url: string): string {
+  if (/[?&]redirect=/.test(url)) return url;
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${base}${base.includes('?') ? '&' : '?'}redirect=1${fragment}`;
+}
+
+/** A fresh signed link with redirect=1 for a stored file path; rejects when the server gives none. */
+export async function fetchRedirectLink(client: HttpClient, filePath: string, opts: { signal?: AbortSignal } = {}): Promise<AccessLink> {
+  const link = await fetchAccessLink(client, filePath, opts);
+  if (!link) throw new Error('No access link for the file');
+  return { ...link, url: withRedirect(link.url) };
 }
