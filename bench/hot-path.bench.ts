@@ -19,8 +19,11 @@
  * Then, per endpoint, ceiling and portal alternately: CONNECTIONS (50) clients for DURATION (10) s
  * after a 2 s warm-up (req/s, p50/p99), and SINGLE (1000) requests one at a time on one
  * keep-alive connection (single-request latency, ms with decimals). ROUNDS (1) repeats the whole
- * and reports the median of each figure. The server's CPU use during the loaded run is printed
- * beside (100% = one core: the event loop is saturated).
+ * and reports the median of each figure. The server's CPU use (user + system) during the loaded
+ * run is printed beside, in % of one core (100%: its event loop is saturated) and per request
+ * answered: on a shared machine the latter moves far less than req/s with the load of others.
+ * ONLY=<words> measures only the endpoints whose name holds one of them (ONLY=session,summary).
+ * PROFILE_DIR=<dir> writes a CPU profile of each server during each loaded run.
  * Targets: portal >= 80% of the ceiling's req/s; single-request latency within 1.5x of it.
  *
  *   npm run bench:hot-path
@@ -30,7 +33,7 @@
  * The figures are those of one machine at one moment: the load average is printed with them.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +54,8 @@ const SINGLE = Number(process.env.SINGLE ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const PARTICIPANTS = Number(process.env.PARTICIPANTS ?? 2000);
 const SIGNED_IN = Number(process.env.SIGNED_IN ?? 50);
+/** When set, a CPU profile of each server during each loaded run is written there (<server>_<path>.cpuprofile). */
+const PROFILE_DIR = process.env.PROFILE_DIR;
 const ADMIN = 'benchadmin';
 /** The pool both servers use on PostgreSQL (the portal's DATABASE_POOL_MAX). */
 const POOL_MAX = Number(process.env.DATABASE_POOL_MAX ?? 10);
@@ -69,12 +74,14 @@ interface Endpoint {
   who: 'users' | 'admin';
 }
 
-const ENDPOINTS: Endpoint[] = [
+const ALL_ENDPOINTS: Endpoint[] = [
   { name: 'session check', portal: '/api/bench/session', ceiling: '/session', who: 'users' },
   { name: 'GET /api/user/account', portal: '/api/user/account', ceiling: '/user/account', who: 'users' },
   { name: 'GET /api/admin/user/account', portal: '/api/admin/user/account', ceiling: '/admin/user/account', who: 'admin' },
   { name: 'GET /api/messages/summary', portal: '/api/messages/summary', ceiling: '/messages/summary', who: 'users' },
 ];
+/** ONLY=account,summary: the endpoints whose name holds one of these words. */
+const ENDPOINTS = process.env.ONLY ? ALL_ENDPOINTS.filter((e) => process.env.ONLY!.split(',').some((w) => e.name.includes(w))) : ALL_ENDPOINTS;
 
 // ---- Data, the same in both servers' databases ----------------------------------------------
 
@@ -118,12 +125,25 @@ interface Ready {
 
 const tokensFromEnv = () => JSON.parse(process.env.HOT_PATH_TOKENS!) as Tokens;
 
-/** What both children answer: SQL capture and their own CPU time. */
+/** What both children answer: SQL capture, their own CPU time, and a CPU profile of a run (PROFILE_DIR). */
 function childHandlers(capture: { start(): void; stop(): Statement[] }) {
+  let session: import('node:inspector/promises').Session | undefined;
   return {
     captureStart: () => capture.start(),
     captureStop: () => capture.stop(),
     cpu: () => process.cpuUsage(),
+    profileStart: async () => {
+      const { Session } = await import('node:inspector/promises');
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    },
+    profileStop: async (file: unknown) => {
+      const { profile } = await session!.post('Profiler.stop');
+      session!.disconnect();
+      writeFileSync(String(file), JSON.stringify(profile));
+    },
   };
 }
 
@@ -149,8 +169,9 @@ async function servePortal(): Promise<void> {
       const sessions = createSessionService(app.deps.database.db);
       await app.register(
         async (api) => {
-          api.addHook('onSend', async (_request, reply) => {
+          api.addHook('onSend', (_request, reply, payload, done) => {
             if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+            done(null, payload);
           });
           api.get('/bench/session', { preHandler: requireRealm(sessions, 'USER') }, async () => ok(null));
         },
@@ -221,9 +242,12 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
     if (!token || token.length > 200) throw new HttpError(401, 'UNAUTHORIZED');
     const [row] = await run(SQL.session, [sha256(token), 1]);
     if (!row || !realms.includes(row[1] as Realm)) throw new HttpError(401, 'UNAUTHORIZED');
-    const [id, realm, accountId, lastUsedAt, expiresAt, revokedAt, revokeReason, username, roleCode, enabled] = row as [
-      string, Realm, string, Date, Date, Date | null, string | null, string, string, boolean,
+    const [id, realm, accountId, lastUsed, expires, revokedAt, revokeReason, username, roleCode, enabled] = row as [
+      string, Realm, string, Date | string, Date | string, unknown, string | null, string, string, boolean,
     ];
+    // pg parses timestamps; the embedded database, set up as the app sets it for drizzle, gives text.
+    const lastUsedAt = new Date(lastUsed);
+    const expiresAt = new Date(expires);
     if (revokedAt) throw new HttpError(revokeReason === 'REPLACED' ? 409 : 401, revokeReason === 'REPLACED' ? 'SESSION_REPLACED' : 'UNAUTHORIZED');
     const at = new Date();
     if (expiresAt <= at || !enabled) throw new HttpError(401, 'UNAUTHORIZED');
@@ -245,7 +269,7 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
     const [row] = await run(SQL.participantInfo, ['site.dataDocMenuName', ctx.accountId, 1]);
     if (!row) throw new HttpError(401, 'UNAUTHORIZED');
     const [username, phone, roleCode, agreedAt, teamStatus, prelimStatus, hasUnread, menuName] = row as [
-      string, string | null, string, Date | null, string | null, string | null, boolean, unknown,
+      string, string | null, string, unknown, string | null, string | null, boolean, unknown,
     ];
     const prelimDocStatus = teamStatus === 'APPROVED' ? (prelimStatus ?? 'NOT_FILLED') : null;
     return envelope({
@@ -264,7 +288,7 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
     const ctx = await authenticate(request.headers.authorization, ['ADMIN', 'EXPERT']);
     if (ctx.realm !== 'ADMIN' || ctx.roleCode !== 'SUPER_ADMIN') throw new HttpError(400, 'the ceiling serves the super admin only');
     const [account] = await run(SQL.accountById, [ctx.accountId, 1]);
-    const [id, , username, , , name, code, , roleCode, , agreedAt] = account as [string, string, string, unknown, unknown, string | null, string | null, unknown, string, boolean, Date | null];
+    const [id, , username, , , name, code, , roleCode, , agreedAt] = account as [string, string, string, unknown, unknown, string | null, string | null, unknown, string, boolean, unknown];
     const roles = (await run(SQL.rolesOf, [id])) as Array<[string, string, string]>;
     const menus = (await run(SQL.allMenus, [])) as Array<[string, string | null, string, string, string, string | null, number]>;
     const buttons = ((await run(SQL.allButtons, [])) as Array<[string]>).map((b) => b[0]);
@@ -323,6 +347,7 @@ async function serveCeiling(): Promise<void> {
   let closeDriver = async () => {};
   if (own) {
     const pool = new pg.Pool({ connectionString: own.url, max: POOL_MAX });
+    pool.on('error', () => {});
     client = pool as unknown as typeof client;
     run = async (s, values) => (await pool.query<Row>({ ...s, values, rowMode: 'array' })).rows;
     closeDriver = () => pool.end();
@@ -350,8 +375,10 @@ async function serveCeiling(): Promise<void> {
 interface Result {
   figures: Figures;
   single: Latency;
-  /** CPU time of the server over the loaded run (warm-up included), in % of one core. */
+  /** CPU time (user + system) of the server over the loaded run, in % of one core. */
   cpu: number;
+  /** The same per request answered, in µs. */
+  cpuPerRequest: number;
 }
 
 const median = (values: number[]) => {
@@ -384,15 +411,20 @@ async function checkSameWork(portal: ServerProcess<Ready>, ceiling: ServerProces
   }
 }
 
-async function runOne(server: ServerProcess<Ready>, path: string, tokens: string[]): Promise<Result> {
+async function runOne(server: ServerProcess<Ready>, label: string, path: string, tokens: string[]): Promise<Result> {
   const url = `${server.ready.origin}${path}`;
+  const load = { url, connections: CONNECTIONS, requests: rotatingTokens(tokens) };
+  await measure(path, { ...load, duration: 2 }, { warmUp: 0 });
+  if (PROFILE_DIR) await server.ask('profileStart');
   const cpu0 = await server.ask<NodeJS.CpuUsage>('cpu');
   const t0 = performance.now();
-  const figures = await measure(path, { url, connections: CONNECTIONS, duration: DURATION, requests: rotatingTokens(tokens) });
+  const figures = await measure(path, { ...load, duration: DURATION }, { warmUp: 0 });
   const cpu1 = await server.ask<NodeJS.CpuUsage>('cpu');
-  const cpu = ((cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1000 / (performance.now() - t0)) * 100;
+  const seconds = (performance.now() - t0) / 1000;
+  if (PROFILE_DIR) await server.ask('profileStop', join(PROFILE_DIR, `${label}${path.replaceAll('/', '_')}.cpuprofile`));
+  const cpuMs = (cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1000;
   const single = await sequentialLatency(url, (i) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` }), { count: SINGLE });
-  return { figures, single, cpu };
+  return { figures, single, cpu: (cpuMs / 1000 / seconds) * 100, cpuPerRequest: (cpuMs * 1000) / (figures.rps * DURATION) };
 }
 
 async function main(): Promise<void> {
@@ -402,6 +434,7 @@ async function main(): Promise<void> {
   };
   const env = { ...process.env, HOT_PATH_TOKENS: JSON.stringify(tokens) };
   const self = fileURLToPath(import.meta.url);
+  if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   const [portal, ceiling] = await Promise.all([forkServer<Ready>(self, ['serve-portal'], env), forkServer<Ready>(self, ['serve-ceiling'], env)]);
   try {
     const kind = portal.ready.kind;
@@ -414,8 +447,8 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, e] of ENDPOINTS.entries()) {
         const who = e.who === 'admin' ? [tokens.admin] : tokens.users;
-        results[i]!.ceiling.push(await runOne(ceiling, e.ceiling, who));
-        results[i]!.portal.push(await runOne(portal, e.portal, who));
+        results[i]!.ceiling.push(await runOne(ceiling, 'ceiling', e.ceiling, who));
+        results[i]!.portal.push(await runOne(portal, 'portal', e.portal, who));
       }
     }
     const loadAfter = load();
@@ -427,6 +460,7 @@ async function main(): Promise<void> {
       single: median(rs.map((r) => r.single.p50)),
       singleP99: median(rs.map((r) => r.single.p99)),
       cpu: median(rs.map((r) => r.cpu)),
+      cpuPerRequest: median(rs.map((r) => r.cpuPerRequest)),
       failures: rs.reduce((n, r) => n + r.figures.errors + r.figures.non2xx, 0),
     });
     const rows: Array<Array<string | number>> = [];
@@ -435,7 +469,7 @@ async function main(): Promise<void> {
       const c = pick(results[i]!.ceiling);
       const p = pick(results[i]!.portal);
       for (const [label, f] of [['ceiling', c], ['portal', p]] as const) {
-        rows.push([e.name, label, Math.round(f.rps), f.p50, f.p99, f.single.toFixed(2), f.singleP99.toFixed(2), `${f.cpu.toFixed(0)}%`, f.failures]);
+        rows.push([e.name, label, Math.round(f.rps), f.p50, f.p99, f.single.toFixed(2), f.singleP99.toFixed(2), `${f.cpu.toFixed(0)}%`, Math.round(f.cpuPerRequest), f.failures]);
       }
       const throughput = p.rps / c.rps;
       const latency = p.single / c.single;
@@ -445,6 +479,7 @@ async function main(): Promise<void> {
         throughput >= TARGET.throughput ? 'yes' : 'NO',
         latency.toFixed(2),
         latency <= TARGET.latency ? 'yes' : 'NO',
+        (p.cpuPerRequest / c.cpuPerRequest).toFixed(2),
       ]);
     }
     console.log(`\n## Hot path bench: ${kind}${redis}, pool ${POOL_MAX}, ${new Date().toISOString().slice(0, 10)}\n`);
@@ -453,10 +488,14 @@ async function main(): Promise<void> {
         `${redis ? ' and Redis' : ''} share this machine. ${CONNECTIONS} connections, ${DURATION} s after a 2 s warm-up; ` +
         `single: ${SINGLE} requests one at a time; ${ROUNDS > 1 ? `median of ${ROUNDS} rounds` : 'one round'}.\n`,
     );
-    console.log(markdown(['endpoint', 'server', 'req/s', 'p50 ms', 'p99 ms', 'single p50 ms', 'single p99 ms', 'server CPU', 'errors + non-2xx'], rows));
+    console.log(
+      markdown(['endpoint', 'server', 'req/s', 'p50 ms', 'p99 ms', 'single p50 ms', 'single p99 ms', 'server CPU', 'server CPU µs/request', 'errors + non-2xx'], rows),
+    );
     console.log('');
-    console.log(markdown(['endpoint', 'portal/ceiling req/s', `>= ${TARGET.throughput}`, 'portal/ceiling single latency', `<= ${TARGET.latency}`], ratios));
-    if (rows.some((r) => r[8] !== 0)) console.log('\nWARNING: errors or non-2xx answers: the figures above are not clean');
+    console.log(
+      markdown(['endpoint', 'portal/ceiling req/s', `>= ${TARGET.throughput}`, 'portal/ceiling single latency', `<= ${TARGET.latency}`, 'portal/ceiling CPU per request'], ratios),
+    );
+    if (rows.some((r) => r[9] !== 0)) console.log('\nWARNING: errors or non-2xx answers: the figures above are not clean');
   } finally {
     await Promise.all([portal.stop(), ceiling.stop()]);
   }

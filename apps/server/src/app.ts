@@ -9,6 +9,7 @@ import { runMigrations } from './db/migrate.js';
 import { onFrameworkError, registerErrorHandling } from './plugins/error-handler.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurity } from './plugins/security.js';
+import { guardsFirst } from './plugins/guards-first.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerApiDoc } from './modules/api-doc/api-doc.routes.js';
@@ -168,6 +169,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('deps', { config, database, redis, kv, jobs } satisfies AppDeps);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
+  // Before the route table reads the hooks: guards move ahead of body parsing and validation.
+  app.addHook('onRoute', guardsFirst);
   app.addHook('onRoute', (route) => {
     const hooks = route.onRequest;
     routeTable.push({
@@ -184,8 +187,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     if (redis) await redis.quit().catch(() => redis?.disconnect());
     if (ownsDatabase) await database.close();
   });
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks on the path of every answer: no promise per request.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -197,9 +202,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await app.register(
     async (api) => {
-      api.addHook('onSend', async (_request, reply) => {
+      api.addHook('onSend', (_request, reply, payload, done) => {
         // API answers are per user: never cached by browsers or proxies.
         if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+        done(null, payload);
       });
       await api.register(healthRoutes);
       if (options.bare) return;

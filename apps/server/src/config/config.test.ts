@@ -118,3 +118,13 @@ describe('loadConfig: SMTP', () => {
     expect(() => loadConfig({ SMTP_USER: 'u', SMTP_PASSWORD: 's3cret-pw', SMTP_PORT: 'x' })).toThrow(/^(?!.*s3cret-pw)/);
   });
 });
+
+describe('loadConfig: DATABASE_POOL_MAX', () => {
+  it('is 10 by default and takes 1-100', () => {
+    expect(loadConfig({}).databasePoolMax).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_MAX: '20' }).databasePoolMax).toBe(20);
+    for (const bad of ['0', '101', '2.5', 'many']) {
+      expect(() => loadConfig({ DATABASE_POOL_MAX: bad })).toThrow(`Invalid configuration: DATABASE_POOL_MAX must be an integer from 1 to 100 (got "${bad}")`);
+    }
+  });
+});

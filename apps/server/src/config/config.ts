@@ -73,6 +73,14 @@ const envSchema = z.object({
       .regex(/^(postgres(ql)?:\/\/|memory:\/\/$)/, 'must start with postgres:// or be memory://')
       .optional(),
   ),
+  // PostgreSQL connections per instance: the hot calls are a few short statements each, so more
+  // connections than the database's cores mostly add contention (docs/performance.md, issue 15).
+  DATABASE_POOL_MAX: z.coerce
+    .number({ error: 'must be an integer from 1 to 100' })
+    .int({ error: 'must be an integer from 1 to 100' })
+    .min(1, { error: 'must be an integer from 1 to 100' })
+    .max(100, { error: 'must be an integer from 1 to 100' })
+    .default(10),
   REDIS_URL: optionalString.pipe(
     z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   ),
@@ -176,6 +184,8 @@ export interface AppConfig {
   dataDir: string;
   /** undefined = embedded PGlite under dataDir; 'memory://' = in-memory PGlite (tests). */
   databaseUrl: string | undefined;
+  /** PostgreSQL pool size (DATABASE_POOL_MAX, default 10); unused with the embedded database. */
+  databasePoolMax: number;
   redisUrl: string | undefined;
   redisPrefix: string;
   publicUrl: string | undefined;
@@ -280,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: absolute(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     publicUrl: e.PUBLIC_URL,

@@ -20,7 +20,9 @@ export function createAuthRepository(db: Db) {
       teamStatus: teams.status,
       prelimStatus: prelimDocs.status,
       hasUnread: hasUnreadExpr(accounts.id),
-      dataDocMenuName: settings.value,
+      // As the driver parsed it: drizzle's jsonb decoder would JSON.parse the (already parsed)
+      // string again, throwing and catching on every call.
+      dataDocMenuName: sql<unknown>`${settings.value}`,
     })
     .from(accounts)
     .leftJoin(teams, eq(teams.ownerId, accounts.id))

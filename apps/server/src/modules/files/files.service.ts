@@ -24,6 +24,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import type { ByteRange, Storage } from '../../lib/storage/storage.js';
 import { recordOperation } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
+import { createAdmission } from './admission.js';
 import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import type { AttachmentRow, FilesRepository } from './files.repository.js';
 import { CLAIM_HEARTBEAT_MS, type JoinClaim, type PieceStore, type StorePlan, type UploadMeta } from './piece-store.js';
@@ -87,9 +88,6 @@ export interface UploadLimits {
 
 export const DEFAULT_PIECES_IN_FLIGHT = 16;
 const DEFAULT_JOINS = 4;
-/** Retry-After of a refused piece: 1 to 3 seconds, spread so refused clients do not come back together. */
-const BUSY_RETRY_MIN_S = 1;
-const BUSY_RETRY_SPREAD_S = 3;
 
 export function toUploadedFile(row: AttachmentRow): UploadedFile {
   return {
@@ -114,7 +112,8 @@ export function uniqueNoOf(filePath: string): string | null {
 export function createFilesService(deps: FilesServiceDeps) {
   const { db, repo, storage, pieces, links, rules } = deps;
   const maxPieces = deps.limits?.piecesInFlight ?? DEFAULT_PIECES_IN_FLIGHT;
-  let piecesIn = 0;
+  // Retry-After of a refused piece comes from the instance's own piece durations and refusals.
+  const admission = createAdmission({ limit: maxPieces });
   // Joins hash what was not folded and hand the file to storage (for S3, the whole file again):
   // a few at a time, so a burst of finishing uploads does not take every disk and socket at once.
   const joinSlots = createSlots(deps.limits?.joins ?? DEFAULT_JOINS);
@@ -344,21 +343,14 @@ export function createFilesService(deps: FilesServiceDeps) {
   return {
     /**
      * Admits one piece request (called before its body is read), returning what ends its turn
-     * (idempotent). Beyond the instance's limit: 429 with `data.retryAfter` seconds, so a crowd of
-     * uploads waits its turn instead of holding the server's memory, disk and event loop.
+     * (idempotent). Beyond the instance's limit: 429 with `data.retryAfter` seconds (admission.ts:
+     * about when a place should be free), so a crowd of uploads waits its turn instead of holding
+     * the server's memory, disk and event loop.
      */
     admitPiece(): () => void {
-      if (piecesIn >= maxPieces) {
-        const retryAfter = BUSY_RETRY_MIN_S + Math.floor(Math.random() * BUSY_RETRY_SPREAD_S);
-        throw new AppError('RATE_LIMITED', UPLOAD_MSG.busy, { retryAfter });
-      }
-      piecesIn++;
-      let left = false;
-      return () => {
-        if (left) return;
-        left = true;
-        piecesIn--;
-      };
+      const turn = admission.admit();
+      if (!turn.admitted) throw new AppError('RATE_LIMITED', UPLOAD_MSG.busy, { retryAfter: turn.retryAfter });
+      return turn.leave;
     },
 
     /**

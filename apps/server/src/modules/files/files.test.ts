@@ -756,4 +756,25 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
       agent.destroy();
     }
   });
+
+  it('asks refused pieces to wait longer when pieces take long and refusals pile up (issue 15)', async () => {
+    // A piece that holds its turn for 3 s raises the instance's average piece time.
+    const slow = await slowPiece({ id: newUploadId(), name: 'slow.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await slow.finish()).statusCode).toBe(200);
+    const held = await slowPiece({ id: newUploadId(), name: 'held.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const waits: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const body = piece({ id: newUploadId(), name: 'crowd.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+      const refused = await busy.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...body.headers, ...uploader.headers } });
+      expect(refused.statusCode).toBe(429);
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(refused.json().data).toEqual({ retryAfter });
+      waits.push(retryAfter);
+    }
+    // Average >= 0.6 s and >= 10 refusals of a limit of 1: at least 0.6 x 11 s, beyond the old fixed 1-3 s.
+    expect(waits.at(-1)).toBeGreaterThanOrEqual(7);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(60);
+    expect((await held.finish()).statusCode).toBe(200);
+  });
 });

@@ -563,4 +563,49 @@ describe('UploadQueue: a server too busy to take a piece (429)', () => {
     expect(status('stop.pdf')).toBe('error_cancel');
     expect(net.calls).toHaveLength(1);
   });
+
+  it('sends fewer pieces at once after a refusal, and more again as pieces are taken (AIMD, per queue)', async () => {
+    const { waits, sleep } = manualSleep();
+    const { queue, net, uploaded } = setup({ sleep, random: () => 0 });
+    const size = UPLOAD_PIECE_SIZE * 40 + 10;
+    queue.add([file('a.zip', size), file('b.zip', size)]);
+    await flush();
+    // Normal concurrency: 2 files x 5 pieces.
+    expect(net.inFlight()).toHaveLength(10);
+    expect(queue.piecesWindow()).toBe(10);
+    // The crowd refuses every piece sent: the window halves once for that burst.
+    for (const piece of net.inFlight()) piece.reject(new UploadBusyError(1000));
+    await flush();
+    expect(queue.piecesWindow()).toBe(5);
+    expect(waits).toHaveLength(10);
+    for (const w of waits.splice(0)) w.wake();
+    await flush();
+    expect(net.inFlight()).toHaveLength(5);
+    // Refused again: halved again; only 2 of the waiting pieces go next.
+    for (const piece of net.inFlight()) piece.reject(new UploadBusyError(1000));
+    await flush();
+    expect(queue.piecesWindow()).toBe(2);
+    for (const w of waits.splice(0)) w.wake();
+    await flush();
+    expect(net.inFlight()).toHaveLength(2);
+    // Pieces taken: one more at once every few.
+    let peak = 0;
+    const answerAll = () => {
+      for (const piece of net.inFlight()) piece.resolve(piece.request.chunk === piece.request.chunks - 1 ? stored(piece.request.name) : null);
+    };
+    for (let i = 0; i < 8; i++) {
+      answerAll();
+      await flush();
+      peak = Math.max(peak, net.inFlight().length);
+    }
+    expect(queue.piecesWindow()).toBeGreaterThan(5);
+    expect(peak).toBeGreaterThan(2);
+    expect(peak).toBeLessThanOrEqual(10);
+    for (let i = 0; i < 200 && uploaded.length < 2; i++) {
+      answerAll();
+      await flush();
+    }
+    expect(uploaded.map((u) => u.name).sort()).toEqual(['a.zip', 'b.zip']);
+    expect(queue.piecesWindow()).toBe(10);
+  });
 });

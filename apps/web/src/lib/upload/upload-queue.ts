@@ -3,7 +3,9 @@
  * docs/uploader.md): checks picked files, queues them, uploads at most two files at once in
  * 5 MB pieces with up to five pieces of a file in flight, reports progress, and resumes a
  * retried file from the pieces the server already holds. A piece the server is too busy to take
- * (429) is sent again after the wait it names: the file stays "uploading", its progress holds.
+ * (429) is sent again after the wait it names: the file stays "uploading", its progress holds;
+ * and the queue then sends fewer pieces at once, growing back as pieces are taken (AIMD,
+ * congestion-window.ts), so a crowd of uploads does not keep sending bodies only to be refused.
  */
 import {
   UPLOAD_CONCURRENT_FILES,
@@ -13,6 +15,7 @@ import {
   fileExtensionOf,
   type AttachmentOrigin,
 } from '@contest/shared';
+import { CongestionWindow } from './congestion-window';
 import { rejectionOf, type FileLimits } from './file-checks';
 import { fileFingerprint, type ResumeRegistry } from './resume-registry';
 import { createUploadId } from './upload-id';
@@ -20,8 +23,8 @@ import { UploadBusyError, type StoredFile, type UploadEntry, type UploadStatus, 
 
 /** Progress shown while the server has not yet answered with the stored file. */
 export const PROGRESS_CAP = 99;
-/** Longest wait before sending a refused piece again, whatever the server asks. */
-export const BUSY_WAIT_CAP_MS = 30_000;
+/** Longest wait before sending a refused piece again: the server asks at most 60 s. */
+export const BUSY_WAIT_CAP_MS = 60_000;
 /**
  * A piece refused as busy for this long in all gives the file up (上传失败!, retry possible): only
  * a server that never frees a place gets there, a crowd of uploads clears long before.
@@ -94,8 +97,19 @@ export class UploadQueue {
   private readonly runs = new Map<string, Run>();
   private readonly listeners = new Set<() => void>();
   private destroyed = false;
+  /** Pieces of all the queue's files in flight at once, shrunk by refusals (AIMD). */
+  private readonly window: CongestionWindow;
 
-  constructor(private options: UploadQueueOptions) {}
+  constructor(private options: UploadQueueOptions) {
+    const files = options.concurrentFiles ?? UPLOAD_CONCURRENT_FILES;
+    const pieces = options.piecesInFlight ?? UPLOAD_PIECES_IN_FLIGHT;
+    this.window = new CongestionWindow(files * pieces);
+  }
+
+  /** Pieces the queue sends at once now (its congestion window). */
+  piecesWindow(): number {
+    return this.window.limit;
+  }
 
   /** The rows, oldest first; a new array after every change (usable with useSyncExternalStore). */
   entries(): readonly UploadEntry[] {
@@ -339,7 +353,8 @@ export class UploadQueue {
 
     const sleep = this.options.sleep ?? sleepFor;
     const random = this.options.random ?? Math.random;
-    const sendOnce = (chunk: number) =>
+    const window = this.window;
+    const post = (chunk: number) =>
       transport.uploadPiece(
         {
           origin,
@@ -357,6 +372,18 @@ export class UploadQueue {
           },
         },
       );
+    // Each send takes a place in the queue's window and hands it back with its outcome.
+    const sendOnce = async (chunk: number): Promise<StoredFile | null> => {
+      const ticket = await window.acquire(signal, () => new RunAborted());
+      try {
+        const stored = await post(chunk);
+        window.release(ticket, 'taken');
+        return stored;
+      } catch (err) {
+        window.release(ticket, err instanceof UploadBusyError ? 'busy' : 'other');
+        throw err;
+      }
+    };
     // A busy answer is not a failure: the piece waits its turn and goes again, as often as asked.
     const send = async (chunk: number): Promise<StoredFile | null> => {
       let waited = 0;
