@@ -22,6 +22,7 @@
  * and reports the median of each figure. The server's CPU use (user + system) during the loaded
  * run is printed beside, in % of one core (100%: its event loop is saturated) and per request
  * answered: on a shared machine the latter moves far less than req/s with the load of others.
+ * DATABASE_POOL_MAX (10) is the pool of both servers on PostgreSQL.
  * ONLY=<words> measures only the endpoints whose name holds one of them (ONLY=session,summary).
  * PROFILE_DIR=<dir> writes a CPU profile of each server during each loaded run.
  * Targets: portal >= 80% of the ceiling's req/s; single-request latency within 1.5x of it.
