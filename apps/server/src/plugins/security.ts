@@ -26,14 +26,25 @@ export const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'self'"],
 };
 
-export async function registerSecurity(app: FastifyInstance, opts: { https: boolean }): Promise<void> {
+/**
+ * Where presigned store links point (S3 only): video and audio previews play from
+ * `…?redirect=1`, which answers 302 to the store, and media-src is checked against the address
+ * the player is redirected to. Path-style stores serve every bucket from the endpoint's origin;
+ * virtual-hosted ones from `<bucket>.<host>`.
+ */
+export function storeMediaOrigins(storage: { driver: 'disk' } | { driver: 's3'; endpoint: string; publicEndpoint?: string; bucket: string; forcePathStyle: boolean }): string[] {
+  if (storage.driver !== 's3') return [];
+  const url = new URL(storage.publicEndpoint || storage.endpoint);
+  return [storage.forcePathStyle ? url.origin : `${url.protocol}//${storage.bucket}.${url.host}`];
+}
+
+export async function registerSecurity(app: FastifyInstance, opts: { https: boolean; mediaOrigins?: string[] }): Promise<void> {
+  const policy = { ...CONTENT_SECURITY_POLICY, mediaSrc: [...CONTENT_SECURITY_POLICY.mediaSrc, ...(opts.mediaOrigins ?? [])] };
   const headers = staticHeaders(
     helmet({
       contentSecurityPolicy: {
         useDefaults: false,
-        directives: opts.https
-          ? { ...CONTENT_SECURITY_POLICY, upgradeInsecureRequests: [] }
-          : CONTENT_SECURITY_POLICY,
+        directives: opts.https ? { ...policy, upgradeInsecureRequests: [] } : policy,
       },
       // HSTS only makes sense when the portal is really served over HTTPS.
       strictTransportSecurity: opts.https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
