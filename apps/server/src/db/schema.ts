@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -153,10 +154,20 @@ export const dictItems = pgTable(
   (t) => [uniqueIndex('dict_items_type_code_uq').on(t.typeCode, t.code)],
 );
 
+/**
+ * jsonb read as the driver parsed it. Both drivers (pg, PGlite) already turn jsonb into values;
+ * drizzle's own jsonb JSON.parses a string value a second time, so a setting saved as the string
+ * "2025" came back as the number 2025 (and every other string cost a thrown exception).
+ */
+const jsonValue = customType<{ data: unknown; driverData: unknown }>({
+  dataType: () => 'jsonb',
+  toDriver: (value) => JSON.stringify(value),
+});
+
 /** Contest settings (name, phase windows, caps) as key/value JSON, edited by admins. */
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
-  value: jsonb('value').notNull(),
+  value: jsonValue('value').notNull(),
   updatedAt: updatedAt(),
 });
 

@@ -250,6 +250,18 @@ describe('contest settings: take effect at once', () => {
 });
 
 describe('contest settings: stored values and seeding', () => {
+  it('keeps a name that reads as a number a string: saved "2025", read "2025" (not 2025)', async () => {
+    const next = clone(await current());
+    next.name = '2025';
+    next.dataDocMenuName = '123';
+    expect((await put(next)).statusCode).toBe(200);
+    const again = await current();
+    expect(again.name).toBe('2025');
+    expect(again.dataDocMenuName).toBe('123');
+    const rows = await stored();
+    expect(Object.values(rows)).toContain('2025');
+  });
+
   it('reads malformed stored values as their defaults', async () => {
     const db = t.database.db;
     const store = (key: string, value: unknown) => db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
