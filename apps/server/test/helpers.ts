@@ -82,7 +82,8 @@ export async function createTestApp(
   };
 }
 
-async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+/** Removes every key under `prefix` (a test file's or a test server's own). */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url);
   try {
     let cursor = '0';

@@ -21,6 +21,7 @@ import { FILES_SWEEP_JOB } from '../src/app.js';
 import { BROADCAST_JOB } from '../src/modules/broadcast/broadcast.job.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from './files-helpers.js';
 import { createPostgresDatabase, dropPostgresDatabase, withDatabaseName, type TestDatabaseTemplate } from './test-database.js';
+import { deleteRedisPrefix } from './helpers.js';
 
 /**
  * product.md 11: two real server processes behind one reverse proxy, on one PostgreSQL database,
@@ -309,12 +310,7 @@ describe.skipIf(!enabled)('two instances behind one proxy (PostgreSQL, Redis, S3
       async () => dbName && dropPostgresDatabase(DATABASE_URL!, dbName),
       async () => {
         if (!redis) return;
-        let cursor = '0';
-        do {
-          const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-          if (keys.length) await redis.del(...keys);
-          cursor = nextCursor;
-        } while (cursor !== '0');
+        await deleteRedisPrefix(REDIS_URL!, prefix);
         await redis.quit();
       },
       async () => s3rver?.close(),

@@ -89,24 +89,17 @@ export function SpeedTestPage() {
       </Space>
 
       <Card size="small" title={t('speedTest.results')} className="speed-test__card">
-        <div className="speed-test__row">
-          <span className="speed-test__label" id="speed-download-label">
-            {t('speedTest.download')}
-          </span>
-          <Progress percent={run.downloadPct} aria-label={t('speedTest.downloadProgress')} className="speed-test__bar" />
-          <strong className="speed-test__value" aria-describedby="speed-download-label" data-testid="speed-download">
-            {status(run.download, run.stage === 'download')}
-          </strong>
-        </div>
-        <div className="speed-test__row">
-          <span className="speed-test__label" id="speed-upload-label">
-            {t('speedTest.upload')}
-          </span>
-          <Progress percent={run.uploadPct} aria-label={t('speedTest.uploadProgress')} className="speed-test__bar" />
-          <strong className="speed-test__value" aria-describedby="speed-upload-label" data-testid="speed-upload">
-            {status(run.upload, run.stage === 'upload')}
-          </strong>
-        </div>
+        {(['download', 'upload'] as const).map((dir) => (
+          <div className="speed-test__row" key={dir}>
+            <span className="speed-test__label" id={`speed-${dir}-label`}>
+              {t(`speedTest.${dir}`)}
+            </span>
+            <Progress percent={run[`${dir}Pct`]} aria-label={t(`speedTest.${dir}Progress`)} className="speed-test__bar" />
+            <strong className="speed-test__value" aria-describedby={`speed-${dir}-label`} data-testid={`speed-${dir}`}>
+              {status(run[dir], run.stage === dir)}
+            </strong>
+          </div>
+        ))}
         {/* Read out by screen readers as the run moves on: started, finished with figures, failed. */}
         <p className="speed-test__live" role="status" aria-live="polite" data-testid="speed-live">
           {announcement}
