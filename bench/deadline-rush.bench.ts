@@ -8,7 +8,7 @@
  * matters (target p99 < 1 s during the rush, 0 errors). A piece refused with 429 (the instance's
  * UPLOAD_MAX_PIECES_IN_FLIGHT) waits its Retry-After and is sent again: counted apart, not as an
  * error. As the web uploader, each participant's pieces go through a congestion window (the web's
- * own CongestionWindow: halved on a refusal, one more every 3 pieces taken).
+ * own CongestionWindow: slow start from 2 pieces, halved on a refusal, one more every 3 pieces taken).
  *
  * The server is the built one (`npm run build -w @contest/server` first): `node
  * apps/server/dist/server.js`, one or two child processes, out of process from this load
@@ -21,7 +21,8 @@
  *
  * Options: --n, --mb (at most 20, the TEAM ceiling), --window (s), --poll (s), --db pglite|pg,
  * --instances 1|2 (2 needs pg), --s3 (needs pg), --pieces-in-flight (the servers'
- * UPLOAD_MAX_PIECES_IN_FLIGHT, default theirs: 16). PostgreSQL: DATABASE_URL (default
+ * UPLOAD_MAX_PIECES_IN_FLIGHT, default theirs: 16), --pieces-waiting (UPLOAD_MAX_PIECES_WAITING,
+ * default 256). PostgreSQL: DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/postgres), where a database bench_rush_<time> is created and
  * dropped; REDIS_URL (default redis://127.0.0.1:6379), keys under a prefix of the run's own,
  * deleted at the end.
@@ -39,18 +40,19 @@
  * (participant, piece) in front, so no file is allocated and no two pieces are the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UPLOAD_CONCURRENT_FILES, UPLOAD_PIECE_SIZE, UPLOAD_PIECES_IN_FLIGHT } from '@contest/shared';
-import { CongestionWindow } from '../apps/web/src/lib/upload/congestion-window.js';
+import { startRoundRobinProxy } from '../apps/server/test/round-robin-proxy.js';
+import { CongestionWindow, SLOW_START_PIECES, WINDOW_GROWTH_SUCCESSES } from '../apps/web/src/lib/upload/congestion-window.js';
 import { forkServer, serveParent, type ServerProcess } from './support/child.js';
-import { MB, sampleMemory } from './support/memory.js';
+import { cpuSecondsOf, MB, peakRssMbOf, sampleMemory } from './support/memory.js';
 import { load, markdown } from './support/report.js';
 import { runMain } from './support/run.js';
 import { BENCH_PASSWORD, seedParticipants } from './support/seed.js';
@@ -61,7 +63,6 @@ const MIB = 2 ** 20;
 const TEAM_MAX_MB = 20;
 const COMMITMENT_BYTES = 200 * 1024;
 const BROWSER_SOCKETS = 6;
-const CLK_TCK = 100;
 const S3_BUCKET = 'contest-rush';
 
 const { values: opts } = parseArgs({
@@ -76,6 +77,7 @@ const { values: opts } = parseArgs({
     s3: { type: 'boolean', default: false },
     /** UPLOAD_MAX_PIECES_IN_FLIGHT of each instance (default: the server's, 16). */
     'pieces-in-flight': { type: 'string', default: '' },
+    'pieces-waiting': { type: 'string', default: '' },
   },
   strict: true,
 });
@@ -85,44 +87,6 @@ const { values: opts } = parseArgs({
 interface AuxReady {
   proxyPort: number | null;
   s3Port: number | null;
-}
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
-
-function startProxy(ports: number[]): Promise<{ server: Server; port: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  let next = 0;
-  /** One request upstream with the whole body, the answer streamed back. */
-  const forward = (req: IncomingMessage, res: ServerResponse, port: number | undefined, payload: Buffer) => {
-    const headers: IncomingHttpHeaders = { ...req.headers, 'content-length': String(payload.length) };
-    for (const h of HOP_BY_HOP) delete headers[h];
-    // nginx's $proxy_add_x_forwarded_for: what the client sent, then the address it came from.
-    const prior = req.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = prior ? `${String(prior)}, ${req.socket.remoteAddress}` : req.socket.remoteAddress;
-    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      const back: IncomingHttpHeaders = { ...answer.headers };
-      for (const h of HOP_BY_HOP) delete back[h];
-      res.writeHead(answer.statusCode ?? 502, back);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    upstream.end(payload);
-  };
-  const server = createServer((req, res) => {
-    const port = ports[next++ % ports.length];
-    // As nginx does by default (proxy_request_buffering on): the whole body first, then upstream.
-    // A streaming proxy turned the instances' early 429s into client connection resets.
-    const body: Buffer[] = [];
-    req.on('data', (b: Buffer) => body.push(b));
-    req.on('end', () => forward(req, res, port, Buffer.concat(body)));
-    req.on('error', () => res.destroy());
-  });
-  server.keepAliveTimeout = 30_000;
-  server.on('close', () => agent.destroy());
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, port: (server.address() as AddressInfo).port })));
 }
 
 type S3rverClass = new (options: {
@@ -146,7 +110,10 @@ async function aux(): Promise<void> {
     s3Port = (await server.run()).port;
     s3 = server;
   }
-  const proxy = ports.length ? await startProxy(ports) : null;
+  // As deploy/nginx.conf: uploads (/api/attachment/) stream to the instances (proxy_request_buffering
+  // off), so a piece waiting in an instance's line holds the client's body back instead of the
+  // proxy's memory; other calls are buffered whole first (nginx's default).
+  const proxy = ports.length ? await startRoundRobinProxy({ ports, buffer: (url) => !url.startsWith('/api/attachment/') }) : null;
   serveParent<AuxReady>({ proxyPort: proxy?.port ?? null, s3Port }, {}, async () => {
     proxy?.server.closeAllConnections();
     await new Promise<void>((done) => (proxy ? proxy.server.close(() => done()) : done()));
@@ -165,7 +132,9 @@ interface Instance {
 
 /** `node apps/server/dist/server.js` on a free port; resolves once it prints where it runs. */
 function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
-  const child = spawn(process.execPath, [SERVER_JS], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it exits (bench/support/cpu-profile-top.ts).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, SERVER_JS], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((done, fail) => {
     let out = '';
@@ -181,19 +150,6 @@ function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
     child.stdout!.on('data', onData);
     child.once('exit', (code) => fail(new Error(`server exited with ${code} before listening:\n${out}`)));
   });
-}
-
-/** user+sys CPU seconds of a process (/proc/<pid>/stat fields 14 and 15). */
-function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-/** Peak resident memory of a process so far (VmHWM), in MB. */
-function peakRssMbOf(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Math.round(Number(m?.[1] ?? 0) / 1024);
 }
 
 // ---- the client --------------------------------------------------------------------------------------
@@ -217,7 +173,10 @@ interface Client {
 
 let target = { port: 0, sendForwardedFor: true };
 
-/** One request as the participant's browser sends it; `payload` is written as given (JSON or multipart parts). */
+/** One request as the participant's browser sends it; `payload` is written as given (JSON or a raw piece's parts). */
+/** Sockets that already ignore late errors (each kept-alive socket gets one listener, not one per request). */
+const guardedSockets = new WeakSet<object>();
+
 function send(client: Client, method: string, path: string, payload: { headers: Record<string, string | number>; parts: Buffer[] } | null = null): Promise<Answer> {
   return new Promise((done, fail) => {
     const headers: Record<string, string | number> = { ...payload?.headers };
@@ -241,6 +200,12 @@ function send(client: Client, method: string, path: string, payload: { headers: 
       res.on('error', fail);
     });
     req.on('error', fail);
+    // Answered early (a 429 while the body is still going out), the socket may fail after its request let go of it.
+    req.on('socket', (socket) => {
+      if (guardedSockets.has(socket)) return;
+      guardedSockets.add(socket);
+      socket.on('error', () => {});
+    });
     for (const part of payload?.parts ?? []) req.write(part);
     req.end();
   });
@@ -303,22 +268,26 @@ let firstPieceAt = Infinity;
 let lastPieceAt = 0;
 const fileSeconds: number[] = [];
 
-/** A piece: the stamp (keeping %PDF at the start of piece 0), then the shared block. */
-function pieceParts(who: number, uploadId: string, name: string, chunks: number, chunk: number, size: number) {
-  const boundary = `----rush${randomUUID().replaceAll('-', '')}`;
-  let head = '';
-  for (const [field, value] of Object.entries({ origin: 'TEAM', id: uploadId, name, chunks: String(chunks), chunk: String(chunk) })) {
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}\r\n`;
-  }
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+/**
+ * A piece as the web uploader sends it: the raw bytes (the stamp, keeping %PDF at the start of
+ * piece 0, then the shared block), the form's fields in the query string.
+ */
+function piecePath(uploadId: string, name: string, chunks: number, chunk: number): string {
+  const query = new URLSearchParams({ origin: 'TEAM', id: uploadId, name, chunks: String(chunks), chunk: String(chunk) });
+  return `/api/attachment/piece/upload?${query.toString()}`;
+}
+
+function pieceParts(who: number, uploadId: string, chunk: number, size: number) {
   const stamp = Buffer.from(`${chunk === 0 ? '%PDF-1.7\n' : ''}${who}:${chunk}:${uploadId}`.padEnd(STAMP, ' ').slice(0, STAMP), 'latin1');
-  const parts = [Buffer.from(head), stamp.subarray(0, Math.min(STAMP, size)), block.subarray(STAMP, Math.max(STAMP, size)), Buffer.from(`\r\n--${boundary}--\r\n`)];
+  const parts = [stamp.subarray(0, Math.min(STAMP, size)), block.subarray(STAMP, Math.max(STAMP, size))];
   const length = parts.reduce((n, p) => n + p.length, 0);
-  return { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length }, parts };
+  return { headers: { 'content-type': 'application/octet-stream', 'content-length': length }, parts };
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const NEVER = new AbortController().signal;
+// Every participant's waiting pieces listen on it; none ever fires, so no leak to warn about.
+setMaxListeners(Infinity, NEVER);
 
 /** One file in pieces, UPLOAD_PIECES_IN_FLIGHT at a time and the last one alone; its uniqueNo. */
 async function uploadFile(client: Client, who: number, name: string, bytes: number, timedAsFile: boolean): Promise<string> {
@@ -331,7 +300,7 @@ async function uploadFile(client: Client, who: number, name: string, bytes: numb
       const ticket = await client.window.acquire(NEVER);
       firstPieceAt = Math.min(firstPieceAt, performance.now());
       const answer = await timed('piece (5 MB)', async () => {
-        const a = await send(client, 'POST', '/api/attachment/piece/upload', pieceParts(who, id, name, chunks, chunk, size));
+        const a = await send(client, 'POST', piecePath(id, name, chunks, chunk), pieceParts(who, id, chunk, size));
         // Busy: not an error, not a timed piece; waited out below.
         return a.status === 429 ? { ...a, status: 200, body: { status: 200, data: { busy: a.retryAfter ?? 1 } } } : a;
       }).catch((err: unknown) => {
@@ -394,7 +363,7 @@ let completed = 0;
 async function participant(who: number, username: string, startAt: number, fileBytes: number, pollMs: number): Promise<void> {
   // 127.1.0.1 onwards, never .0 or .255 in the last place.
   const address = `127.${1 + Math.floor(who / 254 / 254)}.${Math.floor(who / 254) % 254}.${(who % 254) + 1}`;
-  const client: Client = { agent: new Agent({ keepAlive: true, maxSockets: BROWSER_SOCKETS }), pageAgent: new Agent({ keepAlive: true, maxSockets: 2 }), address, token: '', window: new CongestionWindow(UPLOAD_CONCURRENT_FILES * UPLOAD_PIECES_IN_FLIGHT) };
+  const client: Client = { agent: new Agent({ keepAlive: true, maxSockets: BROWSER_SOCKETS }), pageAgent: new Agent({ keepAlive: true, maxSockets: 2 }), address, token: '', window: new CongestionWindow(UPLOAD_CONCURRENT_FILES * UPLOAD_PIECES_IN_FLIGHT, WINDOW_GROWTH_SUCCESSES, SLOW_START_PIECES) };
   await sleep(Math.max(0, startAt - performance.now()));
   let uploading = true;
   let poller: Promise<void> = Promise.resolve();
@@ -490,6 +459,7 @@ async function main(): Promise<void> {
       SEED_ADMIN_PASSWORD: BENCH_PASSWORD,
       SMS_PROVIDER: 'log',
       ...(opts['pieces-in-flight'] ? { UPLOAD_MAX_PIECES_IN_FLIGHT: opts['pieces-in-flight'] } : {}),
+      ...(opts['pieces-waiting'] ? { UPLOAD_MAX_PIECES_WAITING: opts['pieces-waiting'] } : {}),
       // libuv's pool (default 4 threads) carries both the pieces' disk writes and argon2 (login): settable to see what it bounds.
       ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
       ...(s3Port
@@ -545,7 +515,7 @@ async function main(): Promise<void> {
     const perFile = [...fileSeconds].sort((a, b) => a - b);
     const setup =
       `${n} participants, ${mb} MB each (+${COMMITMENT_BYTES / 1024} KB commitment), start window ${windowS} s, poll ${opts.poll} s; ` +
-      `${pg ? 'PostgreSQL + Redis' : 'embedded PGlite'}${opts.s3 ? ' + S3 (s3rver)' : ''}, ${instances} instance(s), pieces in flight per instance ${opts['pieces-in-flight'] || 'default (16)'}, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? 'default (4)'}`;
+      `${pg ? 'PostgreSQL + Redis' : 'embedded PGlite'}${opts.s3 ? ' + S3 (s3rver)' : ''}, ${instances} instance(s), pieces in flight per instance ${opts['pieces-in-flight'] || 'default (16)'}, waiting ${opts['pieces-waiting'] || 'default (256)'}, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? 'default (4)'}`;
     console.log(`\ndeadline rush: ${setup}`);
     console.log(`load average before: ${loadBefore}, after: ${load()}; wall ${wall.toFixed(1)} s; ${completed}/${n} submitted\n`);
     console.log(markdown(['step', 'count', 'errors', '429s', 'per s', 'p50 ms', 'p99 ms', 'max ms'], rows));

@@ -142,7 +142,16 @@ describe('files: uploader and preview', () => {
 
   it('uploads two files at once while the third waits; cancels, retries and deletes one', async () => {
     // Each piece is held back, as on a slow line, so the queue is there to see.
-    await page.route('**/api/attachment/piece/upload', async (route) => {
+    // Matched by path: a piece's fields ride in the query string, which a glob would have to spell out.
+    const isPiece = (url: URL) => url.pathname === '/api/attachment/piece/upload';
+    const sent: { type: string | undefined; name: string | null; bytes: number }[] = [];
+    await page.route(isPiece, async (route) => {
+      const request = route.request();
+      sent.push({
+        type: request.headers()['content-type'],
+        name: new URL(request.url()).searchParams.get('name'),
+        bytes: request.postDataBuffer()?.length ?? 0,
+      });
       await sleep(PIECE_DELAY_MS);
       // The uploader may have aborted the request meanwhile (cancel).
       await route.continue().catch(() => {});
@@ -164,7 +173,12 @@ describe('files: uploader and preview', () => {
 
     await row('演示文稿.pdf').getByRole('button', { name: '重新上传' }).click();
     await row('演示文稿.pdf').and(uploader.locator('[data-status="ok"]')).waitFor({ timeout: 30_000 });
-    await page.unroute('**/api/attachment/piece/upload');
+    await page.unroute(isPiece);
+    // Each piece went out raw: its bytes as the body, its fields (the UTF-8 name too) in the query.
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    for (const piece of sent) expect(piece.type).toBe('application/octet-stream');
+    expect(new Set(sent.map((piece) => piece.name))).toEqual(new Set(['申报书.pdf', '演示文稿.pdf', '现场照片.png']));
+    expect(sent.every((piece) => piece.bytes > 0)).toBe(true);
 
     await row('演示文稿.pdf').and(uploader.locator('[data-status="ok"]')).getByRole('button', { name: '删除' }).click();
     expect(await state('演示文稿.pdf').innerText()).toBe('已删除!');

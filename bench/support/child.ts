@@ -30,7 +30,9 @@ export interface ServerProcess<Ready> {
 
 /** Forks `file` (a bench, run through tsx) with `args`; resolves with what the child sends as ready. */
 export async function forkServer<Ready>(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServerProcess<Ready>> {
-  const child = fork(file, args, { execArgv: ['--import', 'tsx'], stdio: 'inherit', env });
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = fork(file, args, { execArgv: ['--import', 'tsx', ...profile], stdio: 'inherit', env });
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { ready: Ready }).ready));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

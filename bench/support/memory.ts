@@ -2,6 +2,26 @@
 import { readFileSync } from 'node:fs';
 
 export const MB = 1024 * 1024;
+// Clock ticks per second of /proc/<pid>/stat (USER_HZ): 100 on every Linux this runs on.
+const CLK_TCK = 100;
+
+/** CPU seconds a process has used, user and system apart (/proc/<pid>/stat fields 14 and 15). */
+export function cpuOfPid(pid: number): { user: number; system: number; total: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const user = Number(fields[11]) / CLK_TCK;
+  const system = Number(fields[12]) / CLK_TCK;
+  return { user, system, total: user + system };
+}
+
+/** user+sys CPU seconds of a process. */
+export const cpuSecondsOf = (pid: number): number => cpuOfPid(pid).total;
+
+/** Peak resident memory of a process so far (VmHWM), in MB. */
+export function peakRssMbOf(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Math.round(Number(m?.[1] ?? 0) / 1024);
+}
 
 /** RSS of another process (Linux /proc), in bytes. */
 export function rssOfPid(pid: number): number {

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../src/config/config.js';
 describe('file storage configuration', () => {
   it('defaults to DATA_DIR/files on disk and 15-minute links with a per-process key', () => {
     const c = loadConfig({ DATA_DIR: '/srv/contest' });
-    expect(c.files).toEqual({ storage: { driver: 'disk', dir: '/srv/contest/files' }, linkSecret: undefined, linkTtlSeconds: 900, maxPiecesInFlight: 16 });
+    expect(c.files).toEqual({ storage: { driver: 'disk', dir: '/srv/contest/files' }, linkSecret: undefined, linkTtlSeconds: 900, maxPiecesInFlight: 16, maxPiecesWaiting: 4096 });
   });
 
   it('reads the S3 settings', () => {

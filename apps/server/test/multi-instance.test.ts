@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -22,15 +22,18 @@ import { BROADCAST_JOB } from '../src/modules/broadcast/broadcast.job.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from './files-helpers.js';
 import { createPostgresDatabase, dropPostgresDatabase, withDatabaseName, type TestDatabaseTemplate } from './test-database.js';
 import { deleteRedisPrefix } from './helpers.js';
+import { PIN_HEADER, SERVED_BY_HEADER, startRoundRobinProxy } from './round-robin-proxy.js';
 
 /**
  * product.md 11: two real server processes behind one reverse proxy, on one PostgreSQL database,
  * one Redis prefix, one S3 store (s3rver) and one shared DATA_DIR (upload pieces), as
- * deploy/compose.yaml runs them. A small round-robin proxy in the test stands in for nginx: it
- * appends the client's socket address to X-Forwarded-For ($proxy_add_x_forwarded_for) and, when
- * a check needs one instance, sends the request to the instance the `x-test-upstream` header
- * names (it answers with `x-upstream`, the instance that served). Test clients connect from
- * distinct loopback addresses (127.0.0.x), so each scenario is its own client address.
+ * deploy/compose.yaml runs them. Each is the production start: the bundle build.mjs makes, run
+ * as `node …/server.js` (the Dockerfile's CMD, the systemd unit), not the sources through tsx.
+ * A small round-robin proxy (round-robin-proxy.ts) stands in for nginx: it appends the client's
+ * socket address to X-Forwarded-For ($proxy_add_x_forwarded_for) and, when a check needs one
+ * instance, sends the request to the instance the `x-test-upstream` header names (it answers
+ * with `x-upstream`, the instance that served). Test clients connect from distinct loopback
+ * addresses (127.0.0.x), so each scenario is its own client address.
  *
  * Only in the PostgreSQL pass with Redis (CI: DATABASE_URL=postgres://… REDIS_URL=redis://…):
  * the embedded database is one process's, and without Redis there is nothing shared to test.
@@ -40,7 +43,7 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 const enabled = Boolean(DATABASE_URL?.startsWith('postgres') && REDIS_URL);
 
-const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUCKET = 'contest-multi';
 const ADMIN_PASSWORD = 'Admin@2025';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -63,8 +66,18 @@ interface Instance {
   output(): string;
 }
 
-function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+/**
+ * A fresh bundle of the current sources (build.mjs, ~0.5 s), never a dist/ that may be older. In
+ * a folder of its own under apps/server/node_modules: inside the repository, so node finds the
+ * external packages, and away from dist/, which a concurrent `npm run build` empties.
+ */
+async function buildServer(outdir: string): Promise<string> {
+  await promisify(execFile)(process.execPath, ['build.mjs', '--outdir', outdir], { cwd: SERVER_ROOT });
+  return join(outdir, 'server.js');
+}
+
+function startInstance(serverJs: string, env: Record<string, string>): Promise<Instance> {
+  const child = spawn(process.execPath, [serverJs], {
     // Configuration through the environment only, and only these names (no inherited DATABASE_URL & co.).
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,39 +110,6 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-// ---- the proxy (nginx's part) ----------------------------------------------------------------
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'upgrade'];
-
-function startProxy(ports: number[]): Promise<{ server: Server; port: number }> {
-  const agent = new Agent({ keepAlive: true });
-  let next = 0;
-  const server = createServer((req, res) => {
-    const pinned = req.headers['x-test-upstream'];
-    const index = pinned === '0' || pinned === '1' ? Number(pinned) : next++ % ports.length;
-    const headers: IncomingHttpHeaders = { ...req.headers };
-    delete headers['x-test-upstream'];
-    for (const h of HOP_BY_HOP) delete headers[h];
-    // nginx's $proxy_add_x_forwarded_for: what the client sent, then the address it connected from.
-    const prior = req.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = prior ? `${String(prior)}, ${req.socket.remoteAddress}` : req.socket.remoteAddress;
-    headers['x-forwarded-proto'] = 'http';
-    const upstream = httpRequest({ host: '127.0.0.1', port: ports[index], method: req.method, path: req.url, headers, agent }, (answer) => {
-      const back: IncomingHttpHeaders = { ...answer.headers, 'x-upstream': String(index) };
-      for (const h of HOP_BY_HOP) delete back[h];
-      res.writeHead(answer.statusCode ?? 502, back);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  server.on('close', () => agent.destroy());
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port })));
-}
-
 // ---- the client --------------------------------------------------------------------------------
 
 interface Answer {
@@ -160,7 +140,7 @@ const instances: Instance[] = [];
 function call(method: string, path: string, opts: CallOptions = {}): Promise<Answer> {
   const port = opts.direct !== undefined ? instances[opts.direct]!.port : proxyPort;
   const headers: Record<string, string> = { ...opts.headers };
-  if (opts.to !== undefined) headers['x-test-upstream'] = String(opts.to);
+  if (opts.to !== undefined) headers[PIN_HEADER] = String(opts.to);
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let payload = opts.body;
   if (opts.json !== undefined) {
@@ -177,7 +157,7 @@ function call(method: string, path: string, opts: CallOptions = {}): Promise<Ans
         const raw = Buffer.concat(chunks);
         let body: Answer['body'] = {};
         if (String(res.headers['content-type']).startsWith('application/json')) body = JSON.parse(raw.toString()) as Answer['body'];
-        const upstream = res.headers['x-upstream'];
+        const upstream = res.headers[SERVED_BY_HEADER];
         resolve({ status: res.statusCode ?? 0, headers: res.headers, raw, body, upstream: upstream === undefined ? undefined : Number(upstream) });
       });
     });
@@ -265,6 +245,11 @@ describe.skipIf(!enabled)('two instances behind one proxy (PostgreSQL, Redis, S3
     dataDir = mkdtempSync(join(tmpdir(), 'contest-multi-data-'));
     s3Dir = mkdtempSync(join(tmpdir(), 'contest-multi-s3-'));
     dirs.push(dataDir, s3Dir);
+    const buildCache = join(SERVER_ROOT, 'node_modules', '.cache');
+    mkdirSync(buildCache, { recursive: true });
+    const bundleDir = mkdtempSync(join(buildCache, 'multi-instance-'));
+    dirs.push(bundleDir);
+    const serverJs = await buildServer(bundleDir);
     database = await openDatabase({ databaseUrl: url, dataDir });
     // The per-address login ceiling at its lowest, so the shared-counter check is quick.
     await database.db.insert(settings).values({ key: SETTINGS_KEYS.loginPerIpPerMinute, value: LOGIN_PER_IP_MIN }).onConflictDoUpdate({ target: settings.key, set: { value: LOGIN_PER_IP_MIN } });
@@ -293,11 +278,11 @@ describe.skipIf(!enabled)('two instances behind one proxy (PostgreSQL, Redis, S3
       FILE_LINK_SECRET: 'multi-instance-test-secret-of-32-chars-or-more',
     };
     // Both at once, as compose starts them: migrations and the seed run under the startup lock.
-    const started = await Promise.allSettled([startInstance(env), startInstance(env)]);
+    const started = await Promise.allSettled([startInstance(serverJs, env), startInstance(serverJs, env)]);
     for (const s of started) if (s.status === 'fulfilled') instances.push(s.value);
     const failed = started.find((s) => s.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    const started2 = await startProxy(instances.map((i) => i.port));
+    const started2 = await startRoundRobinProxy({ ports: instances.map((i) => i.port), buffer: false, pin: true, setHeaders: { 'x-forwarded-proto': 'http' } });
     proxy = started2.server;
     proxyPort = started2.port;
   }, 90_000);

@@ -146,6 +146,13 @@ const envSchema = z.object({
     .min(1, { error: 'must be an integer from 1 to 1000' })
     .max(1000, { error: 'must be an integer from 1 to 1000' })
     .default(16),
+  // Pieces beyond that wait, unread, in a line of this many for up to 30 s before a 429 (0: refuse at once).
+  UPLOAD_MAX_PIECES_WAITING: z.coerce
+    .number({ error: 'must be an integer from 0 to 10000' })
+    .int({ error: 'must be an integer from 0 to 10000' })
+    .min(0, { error: 'must be an integer from 0 to 10000' })
+    .max(10000, { error: 'must be an integer from 0 to 10000' })
+    .default(4096),
   SMTP_HOST: optionalString.pipe(z.string().regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name or address').optional()),
   SMTP_PORT: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -217,8 +224,10 @@ export interface AppConfig {
     /** Key of the signed file links; undefined = a random key per process (links die with it). */
     linkSecret: string | undefined;
     linkTtlSeconds: number;
-    /** Piece requests admitted at once per instance (UPLOAD_MAX_PIECES_IN_FLIGHT); more get 429 + Retry-After. */
+    /** Piece requests admitted at once per instance (UPLOAD_MAX_PIECES_IN_FLIGHT); more wait in line. */
     maxPiecesInFlight: number;
+    /** Piece requests that may wait, unread, for a place (UPLOAD_MAX_PIECES_WAITING); more get 429 + Retry-After. */
+    maxPiecesWaiting: number;
   };
   email: {
     /** null: no SMTP_HOST, mails are written to DATA_DIR/email-outbox.jsonl (the log provider). */
@@ -337,6 +346,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkSecret: e.FILE_LINK_SECRET,
       linkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
       maxPiecesInFlight: e.UPLOAD_MAX_PIECES_IN_FLIGHT,
+      maxPiecesWaiting: e.UPLOAD_MAX_PIECES_WAITING,
     },
     email: {
       smtp: e.SMTP_HOST ? smtpOf(e.SMTP_HOST, e.SMTP_PORT, e.SMTP_SECURE, e.SMTP_USER, e.SMTP_PASSWORD) : null,

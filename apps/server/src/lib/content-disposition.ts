@@ -15,3 +15,8 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
 export function isInlinePreviewable(mimeType: string): boolean {
   return mimeType === 'application/pdf' || /^image\/(jpeg|png|gif|webp|bmp)$/.test(mimeType);
 }
+
+/** The disposition a download is sent with: inline only when the caller asked for a preview and the type opens safely. */
+export function downloadDisposition(preview: boolean, mimeType: string): 'inline' | 'attachment' {
+  return preview && isInlinePreviewable(mimeType) ? 'inline' : 'attachment';
+}

@@ -92,6 +92,8 @@ export const UPLOAD_MSG = {
   badChunk: '分片序号不合法',
   chunkMismatch: '分片信息与本次上传不一致',
   badPieceSize: '分片大小不正确',
+  /** A raw piece body (application/octet-stream) sent without Content-Length: its size must be known before it is written. */
+  pieceLengthRequired: '分片须声明 Content-Length',
   missingFile: '缺少上传文件',
   originNotAllowed: '无权上传该类型的附件',
   badOrigin: '附件来源不合法',

@@ -52,6 +52,23 @@ export interface Storage {
   presignGet?(key: string, options?: PresignGetOptions): Promise<string | null>;
 }
 
+/** What a download link needs of a stored file's row (attachments: the key, the name and type to send). */
+export interface StoredDownload {
+  storageKey: string;
+  originalName: string;
+  mimeType: string;
+}
+
+/**
+ * The presigned link every download route redirects to (?redirect=1): named and typed as the
+ * stream sends the file, so a store-served download looks the same as a streamed one; null when
+ * the store has none (disk), and the caller streams. Access checks are the caller's, before.
+ */
+export async function presignDownload(storage: Storage, file: StoredDownload, disposition: 'inline' | 'attachment'): Promise<string | null> {
+  if (!storage.presignGet) return null;
+  return storage.presignGet(file.storageKey, { filename: file.originalName, contentType: file.mimeType, disposition });
+}
+
 /** Object keys the drivers accept: lower-case path segments, no dots, so never a traversal. */
 export const STORAGE_KEY_PATTERN = /^[a-z0-9_-]+(\/[a-z0-9_-]+)*$/;
 

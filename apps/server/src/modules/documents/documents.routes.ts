@@ -4,8 +4,11 @@ import { documentListQuerySchema, idParamsSchema, templateQuerySchema } from '@c
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { localeOf } from '../dictionary/request-locale.js';
-import { contentDisposition, isInlinePreviewable } from '../files/files.http.js';
+import { contentDisposition, presignedRedirectHeaders } from '../files/files.http.js';
 import type { DocumentDownload, DocumentsService } from './documents.service.js';
+
+/** preview=1 opens images and PDFs inline; redirect=1 accepts a 302 to a presigned store link (S3), else the file streams. */
+const fileQuery = z.object({ preview: z.string().optional(), redirect: z.string().optional() });
 
 export interface DocumentsRoutesOptions {
   service: DocumentsService;
@@ -17,15 +20,15 @@ export interface DocumentsRoutesOptions {
  * Sends a stored file with the same headers as /attachment/stream (whole file, no ranges), or
  * the 302 to a presigned store link the caller asked for (?redirect=1, S3 only).
  */
-function sendFile(reply: FastifyReply, { file, body, location }: DocumentDownload, inline: boolean) {
-  if (location !== undefined) return reply.code(302).headers({ location, 'cache-control': 'private, no-store' }).send();
+function sendFile(reply: FastifyReply, { file, disposition, body, location }: DocumentDownload) {
+  if (location !== undefined) return reply.code(302).headers(presignedRedirectHeaders(location)).send();
   return reply
     .headers({
       etag: `"${file.sha256}"`,
       'cache-control': 'private, no-cache',
       'x-content-type-options': 'nosniff',
       'content-type': file.mimeType,
-      'content-disposition': contentDisposition(inline && isInlinePreviewable(file.mimeType) ? 'inline' : 'attachment', file.originalName),
+      'content-disposition': contentDisposition(disposition, file.originalName),
       'content-length': String(file.size),
     })
     .send(body);
@@ -35,7 +38,7 @@ function sendFile(reply: FastifyReply, { file, body, location }: DocumentDownloa
 export async function documentsRoutes(base: FastifyInstance, { service, participantOf }: DocumentsRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/template/public', { compress: false, schema: { querystring: templateQuerySchema } }, async (request, reply) =>
-    sendFile(reply, await service.template(request.query.code), false),
+    sendFile(reply, await service.template(request.query.code)),
   );
   // The titles follow the language, which may come from Accept-Language: caches must key on it.
   app.get('/documents', { schema: { querystring: documentListQuerySchema } }, async (request, reply) => {
@@ -44,11 +47,10 @@ export async function documentsRoutes(base: FastifyInstance, { service, particip
   });
   app.get(
     '/documents/:id/file',
-    { compress: false, schema: { params: idParamsSchema, querystring: z.object({ preview: z.string().optional(), redirect: z.string().optional() }) } },
+    { compress: false, schema: { params: idParamsSchema, querystring: fileQuery } },
     async (request, reply) => {
-      const preview = request.query.preview === '1';
-      const mode = { preview, redirect: request.query.redirect === '1' };
-      return sendFile(reply, await service.download(await participantOf(request), request.params.id, mode), preview);
+      const mode = { preview: request.query.preview === '1', redirect: request.query.redirect === '1' };
+      return sendFile(reply, await service.download(await participantOf(request), request.params.id, mode));
     },
   );
 }

@@ -1,18 +1,22 @@
 import type { Readable } from 'node:stream';
 import { CONTENT_MSG, type DocAudience, type DocumentItem, type DocumentListQuery, type Locale } from '@contest/shared';
 import { notFound } from '../../lib/errors.js';
-import { isInlinePreviewable } from '../../lib/content-disposition.js';
-import type { Storage } from '../../lib/storage/storage.js';
+import { downloadDisposition } from '../../lib/content-disposition.js';
+import { presignDownload, type Storage } from '../../lib/storage/storage.js';
 import type { Db } from '../../db/client.js';
 import { createDocumentsRepository, type AttachmentRow, type DocumentsRepository, type DocumentWithFile } from './documents.repository.js';
 
 const STREAM_PATH = '/api/attachment/stream/';
 
 /**
- * A file ready to send: its row (name, type, size, hash) and either its bytes or, when the caller
- * asked for a redirect and the store has links of its own (S3), a short-lived presigned URL.
+ * A file ready to send: its row (name, type, size, hash), how it opens (decided once, for the
+ * stream and the presigned link alike) and either its bytes or, when the caller asked for a
+ * redirect and the store has links of its own (S3), a short-lived presigned URL.
  */
-export type DocumentDownload = { file: AttachmentRow; body: Readable; location?: undefined } | { file: AttachmentRow; location: string; body?: undefined };
+export type DocumentDownload = { file: AttachmentRow; disposition: 'inline' | 'attachment' } & (
+  | { body: Readable; location?: undefined }
+  | { location: string; body?: undefined }
+);
 
 /** How the caller wants the file: `preview` opens images and PDFs inline; `redirect` accepts a 302 to the store. */
 export interface DownloadMode {
@@ -60,21 +64,19 @@ export function createDocumentsService(deps: { db: Db; repo: DocumentsRepository
   const audiencesOf = (accountId: string | null) => audiencesFor(repo, accountId);
 
   async function open(found: DocumentWithFile | undefined, missing: string, mode: DownloadMode = {}): Promise<DocumentDownload> {
+    // Not visible to this caller (audience, disabled, unknown): 404 before any link is made.
     if (!found) throw notFound(missing);
+    const { file } = found;
+    const disposition = downloadDisposition(mode.preview === true, file.mimeType);
     // Asked for only: the web app reads downloads through fetch with a token, where a
     // cross-origin redirect would need CORS on the bucket (decision in docs/files.md).
-    if (mode.redirect && storage.presignGet) {
-      const { file } = found;
-      const location = await storage.presignGet(file.storageKey, {
-        filename: file.originalName,
-        contentType: file.mimeType,
-        disposition: mode.preview && isInlinePreviewable(file.mimeType) ? 'inline' : 'attachment',
-      });
-      if (location) return { file, location };
+    if (mode.redirect) {
+      const location = await presignDownload(storage, file, disposition);
+      if (location) return { file, disposition, location };
     }
-    const body = await storage.get(found.file.storageKey);
+    const body = await storage.get(file.storageKey);
     if (!body) throw notFound(missing);
-    return { file: found.file, body };
+    return { file, disposition, body };
   }
 
   return {

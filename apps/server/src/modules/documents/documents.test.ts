@@ -203,6 +203,37 @@ describe('GET /api/documents/{id}/file', () => {
   });
 });
 
+describe('GET /api/documents/{id}/file?redirect=1 on local disk', () => {
+  it('streams as without it: disk has no links of its own, so no 302', async () => {
+    const approved = await participantWithTeam('APPROVED');
+    for (const query of ['redirect=1', 'redirect=1&preview=1']) {
+      const res = await get(`/api/documents/${created['data-doc']!.id}/file?${query}`, approved.headers);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.headers.location, query).toBeUndefined();
+      expect(res.rawPayload.toString(), query).toBe('%PDF-1.4\ndata-doc\n');
+      expect(res.headers['content-disposition'], query).toMatch(query.includes('preview') ? /^inline; / : /^attachment; /);
+    }
+  });
+
+  it('refuses a hidden document exactly as without it (404 with the same body, no Location)', async () => {
+    const pending = await participantWithTeam('SUBMITTED');
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['approved-only, pending team', created['data-doc']!.id, pending.headers],
+      ['approved-only, anonymous', created['data-doc']!.id, {}],
+      ['participant-only, anonymous', created['member-guide']!.id, {}],
+      ['disabled', created['disabled-doc']!.id, pending.headers],
+      ['unknown', randomUUID(), {}],
+    ];
+    for (const [who, id, headers] of cases) {
+      const plain = await get(`/api/documents/${id}/file`, headers);
+      const redirected = await get(`/api/documents/${id}/file?redirect=1&preview=1`, headers);
+      expect(redirected.statusCode, who).toBe(404);
+      expect(redirected.headers.location, who).toBeUndefined();
+      expect(redirected.body, who).toBe(plain.body);
+    }
+  });
+});
+
 describe('canReadDocumentFile', () => {
   it('admits a participant to a document file exactly when the document is visible to them', async () => {
     const approved = await participantWithTeam('APPROVED');

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createAdmission, REFUSAL_WINDOW_MS, retryAfterSeconds, RETRY_AFTER_MAX_S } from './admission.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createAdmission, REFUSAL_WINDOW_MS, retryAfterSeconds, RETRY_AFTER_MAX_S, type Admission } from './admission.js';
 
 describe('retryAfterSeconds', () => {
   it('is the average piece time, longer by one round per `limit` recent refusals, spread by up to half', () => {
@@ -64,5 +64,108 @@ describe('createAdmission', () => {
     c.advance(REFUSAL_WINDOW_MS);
     expect(admission.stats().refusedRecently).toBe(0);
     expect(admission.admit()).toEqual({ admitted: false, retryAfter: 16 });
+  });
+});
+
+describe('the line (pieces waiting, unread, for a place)', () => {
+  const admitted = (a: Admission): (() => void) => {
+    if (!a.admitted) throw new Error(`refused: ${a.retryAfter}`);
+    return a.leave;
+  };
+
+  it('lets pieces beyond the limit wait and hands each freed place to the first in line', async () => {
+    const admission = createAdmission({ limit: 1, maxWaiting: 2, maxWaitMs: 60_000, random: () => 0 });
+    const first = admitted(await admission.enter());
+    expect(admission.wouldWait()).toBe(true);
+    const order: string[] = [];
+    const second = admission.enter().then((a) => (order.push('second'), a));
+    const third = admission.enter().then((a) => (order.push('third'), a));
+    expect(admission.stats()).toMatchObject({ inFlight: 1, waiting: 2 });
+    // The line is full: the next is refused at once, and it would not wait.
+    expect(admission.wouldWait()).toBe(false);
+    expect(await admission.enter()).toMatchObject({ admitted: false });
+    first();
+    const leaveSecond = admitted(await second);
+    expect(order).toEqual(['second']);
+    expect(admission.stats()).toMatchObject({ inFlight: 1, waiting: 1 });
+    leaveSecond();
+    admitted(await third)();
+    expect(order).toEqual(['second', 'third']);
+    expect(admission.stats()).toMatchObject({ inFlight: 0, waiting: 0 });
+    // Leaving twice frees one place only.
+    leaveSecond();
+    expect(admission.stats().inFlight).toBe(0);
+  });
+
+  it('refuses a piece that waited too long, with a Retry-After, and counts the refusal', async () => {
+    vi.useFakeTimers();
+    try {
+      const admission = createAdmission({ limit: 1, maxWaiting: 4, maxWaitMs: 5000, random: () => 0 });
+      admitted(await admission.enter());
+      const waiting = admission.enter();
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(admission.stats().waiting).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      const answer = await waiting;
+      expect(answer.admitted).toBe(false);
+      expect(answer.admitted ? 0 : answer.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(admission.stats()).toMatchObject({ waiting: 0, refusedRecently: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('lets a piece whose client left leave the line without taking a place or counting as refused', async () => {
+    const admission = createAdmission({ limit: 1, maxWaiting: 4, maxWaitMs: 60_000 });
+    const first = admitted(await admission.enter());
+    const gone = new AbortController();
+    const left = admission.enter(gone.signal);
+    const next = admission.enter();
+    gone.abort();
+    expect(await left).toEqual({ admitted: false, retryAfter: 0 });
+    first();
+    admitted(await next)();
+    expect(admission.stats()).toMatchObject({ inFlight: 0, waiting: 0, refusedRecently: 0 });
+    // Already gone before asking: no wait at all.
+    expect(await admission.enter(AbortSignal.abort())).toMatchObject({ admitted: true });
+  });
+
+  it('with no line (maxWaiting 0) refuses at once, as admit() does', async () => {
+    const admission = createAdmission({ limit: 1, random: () => 0 });
+    admitted(await admission.enter());
+    expect(admission.wouldWait()).toBe(false);
+    expect(await admission.enter()).toMatchObject({ admitted: false });
+  });
+});
+
+describe('places follow the event loop (adjust)', () => {
+  it('halves the pieces read at once while the loop lags, down to the floor, and adds one back per quiet sample', async () => {
+    const admission = createAdmission({ limit: 16, maxWaiting: 100, lagTargetMs: 50, minPlaces: 2 });
+    expect(admission.stats().places).toBe(16);
+    admission.adjust(120);
+    expect(admission.stats().places).toBe(8);
+    for (const lag of [80, 60, 51, 500]) admission.adjust(lag);
+    expect(admission.stats().places).toBe(2);
+    // Between half the target and the target: left as it is.
+    admission.adjust(40);
+    expect(admission.stats().places).toBe(2);
+    // Pieces beyond the places wait, unread, even though the limit is 16.
+    const leaves = [await admission.enter(), await admission.enter()];
+    const third = admission.enter();
+    expect(admission.stats()).toMatchObject({ inFlight: 2, waiting: 1 });
+    // A quiet loop opens one more place, and the first in line takes it at once.
+    admission.adjust(10);
+    expect(admission.stats().places).toBe(3);
+    expect(await third).toMatchObject({ admitted: true });
+    expect(admission.stats()).toMatchObject({ inFlight: 3, waiting: 0 });
+    for (const a of leaves) if (a.admitted) a.leave();
+    for (let i = 0; i < 20; i++) admission.adjust(0);
+    expect(admission.stats().places).toBe(16);
+  });
+
+  it('keeps the limit fixed without a target', () => {
+    const admission = createAdmission({ limit: 4 });
+    admission.adjust(10_000);
+    expect(admission.stats().places).toBe(4);
   });
 });

@@ -36,4 +36,9 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 
 // In lib so the S3 driver's presigned links and the documents service decide and name files
 // exactly as the stream route does.
-export { contentDisposition, isInlinePreviewable } from '../../lib/content-disposition.js';
+export { contentDisposition, downloadDisposition, isInlinePreviewable } from '../../lib/content-disposition.js';
+
+/** The 302 to a presigned store link: the link expires within minutes, so nothing may keep it. */
+export function presignedRedirectHeaders(location: string): Record<string, string> {
+  return { location, 'cache-control': 'private, no-store' };
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { watchEventLoopLag } from '../../lib/event-loop-lag.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { IdentityServices } from '../auth/identity.module.js';
@@ -26,6 +27,9 @@ export interface FilesOptions {
 }
 
 /** Attachments: chunked and single uploads, storage drivers, streaming, access rules (issue 4); the speed test (issue 15). */
+/** How often the event loop's delay is sampled for the upload admission. */
+const LAG_SAMPLE_MS = 500;
+
 export async function registerFiles(
   api: FastifyInstance,
   deps: AppDeps,
@@ -45,13 +49,16 @@ export async function registerFiles(
     storage,
     pieces,
     links,
-    limits: { piecesInFlight: config.files.maxPiecesInFlight },
+    limits: { piecesInFlight: config.files.maxPiecesInFlight, piecesWaiting: config.files.maxPiecesWaiting },
     rules: {
       adminCan: (ctx, code) => identity.permissions.can(ctx, code),
       isExpertAssigned: options.isExpertAssigned ?? (async () => false),
       canReadDocumentFile: options.canReadDocumentFile ?? (async () => false),
     },
   });
+  // Uploads yield the event loop to the pages when it lags (admission.ts).
+  const stopLagWatch = watchEventLoopLag(LAG_SAMPLE_MS, (lag) => files.observeEventLoopLag(lag));
+  api.addHook('onClose', async () => stopLagWatch());
   await api.register(filesRoutes, { service: files, sessions: identity.sessions, incomingPath: () => pieces.incomingPath() });
   await api.register(speedRoutes, { sessions: identity.sessions });
 

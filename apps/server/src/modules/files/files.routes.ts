@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +22,7 @@ import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { authOf, bearerToken, requireRealm } from '../auth/auth.guard.js';
 import type { SessionService } from '../auth/session.service.js';
 import { ANONYMOUS, type Reader } from './files.access.js';
-import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
+import { contentDisposition, downloadDisposition, etagMatches, parseRange, presignedRedirectHeaders } from './files.http.js';
 import type { FilesService, PieceWrite, ReceivedFile, Uploader } from './files.service.js';
 
 export interface FilesRoutesOptions {
@@ -30,6 +30,9 @@ export interface FilesRoutesOptions {
   sessions: SessionService;
   incomingPath: () => Promise<string>;
 }
+
+/** The content type of a raw piece body (fields in the query string). */
+const RAW_PIECE_TYPE = 'application/octet-stream';
 
 // Fields are short: generous room for a 200-character name in UTF-8, so a 10,000-character one is cut and refused.
 const FIELD_MAX_BYTES = FILE_NAME_MAX * 4 + 64;
@@ -41,6 +44,25 @@ interface Received {
 
 /** Where a file part goes instead of a temporary file, decided from the fields that came before it. */
 type Direct = (fields: Record<string, string>) => Promise<Writable | null>;
+
+/**
+ * Streams `source` into `target`, counting, keeping the first SNIFF_BYTES and hashing on the way.
+ * A 'data' listener beside pipeline's own costs nothing per chunk; an async generator in the
+ * pipeline cost ~10% of upload throughput (bench/upload.bench.ts). Sizes are bounded by the
+ * caller: busboy truncates a part at its limit, a raw body is refused unless its declared length fits.
+ */
+async function drain(source: Readable, target: Writable, hash: boolean): Promise<ReceivedFile & { path: '' }> {
+  const digest = hash ? createHash('sha256') : null;
+  const headChunks: Buffer[] = [];
+  let size = 0;
+  source.on('data', (chunk: Buffer) => {
+    if (size < SNIFF_BYTES) headChunks.push(chunk.subarray(0, SNIFF_BYTES - size));
+    size += chunk.length;
+    digest?.update(chunk);
+  });
+  await pipeline(source, target);
+  return { path: '', size, head: Buffer.concat(headChunks), sha256: digest?.digest('hex') };
+}
 
 /**
  * Reads a multipart body, writing its one file part to a temporary file as it arrives (never
@@ -70,24 +92,11 @@ async function receive(
       const target = direct ? await direct(fields) : null;
       // Written straight to its place, the part has no temporary file ('' marks that).
       const path = target ? '' : await incomingPath();
-      const digest = hash ? createHash('sha256') : null;
-      const headChunks: Buffer[] = [];
-      let size = 0;
       file = { path, size: 0, filename: part.filename };
-      await pipeline(
-        part.file,
-        async function* (source: AsyncIterable<Buffer>) {
-          for await (const chunk of source) {
-            if (size < SNIFF_BYTES) headChunks.push(chunk.subarray(0, SNIFF_BYTES - size));
-            size += chunk.length;
-            digest?.update(chunk);
-            yield chunk;
-          }
-        },
-        target ?? createWriteStream(path, { flags: 'wx' }),
-      );
+      // busboy stops at its own limit and marks the part truncated: that is the 413.
+      const drained = await drain(part.file, target ?? createWriteStream(path, { flags: 'wx' }), hash);
       if (part.file.truncated) throw payloadTooLarge(UPLOAD_MSG.tooLarge);
-      file = { path, size, filename: part.filename, head: Buffer.concat(headChunks), sha256: digest?.digest('hex') };
+      file = { ...drained, path, filename: part.filename };
     }
   } catch (err) {
     if (file?.path) await rm(file.path, { force: true });
@@ -139,6 +148,8 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
   const app = parent.withTypeProvider<ZodTypeProvider>();
   // Registered here only: no other route accepts multipart bodies.
   await app.register(multipart, { throwFileSizeLimit: true });
+  // A raw piece body (fields in the query string) is left unread here for the route to stream.
+  app.addContentTypeParser(RAW_PIECE_TYPE, (_request, _payload, done) => done(null));
   if (!app.hasRequestDecorator('auth')) app.decorateRequest('auth', null);
 
   const signedIn = requireRealm(sessions, ...REALMS);
@@ -157,29 +168,85 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
   const turns = new WeakMap<FastifyRequest, () => void>();
 
   /**
-   * First thing, before the session is looked up and before a byte of the body is read: a piece
-   * beyond the instance's limit is refused with 429 and Retry-After. Nothing of it is parsed,
-   * buffered or written; Node reads and discards the rest of its body and keeps the connection,
-   * so the browser reads the 429 instead of a reset connection (closing at once would cut the
-   * upload short but leave browsers a connection error in place of the answer).
+   * First thing, before a byte of the body is read: a piece beyond the instance's limit waits in
+   * line, unread (admission.ts); one that finds the line full, or waits too long, is refused with
+   * 429 and Retry-After. Nothing of it is parsed, buffered or written; Node reads and discards the
+   * rest of a refused body and keeps the connection, so the browser reads the 429 instead of a
+   * reset connection (closing at once would cut the upload short but leave browsers a connection
+   * error in place of the answer). A place free now, or a full line, costs no session lookup;
+   * waiting is for signed-in callers only, so anonymous requests cannot fill the line.
    */
   async function admitPiece(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (service.pieceWouldWait()) request.auth = await sessions.authenticate(bearerToken(request), REALMS);
+    const gone = new AbortController();
+    const onGone = () => gone.abort();
+    reply.raw.once('close', onGone);
     let leave: () => void;
     try {
-      leave = service.admitPiece();
+      leave = await service.admitPiece(gone.signal);
     } catch (err) {
       const retryAfter = err instanceof AppError ? (err.data as { retryAfter?: number } | null)?.retryAfter : undefined;
       if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
       throw err;
+    } finally {
+      reply.raw.off('close', onGone);
     }
     turns.set(request, leave);
+    // The client left just as its turn came: the place goes to the next in line at once.
+    if (gone.signal.aborted) leave();
     // Whatever way the request ends (answered, refused later, connection lost), its turn ends.
     reply.raw.once('finish', leave);
     reply.raw.once('close', leave);
   }
 
+  /**
+   * A piece sent as its raw bytes (Content-Type application/octet-stream) with the form's fields
+   * in the query string: what the web uploader sends. No multipart parsing, which cost about a
+   * third of the throughput on the bench machine (docs/performance.md). Same checks, same answers.
+   */
+  async function rawPiece(request: FastifyRequest, uploader: Uploader) {
+    const fields: Record<string, string> = {};
+    for (const [key, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string') fields[key] = value;
+    }
+    const input = parseFields(pieceFields, fields);
+    // The declared length bounds the body (Node's parser reads no more), so a piece too large is
+    // refused before a byte of it is written; without one its size would show only while writing.
+    const declared = request.headers['content-length'];
+    if (declared === undefined) throw badRequest(UPLOAD_MSG.pieceLengthRequired);
+    if (Number(declared) > UPLOAD_PIECE_SIZE) throw payloadTooLarge(UPLOAD_MSG.tooLarge);
+    const endTurn = () => turns.get(request)?.();
+    const piece = await service.beginPiece(uploader, input);
+    if (piece) {
+      let body: ReceivedFile;
+      try {
+        body = await drain(request.raw, piece.stream, false);
+      } catch (err) {
+        await piece.release();
+        throw err;
+      } finally {
+        endTurn();
+      }
+      return piece.finish({ size: body.size, head: body.head ?? Buffer.alloc(0) });
+    }
+    // Already stored or being joined: the bytes go to a temporary file and acceptPiece answers.
+    const path = await incomingPath();
+    try {
+      let body: ReceivedFile;
+      try {
+        body = await drain(request.raw, createWriteStream(path, { flags: 'wx' }), false);
+      } finally {
+        endTurn();
+      }
+      return await service.acceptPiece(uploader, input, { ...body, path });
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
   app.post('/attachment/piece/upload', { onRequest: admitPiece, preHandler: signedIn }, async (request) => {
     const uploader = uploaderOf(request);
+    if (request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() === RAW_PIECE_TYPE) return ok(await rawPiece(request, uploader));
     // Fields first (as browsers send them): the piece streams straight into its upload's file.
     const begun: { piece: PieceWrite | null } = { piece: null };
     const direct: Direct = async (fields) => {
@@ -250,15 +317,15 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
         'x-content-type-options': 'nosniff',
       };
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).headers(common).send();
-      const inline = request.query.preview === '1' && isInlinePreviewable(file.mimeType);
+      const disposition = downloadDisposition(request.query.preview === '1', file.mimeType);
 
       // Only when asked: the web app reads files through fetch (token header, or a signed link
       // loaded into a blob), where a cross-origin redirect would need CORS on the bucket. Links
       // a browser navigates to (<a href>, <video src>) add redirect=1 and let the store serve the
       // bytes, ranges included. The access checks above have run; the link lives for minutes.
       if (request.query.redirect === '1') {
-        const location = await service.presignedUrl(file, inline ? 'inline' : 'attachment');
-        if (location) return reply.code(302).headers({ location, 'cache-control': 'private, no-store' }).send();
+        const location = await service.presignedUrl(file, disposition);
+        if (location) return reply.code(302).headers(presignedRedirectHeaders(location)).send();
       }
 
       const ifRange = request.headers['if-range'];
@@ -278,7 +345,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
       reply.headers({
         ...common,
         'content-type': file.mimeType,
-        'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', file.originalName),
+        'content-disposition': contentDisposition(disposition, file.originalName),
         'content-length': String(part ? part.end - part.start + 1 : file.size),
       });
       if (part) reply.code(206).header('content-range', `bytes ${part.start}-${part.end}/${file.size}`);

@@ -21,10 +21,10 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
-import type { ByteRange, Storage } from '../../lib/storage/storage.js';
+import { presignDownload, type ByteRange, type Storage } from '../../lib/storage/storage.js';
 import { recordOperation } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
-import { createAdmission } from './admission.js';
+import { createAdmission, PIECE_WAIT_MS } from './admission.js';
 import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import type { AttachmentRow, FilesRepository } from './files.repository.js';
 import { CLAIM_HEARTBEAT_MS, type JoinClaim, type PieceStore, type StorePlan, type UploadMeta } from './piece-store.js';
@@ -80,13 +80,22 @@ export interface FilesServiceDeps {
 
 /** What uploads may hold of one instance at a time. */
 export interface UploadLimits {
-  /** Piece requests admitted at once (UPLOAD_MAX_PIECES_IN_FLIGHT); beyond, 429 before the body is read. */
+  /** Piece requests admitted at once (UPLOAD_MAX_PIECES_IN_FLIGHT); beyond, they wait in line. */
   piecesInFlight?: number;
+  /** Piece requests that may wait, unread, for a place (UPLOAD_MAX_PIECES_WAITING); beyond, 429 before the body is read. */
+  piecesWaiting?: number;
+  /** The longest wait in that line before a 429 (default PIECE_WAIT_MS). */
+  pieceWaitMs?: number;
+  /** Event-loop delay (ms) above which fewer pieces are read at once (default 50; 0: never fewer). */
+  lagTargetMs?: number;
   /** Joins run at once; the next ones wait their turn (default 4). */
   joins?: number;
 }
 
 export const DEFAULT_PIECES_IN_FLIGHT = 16;
+export const DEFAULT_PIECES_WAITING = 4096;
+/** A loop that keeps requests waiting longer than this (p99) reads fewer pieces at once. */
+export const DEFAULT_LAG_TARGET_MS = 50;
 const DEFAULT_JOINS = 4;
 
 export function toUploadedFile(row: AttachmentRow): UploadedFile {
@@ -113,7 +122,12 @@ export function createFilesService(deps: FilesServiceDeps) {
   const { db, repo, storage, pieces, links, rules } = deps;
   const maxPieces = deps.limits?.piecesInFlight ?? DEFAULT_PIECES_IN_FLIGHT;
   // Retry-After of a refused piece comes from the instance's own piece durations and refusals.
-  const admission = createAdmission({ limit: maxPieces });
+  const admission = createAdmission({
+    limit: maxPieces,
+    maxWaiting: deps.limits?.piecesWaiting ?? DEFAULT_PIECES_WAITING,
+    maxWaitMs: deps.limits?.pieceWaitMs ?? PIECE_WAIT_MS,
+    lagTargetMs: deps.limits?.lagTargetMs ?? DEFAULT_LAG_TARGET_MS,
+  });
   // Joins hash what was not folded and hand the file to storage (for S3, the whole file again):
   // a few at a time, so a burst of finishing uploads does not take every disk and socket at once.
   const joinSlots = createSlots(deps.limits?.joins ?? DEFAULT_JOINS);
@@ -343,13 +357,24 @@ export function createFilesService(deps: FilesServiceDeps) {
   return {
     /**
      * Admits one piece request (called before its body is read), returning what ends its turn
-     * (idempotent). Beyond the instance's limit: 429 with `data.retryAfter` seconds (admission.ts:
-     * about when a place should be free), so a crowd of uploads waits its turn instead of holding
-     * the server's memory, disk and event loop.
+     * (idempotent). Beyond the instance's limit the request waits in line, unread; when the line
+     * is full or the wait too long: 429 with `data.retryAfter` seconds (admission.ts: about when a
+     * place should be free), so a crowd of uploads waits its turn instead of holding the server's
+     * memory, disk and event loop. `signal` aborts the wait (the client left).
      */
-    admitPiece(): () => void {
-      const turn = admission.admit();
-      if (!turn.admitted) throw new AppError('RATE_LIMITED', UPLOAD_MSG.busy, { retryAfter: turn.retryAfter });
+    /** The event loop's recent delay (p99, ms; files.module samples it): the pieces read at once follow it. */
+    observeEventLoopLag(lagMs: number): void {
+      admission.adjust(lagMs);
+    },
+
+    /** Whether a piece arriving now would wait in line (not taken at once, not refused at once). */
+    pieceWouldWait(): boolean {
+      return admission.wouldWait();
+    },
+
+    async admitPiece(signal?: AbortSignal): Promise<() => void> {
+      const turn = await admission.enter(signal);
+      if (!turn.admitted) throw new AppError('RATE_LIMITED', UPLOAD_MSG.busy, { retryAfter: Math.max(1, turn.retryAfter) });
       return turn.leave;
     },
 
@@ -502,8 +527,7 @@ export function createFilesService(deps: FilesServiceDeps) {
      * does; null when the store has none (disk). Only for a reader findReadable has let through.
      */
     async presignedUrl(row: AttachmentRow, disposition: 'inline' | 'attachment'): Promise<string | null> {
-      if (!storage.presignGet) return null;
-      return storage.presignGet(row.storageKey, { filename: row.originalName, contentType: row.mimeType, disposition });
+      return presignDownload(storage, row, disposition);
     },
 
     /** Removes pieces of uploads idle for `maxAgeMs`. */

@@ -53,14 +53,38 @@ const uploadsDir = () => join(t.config.dataDir, 'uploads');
 const storedFiles = () => filesUnder(join(t.config.dataDir, 'files'));
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
+/**
+ * How sendPiece sends: the multipart form (the spec's), or the raw bytes with the fields in the
+ * query string (the web uploader's). The chunked-upload suites run once with each.
+ */
+let pieceBody: 'multipart' | 'raw' = 'multipart';
+
 function sendPiece(
   who: SignedIn | null,
   fields: { origin?: string; id: string; name: string; chunks: number | string; chunk: number | string },
   content: Buffer,
   options: { fileFirst?: boolean } = {},
 ) {
+  if (pieceBody === 'raw') {
+    const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/attachment/piece/upload?${query}`,
+      payload: content,
+      headers: { 'content-type': 'application/octet-stream', ...who?.headers },
+    });
+  }
   const body = multipart(fields, { name: fields.name, content }, options);
   return t.app.inject({ method: 'POST', url: '/api/attachment/piece/upload', payload: body.payload, headers: { ...body.headers, ...who?.headers } });
+}
+
+const BODIES = ['multipart', 'raw'] as const;
+
+/** A body with no length known in advance (sent chunked). */
+function streamOf(content: Buffer): PassThrough {
+  const stream = new PassThrough();
+  stream.end(content);
+  return stream;
 }
 
 /** Uploads `content` in 5 MB pieces, all at once, as the web uploader does (up to 5 in flight). */
@@ -83,7 +107,14 @@ async function uploaded(who: SignedIn, name: string, content: Buffer, origin = '
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
-describe('chunked upload', () => {
+describe.each(BODIES)('chunked upload (%s bodies)', (body) => {
+  beforeAll(() => {
+    pieceBody = body;
+  });
+  afterAll(() => {
+    pieceBody = 'multipart';
+  });
+
   it('joins pieces sent in parallel into one stored file, exactly once, and leaves no pieces', async () => {
     const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 123_457);
     const before = storedFiles().length;
@@ -109,10 +140,11 @@ describe('chunked upload', () => {
   it('stores once even when every piece is sent twice at the same time', async () => {
     const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 10);
     const id = newUploadId();
-    const sends = [0, 1, 0, 1].map((chunk) => sendPiece(participant, { origin: 'PRELIM', id, name: 'twice.pdf', chunks: 2, chunk }, piecesOf(content)[chunk]!));
+    const name = `twice-${body}.pdf`;
+    const sends = [0, 1, 0, 1].map((chunk) => sendPiece(participant, { origin: 'PRELIM', id, name, chunks: 2, chunk }, piecesOf(content)[chunk]!));
     const answers = await Promise.all(sends);
     for (const a of answers) expect(a.statusCode, a.body).toBe(200);
-    const rows = await t.database.db.select().from(attachments).where(eq(attachments.originalName, 'twice.pdf'));
+    const rows = await t.database.db.select().from(attachments).where(eq(attachments.originalName, name));
     expect(rows).toHaveLength(1);
   });
 
@@ -132,24 +164,75 @@ describe('chunked upload', () => {
     const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 5);
     const pieces = piecesOf(content);
     const id = newUploadId();
+    const name = `resume-${body}.pdf`;
     const status = () => get(`/api/attachment/piece/status?id=${id}`, participant.headers);
     expect((await status()).json().data).toEqual({ complete: false, id, chunks: 0, received: [], filePath: null });
-    await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 2 }, pieces[2]!);
-    await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 0 }, pieces[0]!);
+    await sendPiece(participant, { origin: 'PRELIM', id, name: name, chunks: 3, chunk: 2 }, pieces[2]!);
+    await sendPiece(participant, { origin: 'PRELIM', id, name: name, chunks: 3, chunk: 0 }, pieces[0]!);
     expect((await status()).json().data).toEqual({ complete: false, id, chunks: 3, received: [0, 2], filePath: null });
-    const last = (await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 1 }, pieces[1]!)).json().data;
+    const last = (await sendPiece(participant, { origin: 'PRELIM', id, name: name, chunks: 3, chunk: 1 }, pieces[1]!)).json().data;
     expect(last.complete).toBe(true);
     expect((await status()).json().data).toEqual(last);
-    const again = await sendPiece(participant, { origin: 'PRELIM', id, name: 'resume.pdf', chunks: 3, chunk: 1 }, pieces[1]!);
+    const again = await sendPiece(participant, { origin: 'PRELIM', id, name: name, chunks: 3, chunk: 1 }, pieces[1]!);
     expect(again.json().data).toEqual(last);
-    expect(await t.database.db.select().from(attachments).where(eq(attachments.originalName, 'resume.pdf'))).toHaveLength(1);
+    expect(await t.database.db.select().from(attachments).where(eq(attachments.originalName, name))).toHaveLength(1);
 
     const stranger = await signIn(t, { realm: 'USER' });
     expect((await get(`/api/attachment/piece/status?id=${id}`, stranger.headers)).json()).toMatchObject({ status: 400, message: UPLOAD_MSG.foreignUploadId });
   });
+
+  it.runIf(body === 'raw')('over real HTTP: raw pieces store the file, and a piece declaring too much gets its 413 on a kept connection', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    const count = () => connections++;
+    t.app.server.on('connection', count);
+    const send = (query: string, content: Buffer, length = content.length) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${address}/api/attachment/piece/upload?${query}`,
+          { method: 'POST', agent, headers: { ...participant.headers, 'content-type': 'application/octet-stream', 'content-length': String(length) } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(content);
+      });
+    try {
+      const id = newUploadId();
+      const big = fakeFile.pdf(UPLOAD_PIECE_SIZE + 1);
+      const refused = await send(`origin=PRELIM&id=${id}&name=${encodeURIComponent('原始 分片.pdf')}&chunks=2&chunk=0`, big);
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body)).toMatchObject({ status: 413, message: UPLOAD_MSG.tooLarge });
+      const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 77);
+      const [first, second] = piecesOf(content);
+      const query = (chunk: number) => `origin=PRELIM&id=${id}&name=${encodeURIComponent('原始 分片.pdf')}&chunks=2&chunk=${chunk}`;
+      expect((await send(query(0), first!)).status).toBe(200);
+      const done = JSON.parse((await send(query(1), second!)).body).data as UploadedFile;
+      expect(done).toMatchObject({ name: '原始 分片.pdf', size: content.length });
+      const rows = await t.database.db.select().from(attachments).where(eq(attachments.uniqueNo, done.uniqueNo));
+      expect(rows[0]!.sha256).toBe(sha256(content));
+      // One connection throughout: the refused body was read off the wire and the socket kept.
+      expect(connections).toBe(1);
+    } finally {
+      t.app.server.off('connection', count);
+      agent.destroy();
+    }
+  });
 });
 
-describe('upload refusals leave nothing behind', () => {
+describe.each(BODIES)('upload refusals leave nothing behind (%s bodies)', (body) => {
+  beforeAll(() => {
+    pieceBody = body;
+  });
+  afterAll(() => {
+    pieceBody = 'multipart';
+  });
+
   async function expectRefused(res: Awaited<ReturnType<typeof sendPiece>>, status: number, message: string, id?: string) {
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json()).toMatchObject({ status, message });
@@ -205,9 +288,25 @@ describe('upload refusals leave nothing behind', () => {
     const id = newUploadId();
     const piece = fakeFile.pdf(UPLOAD_PIECE_SIZE);
     for (const chunk of [0, 1]) expect((await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk }, piece)).statusCode).toBe(200);
-    const res = await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, fakeFile.pdf(UPLOAD_PIECE_SIZE + 1));
-    expect(res.statusCode).toBe(413);
-    expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+    if (body === 'raw') {
+      // A raw body declaring too much is refused before a byte is written: the earlier copy stays.
+      const declared = await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, fakeFile.pdf(UPLOAD_PIECE_SIZE + 1));
+      expect(declared.json()).toMatchObject({ status: 413, message: UPLOAD_MSG.tooLarge });
+      // One without a length (chunked) is refused as well, before it is read.
+      const chunked = await t.app.inject({
+        method: 'POST',
+        url: `/api/attachment/piece/upload?origin=PRELIM&id=${id}&name=again.pdf&chunks=3&chunk=1`,
+        payload: streamOf(fakeFile.pdf(UPLOAD_PIECE_SIZE + 1)),
+        headers: { 'content-type': 'application/octet-stream', ...participant.headers },
+      });
+      expect(chunked.json()).toMatchObject({ status: 400, message: UPLOAD_MSG.pieceLengthRequired });
+      expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0, 1]);
+    } else {
+      // A form's part shows its excess only while it is written into the piece's range: the piece is forgotten.
+      const res = await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, fakeFile.pdf(UPLOAD_PIECE_SIZE + 1));
+      expect(res.statusCode).toBe(413);
+      expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+    }
     const tail = Buffer.from('tail');
     await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 1 }, piece);
     const done = (await sendPiece(participant, { origin: 'PRELIM', id, name: 'again.pdf', chunks: 3, chunk: 2 }, tail)).json().data as UploadedFile;
@@ -250,6 +349,23 @@ describe('upload refusals leave nothing behind', () => {
     const intruder = await signIn(t, { realm: 'USER' });
     await expectRefused(await sendPiece(intruder, { origin: 'PRELIM', id, name: 'mine.pdf', chunks: 2, chunk: 1 }, Buffer.from('x')), 400, UPLOAD_MSG.foreignUploadId);
     expect((await get(`/api/attachment/piece/status?id=${id}`, participant.headers)).json().data.received).toEqual([0]);
+  });
+
+  it('refuses a raw piece without its fields, or declaring more than 5 MB, before reading it', async () => {
+    const raw = (query: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/attachment/piece/upload${query}`,
+        payload: fakeFile.pdf(100),
+        headers: { 'content-type': 'application/octet-stream', ...participant.headers, ...headers },
+      });
+    await expectRefused(await raw(''), 400, UPLOAD_MSG.badUploadId);
+    await expectRefused(await raw(`?id=${newUploadId()}&name=a.pdf&chunks=1`), 400, UPLOAD_MSG.badChunk);
+    const id = newUploadId();
+    await expectRefused(await raw(`?id=${id}&name=a.pdf&chunks=2&chunk=0`, { 'content-length': String(UPLOAD_PIECE_SIZE + 1) }), 413, UPLOAD_MSG.tooLarge, id);
+    // Anonymous: 401 before anything, as for a form.
+    const anonymous = await t.app.inject({ method: 'POST', url: `/api/attachment/piece/upload?id=${id}`, payload: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' } });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('refuses a malformed upload id and a request without a file', async () => {
@@ -631,6 +747,39 @@ describe('the sha256 of a chunked upload (hashed as the pieces come)', () => {
   });
 });
 
+/** A test app with the files routes only, under `env`. */
+async function filesTestApp(env: Record<string, string>): Promise<TestApp> {
+  const app = await createTestApp(env, { bare: true });
+  const db = app.database.db;
+  await app.app.register(
+    async (api) => {
+      await registerFiles(api, app.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) });
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}
+
+type PieceFields = { id: string; name: string; chunks: number; chunk: number };
+const piece = (fields: PieceFields, content: Buffer) => multipart({ origin: 'PRELIM', ...fields }, { name: fields.name, content });
+
+/** A piece whose body stops halfway until `finish` is called: it holds its turn meanwhile. */
+async function slowPieceOn(target: TestApp, who: SignedIn, fields: PieceFields, content: Buffer) {
+  const body = piece(fields, content);
+  const stream = new PassThrough();
+  const answer = target.app.inject({ method: 'POST', url: '/api/attachment/piece/upload', payload: stream, headers: { ...body.headers, ...who.headers } });
+  const half = body.payload.length >> 1;
+  stream.write(body.payload.subarray(0, half));
+  // Its fields are in and its bytes are landing in the upload's data file.
+  await vi.waitFor(() => expect(existsSync(join(target.config.dataDir, 'uploads', fields.id, 'data'))).toBe(true), { timeout: 5000 });
+  return {
+    finish: () => {
+      stream.end(body.payload.subarray(half));
+      return answer;
+    },
+  };
+}
+
 describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT)', () => {
   let busy: TestApp;
   let uploader: SignedIn;
@@ -638,14 +787,8 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
   const busyUploads = () => join(busy.config.dataDir, 'uploads');
 
   beforeAll(async () => {
-    busy = await createTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1' }, { bare: true });
-    const db = busy.database.db;
-    await busy.app.register(
-      async (api) => {
-        await registerFiles(api, busy.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) });
-      },
-      { prefix: '/api' },
-    );
+    // No line here: every piece beyond the one place is refused at once (the line has its own suite below).
+    busy = await filesTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1', UPLOAD_MAX_PIECES_WAITING: '0' });
     uploader = await signIn(busy, { realm: 'USER' });
   });
 
@@ -653,25 +796,7 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
     await busy.close();
   });
 
-  const piece = (fields: { id: string; name: string; chunks: number; chunk: number }, content: Buffer) =>
-    multipart({ origin: 'PRELIM', ...fields }, { name: fields.name, content });
-
-  /** A piece whose body stops halfway until `finish` is called: it holds its turn meanwhile. */
-  async function slowPiece(fields: { id: string; name: string; chunks: number; chunk: number }, content: Buffer) {
-    const body = piece(fields, content);
-    const stream = new PassThrough();
-    const answer = busy.app.inject({ method: 'POST', url, payload: stream, headers: { ...body.headers, ...uploader.headers } });
-    const half = body.payload.length >> 1;
-    stream.write(body.payload.subarray(0, half));
-    // Its fields are in and its bytes are landing in the upload's data file.
-    await vi.waitFor(() => expect(existsSync(join(busyUploads(), fields.id, 'data'))).toBe(true), { timeout: 5000 });
-    return {
-      finish: () => {
-        stream.end(body.payload.subarray(half));
-        return answer;
-      },
-    };
-  }
+  const slowPiece = (fields: PieceFields, content: Buffer) => slowPieceOn(busy, uploader, fields, content);
 
   it('answers 429 with Retry-After beyond the limit, keeps nothing of the refused piece, and takes it when sent again', async () => {
     const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 777);
@@ -776,5 +901,69 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
     expect(waits.at(-1)).toBeGreaterThanOrEqual(7);
     expect(Math.max(...waits)).toBeLessThanOrEqual(60);
     expect((await held.finish()).statusCode).toBe(200);
+  });
+});
+
+describe('pieces beyond the limit wait in line, unread (UPLOAD_MAX_PIECES_WAITING)', () => {
+  let lined: TestApp;
+  let uploader: SignedIn;
+  const url = '/api/attachment/piece/upload';
+
+  beforeAll(async () => {
+    lined = await filesTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1', UPLOAD_MAX_PIECES_WAITING: '1' });
+    uploader = await signIn(lined, { realm: 'USER' });
+  });
+  afterAll(async () => {
+    await lined.close();
+  });
+
+  it('a piece waits for the place, is read once it is free, and the line takes no one anonymous or beyond its length', async () => {
+    const held = await slowPieceOn(lined, uploader, { id: newUploadId(), name: 'held.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const waitingId = newUploadId();
+    const waitingBody = piece({ id: waitingId, name: 'waiting.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(2000));
+    let settled = false;
+    const waiting = lined.app
+      .inject({ method: 'POST', url, payload: waitingBody.payload, headers: { ...waitingBody.headers, ...uploader.headers } })
+      .finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 300));
+    // In line, unread: nothing of it on disk, no answer yet.
+    expect(settled).toBe(false);
+    expect(existsSync(join(lined.config.dataDir, 'uploads', waitingId))).toBe(false);
+    // The line (1) is full: the next is refused at once with Retry-After.
+    const third = piece({ id: newUploadId(), name: 'third.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const refused = await lined.app.inject({ method: 'POST', url, payload: third.payload, headers: { ...third.headers, ...uploader.headers } });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await held.finish()).statusCode).toBe(200);
+    const answer = await waiting;
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().data).toMatchObject({ complete: true, name: 'waiting.pdf', size: 2000 });
+  });
+
+  it('checks the session before a piece waits: an anonymous one gets 401, not a place in line', async () => {
+    const held = await slowPieceOn(lined, uploader, { id: newUploadId(), name: 'held2.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const body = piece({ id: newUploadId(), name: 'anon.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const anonymous = await lined.app.inject({ method: 'POST', url, payload: body.payload, headers: body.headers });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await held.finish()).statusCode).toBe(200);
+  });
+
+  it('a client that leaves while waiting gives up its place in line', async () => {
+    const address = await lined.app.listen({ port: 0, host: '127.0.0.1' });
+    const held = await slowPieceOn(lined, uploader, { id: newUploadId(), name: 'held3.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const body = piece({ id: newUploadId(), name: 'leaver.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const req = httpRequest(`${address}${url}`, { method: 'POST', headers: { ...body.headers, ...uploader.headers, 'content-length': String(body.payload.length) } });
+    req.on('error', () => {});
+    req.write(body.payload.subarray(0, 100));
+    // Waiting in line (the only place is held), then gone.
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    // Its place in line is free again: the next piece waits there instead of being refused.
+    const next = piece({ id: newUploadId(), name: 'next.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
+    const nextAnswer = lined.app.inject({ method: 'POST', url, payload: next.payload, headers: { ...next.headers, ...uploader.headers } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await held.finish()).statusCode).toBe(200);
+    expect((await nextAnswer).statusCode).toBe(200);
   });
 });

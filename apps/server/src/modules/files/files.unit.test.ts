@@ -361,3 +361,15 @@ describe('UPLOAD_MAX_PIECES_IN_FLIGHT', () => {
     }
   });
 });
+
+describe('UPLOAD_MAX_PIECES_WAITING', () => {
+  it('defaults to 4096 and takes 0 (refuse at once) to 10000', () => {
+    expect(loadConfig({}).files.maxPiecesWaiting).toBe(4096);
+    expect(loadConfig({ UPLOAD_MAX_PIECES_WAITING: '0' }).files.maxPiecesWaiting).toBe(0);
+    for (const bad of ['-1', '10001', '2.5', 'many']) {
+      expect(() => loadConfig({ UPLOAD_MAX_PIECES_WAITING: bad })).toThrow(
+        new ConfigError(`Invalid configuration: UPLOAD_MAX_PIECES_WAITING must be an integer from 0 to 10000 (got "${bad}")`),
+      );
+    }
+  });
+});

@@ -1,11 +1,12 @@
-import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, truncate, utimes, writeFile, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SNIFF_BYTES, UPLOAD_PIECE_SIZE, type AttachmentOrigin, type UploadedFile } from '@contest/shared';
+import { processHasher, type RangeHasher } from './range-hasher.js';
 
 /** What the first piece of an upload fixes; every later piece must agree. */
 export interface UploadMeta {
@@ -71,6 +72,8 @@ export interface PieceStoreOptions {
   now?: () => number;
   /** Running hashes kept in memory at most (default 1000); the least recently fed one goes first. */
   maxFolds?: number;
+  /** Where the hashing runs (default: the process's hashing thread, range-hasher.ts). */
+  hasher?: RangeHasher;
 }
 
 export const CLAIM_FILE = '.joining';
@@ -83,7 +86,6 @@ const PLAN = 'plan.json';
 const DATA = 'data';
 const TAKEOVER = '.takeover-';
 const PIECE = /^(\d+)\.part$/;
-const READ_CHUNK = 1 << 20;
 const MAX_FOLDS = 1000;
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException).code === code;
 
@@ -119,11 +121,12 @@ function processAlive(pid: number): boolean {
  * stale claim's token, so of several requests that find the same dead claim one takes it over.
  *
  * The file's SHA-256 is folded in as the pieces come (fold): a running hash per upload, in this
- * process's memory, fed each piece once it and every piece before it are marked, read back while
- * the page cache still holds it. The join then reads only what was not folded. Node cannot save a
- * hash's state, so a restart, an upload whose pieces reach several instances, or a piece sent
- * again after it was folded (its marker's token changed) simply leaves more for the join to read:
- * the stored hash is always that of the whole file as it is on disk.
+ * process's memory (on its hashing thread, range-hasher.ts), fed each piece once it and every
+ * piece before it are marked, read back while the page cache still holds it. The join then reads
+ * only what was not folded. Node cannot save a hash's state, so a restart, an upload whose pieces
+ * reach several instances, or a piece sent again after it was folded (its marker's token changed)
+ * simply leaves more for the join to read: the stored hash is always that of the whole file as it
+ * is on disk.
  */
 export function createPieceStore(root: string, options: PieceStoreOptions = {}) {
   const owner = options.owner ?? PROCESS_OWNER;
@@ -131,6 +134,7 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
   const isAlive = options.isAlive ?? processAlive;
   const now = options.now ?? Date.now;
   const maxFolds = options.maxFolds ?? MAX_FOLDS;
+  const hasher = options.hasher ?? processHasher();
   /** Running hashes by upload id, least recently fed first. */
   const folds = new Map<string, Fold>();
   const incoming = join(root, '.incoming');
@@ -219,7 +223,7 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
         folds.delete(id);
         folds.set(id, fold);
       } else {
-        fold = { hash: createHash('sha256'), file: null, next: 0, bytes: 0, tokens: [], running: null, again: false, dead: false };
+        fold = { key: `${id}/${randomUUID()}`, file: null, next: 0, bytes: 0, tokens: [], running: null, again: false, dead: false };
         folds.set(id, fold);
         for (const [oldest] of folds) {
           if (folds.size <= maxFolds) break;
@@ -369,27 +373,32 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
       await truncate(path, size);
       const fold = folds.get(id);
       if (fold?.running) await fold.running;
-      const handle = await open(path, 'r');
-      try {
-        let hash: Hash = createHash('sha256');
-        let from = 0;
-        if (
-          fold &&
-          !fold.dead &&
-          folds.get(id) === fold &&
-          fold.bytes <= size &&
-          fold.file === (await fileIdOf(handle)) &&
-          !(await this.plan(id)) &&
-          (await stillFolded(id, fold))
-        ) {
-          hash = fold.hash;
-          from = fold.bytes;
+      const found = await stat(path, { bigint: true });
+      const file = `${found.dev}:${found.ino}`;
+      const trusted =
+        fold && !fold.dead && folds.get(id) === fold && fold.bytes <= size && fold.file === file && !(await this.plan(id)) && (await stillFolded(id, fold));
+      if (trusted) {
+        // Taken out of the map (no eviction or drop while the join finishes it), not dropped.
+        folds.delete(id);
+        try {
+          const rest = await hasher.feed(fold.key, path, fold.bytes, size - fold.bytes);
+          // The join holds the upload, so the file cannot change under it; checked all the same.
+          if (rest.file === file) return { path, size: fold.bytes + rest.fed, sha256: await hasher.digest(fold.key), rehashedBytes: rest.fed };
+        } catch {
+          // The running hash is gone (its thread was replaced): read the whole file below.
         }
+        fold.dead = true;
+        hasher.drop(fold.key);
+      } else {
         dropFold(id);
-        const read = await hashRange(handle, hash, from, size - from);
-        return { path, size: from + read, sha256: hash.digest('hex'), rehashedBytes: read };
+      }
+      const key = `${id}/join-${randomUUID()}`;
+      try {
+        const whole = await hasher.feed(key, path, 0, size);
+        if (whole.file !== file) throw new Error(`the data file of upload ${id} changed during its join`);
+        return { path, size: whole.fed, sha256: await hasher.digest(key), rehashedBytes: whole.fed };
       } finally {
-        await handle.close();
+        hasher.drop(key);
       }
     },
 
@@ -464,9 +473,10 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
   function dropFold(id: string): void {
     const fold = folds.get(id);
     if (!fold) return;
-    // A pass under way stops at its next read; its half-fed hash goes with it.
+    // A pass under way stops after its current piece; its half-fed hash goes with it.
     fold.dead = true;
     folds.delete(id);
+    hasher.drop(fold.key);
   }
 
   async function readMark(id: string, chunk: number): Promise<Mark | null> {
@@ -487,24 +497,14 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
     if (!mark || !mark.token || fold.dead) return false;
     const start = chunk * UPLOAD_PIECE_SIZE;
     if (start !== fold.bytes) return false;
-    const handle = await open(dataPath(id), 'r');
-    let read: number;
-    try {
-      // The data file, not just its name: one moved away by a store and made anew by a later
-      // write no longer holds the folded bytes, whatever the markers say.
-      const file = await fileIdOf(handle);
-      fold.file ??= file;
-      if (fold.file !== file) {
-        dropFold(id);
-        return false;
-      }
-      // Dropped meanwhile (sent again, discarded, joined): the half-fed hash is thrown away.
-      read = await hashRange(handle, fold.hash, start, mark.size, () => !fold.dead);
-    } finally {
-      await handle.close();
-    }
+    // Read and hashed on the hashing thread; a failure (file gone, thread replaced) leaves it to the join.
+    const { fed: read, file } = await hasher.feed(fold.key, dataPath(id), start, mark.size);
+    // Dropped meanwhile (sent again, discarded, joined): the fed hash is thrown away.
     if (fold.dead) return false;
-    if (read !== mark.size) {
+    // The data file, not just its name: one moved away by a store and made anew by a later
+    // write no longer holds the folded bytes, whatever the markers say.
+    fold.file ??= file;
+    if (fold.file !== file || read !== mark.size) {
       dropFold(id);
       return false;
     }
@@ -512,30 +512,6 @@ export function createPieceStore(root: string, options: PieceStoreOptions = {}) 
     fold.bytes += read;
     fold.next++;
     return true;
-  }
-
-  /** Device and inode of an open file. */
-  async function fileIdOf(handle: FileHandle): Promise<string> {
-    const s = await handle.stat({ bigint: true });
-    return `${s.dev}:${s.ino}`;
-  }
-
-  /**
-   * Feeds `hash` up to `length` bytes from `start` (fewer at the end of the file), a megabyte per
-   * read so the event loop is never held long; stops early once `alive` turns false. Returns the
-   * bytes fed.
-   */
-  async function hashRange(handle: FileHandle, hash: Hash, start: number, length: number, alive: () => boolean = () => true): Promise<number> {
-    const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(length, 1)));
-    let fed = 0;
-    while (fed < length && alive()) {
-      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, length - fed), start + fed);
-      if (bytesRead === 0) break;
-      // Synchronous: the buffer is free for the next read once update returns.
-      hash.update(buf.subarray(0, bytesRead));
-      fed += bytesRead;
-    }
-    return fed;
   }
 
   /** Whether every folded piece is still the write that was folded (its marker not replaced). */
@@ -596,7 +572,8 @@ function parseMark(text: string): Mark {
 
 /** An upload's running SHA-256 over its first `next` pieces (`bytes` bytes). */
 interface Fold {
-  hash: Hash;
+  /** Its running hash on the hasher (unique per fold: a dropped fold's late feed never reaches a new one). */
+  key: string;
   /** Device and inode of the data file the pieces were read from (set by the first piece). */
   file: string | null;
   next: number;

@@ -123,34 +123,71 @@ describe('downloads from S3 with ?redirect=1', () => {
 
 describe('documents from S3 with ?redirect=1', () => {
   const docContent = Buffer.from('%PDF-1.4\nmember guide\n');
-  let docId = '';
+  const sheet = Buffer.from('PK\u0003\u0004 a spreadsheet, not previewable\n');
+  const ids: Record<string, string> = {};
 
-  beforeAll(async () => {
+  /** A document on the store: the row points at an object put there directly. */
+  async function addDocument(key: string, file: { name: string; mimeType: string; content: Buffer }, doc: { audience: 'PUBLIC' | 'PARTICIPANT' | 'APPROVED'; enabled?: boolean }) {
     const storage = createStorage(t.config.files.storage);
     const attachmentId = randomUUID();
     const storageKey = `2025/06/${attachmentId}`;
-    await storage.put(storageKey, Readable.from([docContent]), { size: docContent.length, sha256: sha256(docContent), contentType: 'application/pdf' });
+    await storage.put(storageKey, Readable.from([file.content]), { size: file.content.length, sha256: sha256(file.content), contentType: file.mimeType });
     await t.database.db.insert(attachments).values({
-      id: attachmentId, uniqueNo: randomBytes(16).toString('base64url'), origin: 'DOC', originalName: '参赛指南.pdf', extension: 'pdf',
-      mimeType: 'application/pdf', size: docContent.length, sha256: sha256(docContent), storageKey, isPublic: false,
+      id: attachmentId, uniqueNo: randomBytes(16).toString('base64url'), origin: 'DOC', originalName: file.name, extension: file.name.split('.').pop()!,
+      mimeType: file.mimeType, size: file.content.length, sha256: sha256(file.content), storageKey, isPublic: doc.audience === 'PUBLIC',
     });
-    const [doc] = await t.database.db
+    const [row] = await t.database.db
       .insert(documents)
-      .values({ title: 'member guide', attachmentId, category: 'GUIDE', audience: 'PARTICIPANT', enabled: true })
+      .values({ title: key, attachmentId, category: 'GUIDE', audience: doc.audience, enabled: doc.enabled ?? true })
       .returning({ id: documents.id });
-    docId = doc!.id;
+    ids[key] = row!.id;
+  }
+
+  beforeAll(async () => {
+    await addDocument('member', { name: '参赛指南.pdf', mimeType: 'application/pdf', content: docContent }, { audience: 'PARTICIPANT' });
+    await addDocument('public-sheet', { name: '评分 表.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: sheet }, { audience: 'PUBLIC' });
+    await addDocument('withdrawn', { name: 'old.pdf', mimeType: 'application/pdf', content: docContent }, { audience: 'PUBLIC', enabled: false });
   });
 
   it('redirects a participant to the document on the store; others still get 404', async () => {
-    const location = locationOf(await get(`/api/documents/${docId}/file?redirect=1&preview=1`, owner.headers));
+    const location = locationOf(await get(`/api/documents/${ids.member}/file?redirect=1&preview=1`, owner.headers));
     const res = await fetch(location);
     expect(Buffer.from(await res.arrayBuffer()).equals(docContent)).toBe(true);
     expect(res.headers.get('content-disposition')).toBe(contentDisposition('inline', '参赛指南.pdf'));
 
-    const anonymous = await get(`/api/documents/${docId}/file?redirect=1`);
+    const anonymous = await get(`/api/documents/${ids.member}/file?redirect=1`);
     expect(anonymous.statusCode).toBe(404);
     expect(anonymous.headers.location).toBeUndefined();
     // Without redirect=1 the bytes come through the server, as before.
-    expect((await get(`/api/documents/${docId}/file`, owner.headers)).rawPayload.equals(docContent)).toBe(true);
+    expect((await get(`/api/documents/${ids.member}/file`, owner.headers)).rawPayload.equals(docContent)).toBe(true);
+  });
+
+  it('names a public document as the stream does, and never opens a type that is not previewable inline', async () => {
+    const streamed = await get(`/api/documents/${ids['public-sheet']}/file`);
+    expect(streamed.statusCode).toBe(200);
+    for (const query of ['redirect=1', 'redirect=1&preview=1']) {
+      const res = await fetch(locationOf(await get(`/api/documents/${ids['public-sheet']}/file?${query}`)));
+      expect(res.status, query).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(sheet), query).toBe(true);
+      expect(res.headers.get('content-type'), query).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(res.headers.get('content-disposition'), query).toBe(contentDisposition('attachment', '评分 表.xlsx'));
+      expect(res.headers.get('content-disposition'), query).toBe(streamed.headers['content-disposition']);
+    }
+  });
+
+  it('answers a hidden document exactly as without redirect=1: same 404, same body, no Location', async () => {
+    const cases: Array<[string, string, Record<string, string>]> = [
+      ['participant-only, anonymous', ids.member!, {}],
+      ['participant-only, an expert', ids.member!, (await signIn(t, { realm: 'EXPERT' })).headers],
+      ['disabled', ids.withdrawn!, owner.headers],
+      ['unknown', randomUUID(), owner.headers],
+    ];
+    for (const [who, id, headers] of cases) {
+      const plain = await get(`/api/documents/${id}/file`, headers);
+      const redirected = await get(`/api/documents/${id}/file?redirect=1&preview=1`, headers);
+      expect(redirected.statusCode, who).toBe(404);
+      expect(redirected.headers.location, who).toBeUndefined();
+      expect(redirected.body, who).toBe(plain.body);
+    }
   });
 });

@@ -15,7 +15,10 @@ import { MultiUpload, type MultiUploadProps } from './MultiUpload';
 
 interface PostCall {
   url: string;
-  form: FormData;
+  /** The piece's fields, sent as the query string. */
+  fields: Record<string, string>;
+  /** The piece's bytes, sent as the raw body. */
+  body: Blob;
   config: CallConfig;
   resolve(data: unknown): void;
   reject(err: unknown): void;
@@ -28,7 +31,8 @@ function mockPieceUpload() {
     new Promise<unknown>((resolve, reject) => {
       const call: PostCall = {
         url,
-        form: data as FormData,
+        fields: config.params as Record<string, string>,
+        body: data as Blob,
         config,
         resolve: (d) => resolve(ok(d)),
         reject,
@@ -38,13 +42,13 @@ function mockPieceUpload() {
     })) as unknown as typeof api.post);
   // The resume check of a retried upload: the server holds none of its pieces.
   const status = vi.spyOn(api, 'get').mockImplementation((async () => ok({ received: [] })) as typeof api.get);
-  const nameOf = (call: PostCall) => call.form.get('name');
+  const nameOf = (call: PostCall) => call.fields.name;
   const pending = (name: string) => calls.filter((c) => nameOf(c) === name);
   /** Answers the (single) piece of `name` with the stored file. */
   const store = async (name: string, size = 10) => {
     await act(async () => {
       for (const call of pending(name)) {
-        call.resolve({ complete: true, id: call.form.get('id'), uniqueNo: `U-${name}`, name, size, filePath: `/api/attachment/stream/U-${name}` });
+        call.resolve({ complete: true, id: call.fields.id, uniqueNo: `U-${name}`, name, size, filePath: `/api/attachment/stream/U-${name}` });
       }
     });
   };
@@ -91,11 +95,14 @@ describe('MultiUpload', () => {
     expect(within(row('c.pdf')).getByText('2 KB')).toBeTruthy();
     expect(within(row('a.pdf')).getByText('10 Bytes')).toBeTruthy();
 
-    // Only two files upload at once; each call carries the spec's multipart fields.
-    expect(net.calls.map((c) => c.form.get('name'))).toEqual(['a.pdf', 'd.PNG']);
-    const form = net.calls[0]!.form;
+    // Only two files upload at once; each call carries the spec's fields in the query, the bytes as the body.
+    expect(net.calls.map((c) => c.fields.name)).toEqual(['a.pdf', 'd.PNG']);
+    const { fields, body, config } = net.calls[0]!;
     expect(net.calls[0]!.url).toBe('/attachment/piece/upload');
-    expect([form.get('origin'), form.get('chunks'), form.get('chunk'), typeof form.get('id')]).toEqual(['OTHER', '1', '0', 'string']);
+    expect([fields.origin, fields.chunks, fields.chunk, typeof fields.id]).toEqual(['OTHER', '1', '0', 'string']);
+    expect(body).toBeInstanceOf(Blob);
+    expect(body.size).toBe(10);
+    expect(config.headers).toEqual({ 'Content-Type': 'application/octet-stream' });
 
     // Progress follows the bytes sent, held at 99 until the server answers.
     await act(async () => {
@@ -117,7 +124,7 @@ describe('MultiUpload', () => {
     expect(onChange).toHaveBeenLastCalledWith([
       { uid: expect.any(String), filePath: '/api/attachment/stream/U-a.pdf', fileSize: 10, fileName: 'a.pdf', id: 'U-a.pdf' },
     ]);
-    expect(net.calls[0]!.form.get('origin')).toBe('TEAM');
+    expect(net.calls[0]!.fields.origin).toBe('TEAM');
     // The stored file is now a clickable name without a state line; the queued one started.
     expect(within(row('a.pdf')).queryByTestId('upload-state')).toBeNull();
     expect(within(row('a.pdf')).getByRole('button', { name: 'a.pdf' })).toBeTruthy();
@@ -140,12 +147,12 @@ describe('MultiUpload', () => {
     expect((net.pending('b.pdf')[0]!.config.signal as AbortSignal).aborted).toBe(true);
 
     // Retry: the same upload id again (so the server's pieces are reused).
-    const firstId = net.pending('b.pdf')[0]!.form.get('id');
+    const firstId = net.pending('b.pdf')[0]!.fields.id;
     await act(async () => {
       fireEvent.click(within(row('b.pdf')).getByRole('button', { name: '重新上传' }));
     });
     expect(stateOf('b.pdf')).toBe('上传进度 0%');
-    expect(net.pending('b.pdf').at(-1)!.form.get('id')).toBe(firstId);
+    expect(net.pending('b.pdf').at(-1)!.fields.id).toBe(firstId);
     expect(net.status).toHaveBeenCalledWith('/attachment/piece/status', expect.objectContaining({ params: { id: firstId } }));
 
     // An error row can be dismissed from the list.
@@ -192,7 +199,7 @@ describe('MultiUpload', () => {
     await act(async () => {
       fireEvent.drop(screen.getByTestId('upload-drop'), { dataTransfer: { files: [file('dropped.pdf')] } });
     });
-    expect(net.calls.map((c) => c.form.get('name'))).toEqual(['dropped.pdf']);
+    expect(net.calls.map((c) => c.fields.name)).toEqual(['dropped.pdf']);
   });
 
   it('aborts active uploads when the screen is left', async () => {

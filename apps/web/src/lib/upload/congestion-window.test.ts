@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CongestionWindow, WINDOW_GROWTH_SUCCESSES } from './congestion-window';
+import { CongestionWindow, SLOW_START_PIECES, WINDOW_GROWTH_SUCCESSES } from './congestion-window';
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
@@ -25,6 +25,27 @@ describe('CongestionWindow (AIMD)', () => {
     window.release(await window.acquire(signal), 'busy');
     window.release(await window.acquire(signal), 'other');
     expect(window.limit).toBe(5);
+  });
+
+  it('slow start: begins small, grows by one per piece taken until its normal size, and leaves slow start at the first refusal', async () => {
+    const signal = new AbortController().signal;
+    const window = new CongestionWindow(10, 3, SLOW_START_PIECES);
+    expect(window.limit).toBe(2);
+    for (const expected of [3, 4, 5, 6]) {
+      window.release(await window.acquire(signal), 'taken');
+      expect(window.limit).toBe(expected);
+    }
+    window.release(await window.acquire(signal), 'busy');
+    expect(window.limit).toBe(3);
+    // Additive from here: one more every 3 pieces taken, not one per piece.
+    for (const expected of [3, 3, 4]) {
+      window.release(await window.acquire(signal), 'taken');
+      expect(window.limit).toBe(expected);
+    }
+    // A window that reached its normal size in slow start stays there.
+    const full = new CongestionWindow(4, 3, 2);
+    for (let i = 0; i < 5; i++) full.release(await full.acquire(signal), 'taken');
+    expect(full.limit).toBe(4);
   });
 
   it('halves once for the pieces refused together, not once per piece', async () => {

@@ -1,6 +1,6 @@
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it, vi } from 'vitest';
-import { createHttpClient } from '../../api';
+import { createHttpClient, serializeParams } from '../../api';
 import { DEFAULT_BUSY_RETRY_MS, createUploadTransport, fetchAccessUrl, parseReceivedPieces, parseRetryAfterMs, parseStoredFile } from './upload-api';
 import { UploadBusyError } from './upload-types';
 
@@ -53,12 +53,13 @@ describe('parse helpers', () => {
 });
 
 describe('createUploadTransport', () => {
-  it('posts a piece as multipart with the spec fields and the realm token', async () => {
+  it('posts a piece as a raw body with the spec fields in the query and the realm token', async () => {
     const { client, calls } = setup(() => ({ status: 200, code: 'OK', message: '', data: { filePath: '/f/a', id: 'a1', name: 'a.pdf', size: 4 } }));
     const transport = createUploadTransport(client);
     const progress = vi.fn();
+    const blob = new Blob(['abcd']);
     const stored = await transport.uploadPiece(
-      { origin: 'TEAM', uploadId: 'up-1', chunks: 3, chunk: 2, name: 'a.pdf', blob: new Blob(['abcd']) },
+      { origin: 'TEAM', uploadId: 'up-1', chunks: 3, chunk: 2, name: '方案 a&b.pdf', blob },
       { signal: new AbortController().signal, onProgress: progress },
     );
     expect(stored).toEqual({ id: 'a1', filePath: '/f/a', fileName: 'a.pdf', fileSize: 4 });
@@ -66,15 +67,13 @@ describe('createUploadTransport', () => {
     expect(call.url).toBe('/attachment/piece/upload');
     expect(call.method).toBe('post');
     expect(String(call.headers.Authorization)).toBe('Bearer tok');
-    const form = call.data as FormData;
-    expect(Object.fromEntries([...form.entries()].filter(([k]) => k !== 'file'))).toEqual({
-      origin: 'TEAM',
-      chunks: '3',
-      chunk: '2',
-      id: 'up-1',
-      name: 'a.pdf',
-    });
-    expect((form.get('file') as File).size).toBe(4);
+    expect(call.params).toEqual({ origin: 'TEAM', chunks: '3', chunk: '2', id: 'up-1', name: '方案 a&b.pdf' });
+    // The adapter sees the request after axios' transforms: the very Blob, neither JSON nor a form, and our type.
+    expect(call.data).toBe(blob);
+    expect(call.headers.getContentType()).toBe('application/octet-stream');
+    // The query the server reads: every field URL-encoded, the name as UTF-8.
+    const query = new URLSearchParams(serializeParams(call.params));
+    expect(Object.fromEntries(query)).toEqual({ origin: 'TEAM', chunks: '3', chunk: '2', id: 'up-1', name: '方案 a&b.pdf' });
     call.onUploadProgress?.({ loaded: 50, total: 200, bytes: 50, lengthComputable: true });
     expect(progress).toHaveBeenCalledWith(0.25);
   });

@@ -8,6 +8,8 @@ import { ApiError, type HttpClient } from '../../api';
 import { UploadBusyError, type StoredFile, type UploadTransport } from './upload-types';
 
 export const PIECE_UPLOAD_PATH = '/attachment/piece/upload';
+/** A piece's raw body type; the server reads the fields from the query string then. */
+export const PIECE_CONTENT_TYPE = 'application/octet-stream';
 export const PIECE_STATUS_PATH = '/attachment/piece/status';
 /** Wait before sending a refused piece again when the server named none. */
 export const DEFAULT_BUSY_RETRY_MS = 2000;
@@ -54,19 +56,29 @@ export function parseAccessUrl(data: unknown): string | null {
   return typeof url === 'string' && url ? url : null;
 }
 
+const sendAsIs = [(data: unknown) => data];
+
 export function createUploadTransport(client: HttpClient): UploadTransport {
   return {
     async uploadPiece(request, { signal, onProgress }) {
-      const form = new FormData();
-      form.append('origin', request.origin);
-      form.append('chunks', String(request.chunks));
-      form.append('chunk', String(request.chunk));
-      form.append('id', request.uploadId);
-      form.append('name', request.name);
-      form.append('file', request.blob, request.name);
+      // Raw body, fields in the query: the server streams the bytes straight to the piece's file
+      // without parsing multipart, which cost about a third of the upload throughput.
+      const params = {
+        origin: request.origin,
+        chunks: String(request.chunks),
+        chunk: String(request.chunk),
+        id: request.uploadId,
+        name: request.name,
+      };
       let answer;
       try {
-        answer = await client.post<unknown>(PIECE_UPLOAD_PATH, form, {
+        answer = await client.post<unknown>(PIECE_UPLOAD_PATH, request.blob, {
+          params,
+          headers: { 'Content-Type': PIECE_CONTENT_TYPE },
+          // The bytes go out as they are (XHR sends a Blob with upload progress). Axios would pass
+          // a Blob it recognised anyway, but it knows one only by its toString tag, which not
+          // every implementation carries (happy-dom's lacks it), and JSON-encodes what it misses.
+          transformRequest: sendAsIs,
           signal,
           // A 429 means "your turn comes later": the queue waits and sends the piece again, no toast.
           quietStatuses: [429],

@@ -101,6 +101,8 @@ function setup(overrides: Partial<UploadQueueOptions> = {}, received: Record<str
     },
     resume: null,
     createUid: () => `u${++uid}`,
+    // Most tests count pieces sent at once: they start at full speed; slow start has its own test.
+    slowStartPieces: Infinity,
     ...overrides,
   });
   const status = (name: string) => queue.entries().find((e) => e.fileName === name)?.status;
@@ -606,6 +608,22 @@ describe('UploadQueue: a server too busy to take a piece (429)', () => {
       await flush();
     }
     expect(uploaded.map((u) => u.name).sort()).toEqual(['a.zip', 'b.zip']);
+    expect(queue.piecesWindow()).toBe(10);
+  });
+
+  it('starts with 2 pieces at once and adds one per piece taken up to 2 files x 5 (slow start)', async () => {
+    const { queue, net } = setup({ slowStartPieces: undefined });
+    queue.add([file('a.zip', UPLOAD_PIECE_SIZE * 40), file('b.zip', UPLOAD_PIECE_SIZE * 40)]);
+    await flush();
+    expect(net.inFlight()).toHaveLength(2);
+    const seen: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (const piece of net.inFlight()) piece.resolve(null);
+      await flush();
+      seen.push(net.inFlight().length);
+    }
+    // Each piece taken lets two go: the window doubles each round until the normal 10.
+    expect(seen).toEqual([4, 8, 10, 10]);
     expect(queue.piecesWindow()).toBe(10);
   });
 });

@@ -15,7 +15,7 @@ import {
   fileExtensionOf,
   type AttachmentOrigin,
 } from '@contest/shared';
-import { CongestionWindow } from './congestion-window';
+import { CongestionWindow, SLOW_START_PIECES, WINDOW_GROWTH_SUCCESSES } from './congestion-window';
 import { rejectionOf, type FileLimits } from './file-checks';
 import { fileFingerprint, type ResumeRegistry } from './resume-registry';
 import { createUploadId } from './upload-id';
@@ -43,6 +43,8 @@ export interface UploadQueueOptions extends FileLimits {
   pieceSize?: number;
   piecesInFlight?: number;
   concurrentFiles?: number;
+  /** Pieces the queue sends at once before any is taken (slow start, congestion-window.ts); default 2. */
+  slowStartPieces?: number;
   now?: () => number;
   createUid?: () => string;
   /** Waits `ms`, rejecting when `signal` aborts (tests pass their own clock). */
@@ -103,7 +105,7 @@ export class UploadQueue {
   constructor(private options: UploadQueueOptions) {
     const files = options.concurrentFiles ?? UPLOAD_CONCURRENT_FILES;
     const pieces = options.piecesInFlight ?? UPLOAD_PIECES_IN_FLIGHT;
-    this.window = new CongestionWindow(files * pieces);
+    this.window = new CongestionWindow(files * pieces, WINDOW_GROWTH_SUCCESSES, options.slowStartPieces ?? SLOW_START_PIECES);
   }
 
   /** Pieces the queue sends at once now (its congestion window). */

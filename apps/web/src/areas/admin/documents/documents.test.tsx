@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_MENUS, CONTENT_MSG, DOCUMENT_MSG, SITE_CONTENT_KEYS, type DocumentAdminRow, type Page, type SiteBlockAdmin } from '@contest/shared';
 import { api } from '../../../lib/api';
+import type { CallConfig } from '../../../api';
 import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { menuTree, operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
@@ -183,7 +184,7 @@ describe('文档管理', { timeout: 60_000 }, () => {
     expect(input.accept).toContain('.pdf');
     fireEvent.change(input, { target: { files: [new File([new Uint8Array([0x25, 0x50, 0x44, 0x46])], '承诺书.pdf', { type: 'application/pdf' })] } });
     await waitFor(() => expect(callsTo(post, '/attachment/piece/upload')).toHaveLength(1), SLOW);
-    expect((callsTo(post, '/attachment/piece/upload')[0]![1] as FormData).get('origin')).toBe('DOC');
+    expect((callsTo(post, '/attachment/piece/upload')[0]![2] as CallConfig).params).toMatchObject({ origin: 'DOC', name: '承诺书.pdf' });
     expect(await within(form).findByText('承诺书.pdf')).toBeTruthy();
 
     post.mockImplementation(async (url: string) => {

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RESULTS_MSG, type MyAppeal, type MyResults, type MyRoundResult } from '@contest/shared';
 import { api } from '../../../lib/api';
+import type { CallConfig } from '../../../api';
 import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { mockGets, prelimFixture } from '../sign/contest-fixtures';
@@ -98,8 +99,8 @@ describe('评审结果 card', { timeout: 60_000 }, () => {
       reads += 1;
       return reads === 1 ? mine(prelimResult()) : mine(prelimResult({ canAppeal: false, appealOpen: false, appealBlocker: RESULTS_MSG.appealClosed }));
     });
-    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string, body: unknown) => {
-      if (url === '/attachment/piece/upload') return ok(pieceUpload(String((body as FormData).get('name'))));
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string, _body: unknown, config?: CallConfig) => {
+      if (url === '/attachment/piece/upload') return ok(pieceUpload(String((config?.params as Record<string, string>).name)));
       if (url === '/results/prelim/appeal') throw refused(RESULTS_MSG.appealClosed, { reason: 'CLOSED' });
       throw new Error(`unexpected POST ${url}`);
     });

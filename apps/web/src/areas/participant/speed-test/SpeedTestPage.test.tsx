@@ -140,10 +140,20 @@ describe('/user/speed-test', { timeout: 30_000 }, () => {
   });
 
   it('does not warn when the deadline leaves room', async () => {
-    mockServer({ contest: schedule(new Date(Date.now() + 3 * 3600_000).toISOString()) });
+    // Three hours left. The warning is all the page draws from the schedule, so first show that
+    // the schedule has arrived: at 0.125 MB/s a full set (950 MB) takes about 2 hours, too tight.
+    const contest = schedule(new Date(Date.now() + 3 * 3600_000).toISOString());
+    const slow = mockServer({ prelim: null, contest, transfers: { uploadMs: 32_000 } });
     renderRoute('/user/speed-test');
     await startTest();
-    await screen.findByTestId('speed-estimates');
+    expect((await screen.findByTestId('speed-deadline-warning')).textContent).toContain('约需 2 小时');
+
+    // At 0.5 MB/s (32 minutes) the same deadline, now in the cache, leaves room.
+    slow.get.mockRestore();
+    slow.post.mockRestore();
+    mockServer({ prelim: null, contest });
+    fireEvent.click(screen.getByRole('button', { name: /重新测速/ }));
+    await waitFor(() => expect(screen.getByTestId('speed-estimate-total').textContent).toContain('32 分钟'));
     expect(screen.queryByTestId('speed-deadline-warning')).toBeNull();
   });
 
