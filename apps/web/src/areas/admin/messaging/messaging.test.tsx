@@ -455,8 +455,9 @@ describe('消息模板', { timeout: 60_000 }, () => {
     sms.setSelectionRange(4, 7);
     clickChip(editor, 'reason');
     await waitFor(() => expect(sms.value).toBe('【大赛】{reason}'));
-    expect(within(editor).getByTestId('template-preview-SMS').textContent).toContain('【大赛】请补充单位推荐函');
-    expect(within(editor).getByTestId('template-sms-counter').textContent).toBe('示例内容 12 字，按 1 条计费');
+    // The preview reads the text through antd's Form.useWatch, which delivers it a render later: waited for, not read at once.
+    await waitFor(() => expect(within(editor).getByTestId('template-preview-SMS').textContent).toContain('【大赛】请补充单位推荐函'));
+    await waitFor(() => expect(within(editor).getByTestId('template-sms-counter').textContent).toBe('示例内容 12 字，按 1 条计费'));
     fireEvent.change(sms, { target: { value: `${'字'.repeat(63)}{reason}` } });
     await waitFor(() => expect(within(editor).getByTestId('template-sms-counter').textContent).toBe('示例内容 71 字，按 2 条计费'));
     fireEvent.change(sms, { target: { value: '【大赛】{reason}' } });
