@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UPLOAD_PIECE_SIZE } from '@contest/shared';
+import { expect } from 'vitest';
 
 /** A multipart/form-data body for inject(), fields and one file in the given order. */
 export function multipart(
@@ -55,4 +56,20 @@ export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
+}
+
+type Get = (url: string, headers?: Record<string, string>) => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>;
+
+/**
+ * Each hidden document (who asks, its id, their headers) answers `?redirect=1&preview=1` exactly as
+ * without it: the same 404 and body, and no Location, so a redirect never reveals a document.
+ */
+export async function expectHiddenDocumentsIgnoreRedirect(get: Get, cases: Array<[string, string, Record<string, string>]>): Promise<void> {
+  for (const [who, id, headers] of cases) {
+    const plain = await get(`/api/documents/${id}/file`, headers);
+    const redirected = await get(`/api/documents/${id}/file?redirect=1&preview=1`, headers);
+    expect(redirected.statusCode, who).toBe(404);
+    expect(redirected.headers.location, who).toBeUndefined();
+    expect(redirected.body, who).toBe(plain.body);
+  }
 }

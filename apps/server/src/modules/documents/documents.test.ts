@@ -11,6 +11,7 @@ import { createContentTestApp } from '../../../test/content-app.js';
 import type { TestApp } from '../../../test/helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import type { ContentServices } from '../content/content.module.js';
+import { expectHiddenDocumentsIgnoreRedirect } from '../../../test/files-helpers.js';
 
 let t: TestApp & { content: ContentServices };
 let storage: Storage;
@@ -224,13 +225,7 @@ describe('GET /api/documents/{id}/file?redirect=1 on local disk', () => {
       ['disabled', created['disabled-doc']!.id, pending.headers],
       ['unknown', randomUUID(), {}],
     ];
-    for (const [who, id, headers] of cases) {
-      const plain = await get(`/api/documents/${id}/file`, headers);
-      const redirected = await get(`/api/documents/${id}/file?redirect=1&preview=1`, headers);
-      expect(redirected.statusCode, who).toBe(404);
-      expect(redirected.headers.location, who).toBeUndefined();
-      expect(redirected.body, who).toBe(plain.body);
-    }
+    await expectHiddenDocumentsIgnoreRedirect(get, cases);
   });
 });
 
