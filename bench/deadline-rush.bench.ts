@@ -49,6 +49,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { UPLOAD_CONCURRENT_FILES, UPLOAD_PIECE_SIZE, UPLOAD_PIECES_IN_FLIGHT } from '@contest/shared';
+import { deleteRedisPrefix } from '../apps/server/test/redis-prefix.js';
 import { startRoundRobinProxy } from '../apps/server/test/round-robin-proxy.js';
 import { CongestionWindow, SLOW_START_PIECES, WINDOW_GROWTH_SUCCESSES } from '../apps/web/src/lib/upload/congestion-window.js';
 import { forkServer, serveParent, type ServerProcess } from './support/child.js';
@@ -547,17 +548,7 @@ async function main(): Promise<void> {
     await proxyAux?.stop();
     await s3Aux?.stop();
     await own?.drop();
-    if (redisUrl) {
-      const { Redis } = await import('ioredis');
-      const redis = new Redis(redisUrl);
-      let cursor = '0';
-      do {
-        const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = nextCursor;
-      } while (cursor !== '0');
-      redis.disconnect();
-    }
+    if (redisUrl) await deleteRedisPrefix(redisUrl, redisPrefix);
     rmSync(dataDir, { recursive: true, force: true });
     if (s3Dir) rmSync(s3Dir, { recursive: true, force: true });
   }
