@@ -4,6 +4,7 @@ import { openBrowser, type Browser } from './support/browser.js';
 import { solveSlider } from './support/slider.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { submitLogin } from './support/login.js';
+import { ownPassword } from './support/ui.js';
 
 /**
  * Roles end to end (issue 6): the super admin builds a role from a few menus and buttons and an
@@ -126,6 +127,9 @@ describe('roles, operators and forced sign-out', () => {
     await openDialog(page).getByRole('button', { name: '确认' }).click();
     await row(accounts, OPERATOR.username).waitFor();
     expect(await row(accounts, OPERATOR.username).innerText()).toContain(ROLE.name);
+    // The generated password is changed at the first login (docs/security.md; walked in the
+    // browser by account-reach.e2e.ts): done here through the API.
+    operatorPassword = await ownPassword(portal.url, 'admin', OPERATOR.username, operatorPassword);
   });
 
   it('the operator sees only those menus and buttons; another page goes to /404', async () => {

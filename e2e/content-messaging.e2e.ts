@@ -7,7 +7,7 @@ import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { submitLogin } from './support/login.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { apiClient, choose, collectErrors, dialogsStill, item, openDialog, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
+import { apiClient, choose, collectErrors, dialogsStill, item, openDialog, ownPassword, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
 import { png } from './support/png.js';
 
 /**
@@ -61,6 +61,8 @@ beforeAll(async () => {
     name: OPERATOR.name,
     roleIds: [role.id],
   }));
+  // A generated password is changed at the first login (docs/security.md): done once here.
+  OPERATOR.password = await ownPassword(portal.url, 'admin', OPERATOR.username, OPERATOR.password);
 });
 
 afterAll(async () => {

@@ -1,15 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { checkScoreReceipt, type ScoreReceipt } from '@contest/shared';
 import { openBrowser, type Browser } from './support/browser.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { apiClient, collectErrors, dialogsStill, openDialog, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
+import { apiClient, collectErrors, dialogsStill, openDialog, ownPassword, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
 
 /**
  * Expert review end to end (issue 11), in Chromium against the built portal with its demo data
@@ -42,6 +44,8 @@ const REVIEW_ROLE = {
   ],
   buttonCodes: [
     'expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export',
+    // Managing experts needs what an expert reads (docs/security.md "Accounts and reach").
+    'preliminary:view', 'file:read',
     'group:edit', 'score:return', 'score:export', 'monitor:remind',
     'final:promote', 'final:export', 'final-group:edit', 'final-score:return', 'final-score:export', 'final-monitor:remind',
     'result:publish', 'appeal:decide',
@@ -131,6 +135,8 @@ beforeAll(async () => {
   ({ accessToken: superToken } = await api.ok<{ accessToken: string }>('POST', '/admin/login', null, SUPER));
   const role = await api.ok<{ id: string }>('POST', '/admin/role', superToken, REVIEW_ROLE);
   ({ password: OPERATOR.password } = await api.ok<{ password: string }>('POST', '/admin/system/account', superToken, { username: OPERATOR.username, name: OPERATOR.name, roleIds: [role.id] }));
+  // Generated passwords are changed at the first login (docs/security.md): done once here.
+  OPERATOR.password = await ownPassword(portal.url, 'admin', OPERATOR.username, OPERATOR.password);
   // Sign-up and submission over, the preliminary review open; two experts per project is enough
   // for six experts in two groups.
   await setPhases('prelim');
@@ -199,7 +205,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     for (const e of IMPORTED) {
       const password = (await row(done, e.code).locator('.generated-password').first().innerText()).trim();
       expect(password.length).toBeGreaterThanOrEqual(8);
-      passwords.set(e.code, password);
+      passwords.set(e.code, await ownPassword(portal.url, 'expert', e.code.toLowerCase(), password));
     }
     await admin.screenshot('review-import-1440');
     await dialog.locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
@@ -579,6 +585,26 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     expect(participantErrors).toEqual([]);
   });
 
+  // Trust (product.md 12): the team's receipt checks against the root the public notice printed.
+  it('the team downloads its score receipt after publication; it checks out against the root in the notice', async () => {
+    const page = participant.page;
+    await page.goto(`${portal.url}/material-submission/detail`);
+    const item = page.getByTestId('result-card-PRELIMINARY').getByTestId('receipt');
+    await item.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), item.getByTestId('receipt-download').click()]);
+    const receipt = JSON.parse(readFileSync((await download.path())!, 'utf8')) as ScoreReceipt;
+    expect(receipt).toMatchObject({ format: 'contest-score-receipt', publication: { round: 'PRELIMINARY', version: 2 }, project: { id: appellant.projectId } });
+    expect(receipt.entries.length).toBeGreaterThan(0);
+    // What anyone reads off the public article (大赛动态): the root it printed.
+    const article = await api.ok<{ body: string }>('GET', `/news/${receipt.publication.newsId}`, null);
+    const root = /默克尔根[^<]*<code>([0-9a-f]{64})<\/code>/.exec(article.body)?.[1];
+    expect(root).toBe(receipt.merkle.root);
+    expect(await item.innerText()).toContain(root!);
+    const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
+    expect(checkScoreReceipt(sha256, receipt, root)).toMatchObject({ ok: true, problems: [] });
+    expect(participantErrors).toEqual([]);
+  });
+
   it('评分存证: the chain verifies intact and lists the publications and the appeal decision', async () => {
     const page = admin.page;
     const log = await api.ok<{ total: number }>('GET', '/admin/score-log?size=1', superToken);
@@ -589,6 +615,9 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     const ok = page.getByTestId('score-log-verify-ok');
     await ok.waitFor();
     expect(await ok.innerText()).toContain(`共 ${log.total} 条记录，最后一条序号 ${log.total}`);
+    // Against both published heads and every live score sheet too.
+    expect(await page.getByTestId('score-log-verify-scope').innerText()).toMatch(/^已核对公示链头 2 个、评分表 \d+ 份，均与存证一致。$/);
+    expect(await page.getByTestId('score-log-anchors').locator('tr.ant-table-row').count()).toBe(2);
     // Newest first: version 2, the added expert's score, the decision and its re-review, version 1.
     const rows = list.locator('tr.ant-table-row');
     await expect.poll(() => rows.filter({ hasText: '结果发布' }).count()).toBe(2);

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
-import { onFrameworkError, registerErrorHandling } from './plugins/error-handler.js';
+import { onClientError, onFrameworkError, registerErrorHandling } from './plugins/error-handler.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerSecurity, storeMediaOrigins } from './plugins/security.js';
 import { guardsFirst } from './plugins/guards-first.js';
@@ -21,7 +21,7 @@ import { registerFiles } from './modules/files/files.module.js';
 import { registerContest } from './modules/contest/contest.module.js';
 import { registerContent } from './modules/content/content.module.js';
 import { createDocumentFileRule } from './modules/documents/documents.service.js';
-import { createExpertFileRule, registerReview } from './modules/review/review.module.js';
+import { createExpertFileRule, createExpertFileView, registerReview } from './modules/review/review.module.js';
 import { createDbKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 import { createJobRunner, type JobRunner } from './lib/jobs.js';
 import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
@@ -137,6 +137,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     frameworkErrors: onFrameworkError,
+    // Requests Node refuses before Fastify sees them (a URL over the header limit): the envelope too.
+    clientErrorHandler: onClientError,
   });
 
   const ownsDatabase = !options.database;
@@ -198,7 +200,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await registerOpenApi(app);
   registerErrorHandling(app);
   await registerSecurity(app, { https: config.publicUrl?.startsWith('https://') ?? false, mediaOrigins: storeMediaOrigins(config.files.storage) });
-  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix });
+  await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, perAccountPerMinute: config.rateLimitPerAccountPerMinute, redis, prefix: config.redisPrefix });
 
   await app.register(
     async (api) => {
@@ -213,6 +215,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const { files } = await registerFiles(api, app.deps, identity, {
         canReadDocumentFile: createDocumentFileRule(app.deps.database.db),
         isExpertAssigned: createExpertFileRule(app.deps.database.db),
+        expertFileView: createExpertFileView(app.deps.database.db),
       });
       const { outbox } = await registerContest(api, app.deps, identity);
       const review = await registerReview(api, app.deps, identity, { outbox });

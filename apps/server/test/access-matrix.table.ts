@@ -241,6 +241,9 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'POST /api/admin/results/final/versions': ADMIN('result:publish'),
   'POST /api/results/final/appeal':            r('401 ok  403 | 401   401   | 401 401      401     401'),
   'GET /api/results/mine': OWN,
+  // The team's own score receipt: B has no line in the published results, so nothing to give.
+  'GET /api/results/prelim/receipt': A_ONLY,
+  'GET /api/results/final/receipt': A_ONLY,
   'GET /api/admin/appeals': MENU('appealManage'),
   'GET /api/admin/appeals/:id': MENU('appealManage'),
   'POST /api/admin/appeals/:id/reject': ADMIN('appeal:decide'),
@@ -352,6 +355,7 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   // ---- tamper-evident score log (modules/score-log) -----------------------------------------------
   'GET /api/admin/score-log': MENU('scoreLog'),
   'GET /api/admin/score-log/verify': MENU('scoreLog'),
+  'GET /api/admin/score-log/anchors': MENU('scoreLog'),
   'GET /api/admin/score-log/export': ADMIN('score-log:export'),
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { DICT_MODULE_NAMES, DICTIONARY_SEED } from '@contest/shared';
 import type { InjectOptions } from 'fastify';
@@ -18,13 +19,17 @@ import {
   prelimDocs,
   resultEntries,
   resultVersions,
+  scoreLogAnchors,
   roles,
   scoreSheets,
   teams,
 } from '../src/db/schema.js';
 import type { GuardInfo } from '../src/modules/admin/admin.guard.js';
 import { ACCESS_MATRIX, IDENTITIES, routeOf, type Cell, type GuardSpec, type Identity } from './access-matrix.table.js';
+import { REACH_REASONS, isAccountOrRoleWrite, reachRequest, reachRows } from './access-matrix.reach.js';
+import { operationsBy } from './admin-helpers.js';
 import { openWindow, seedDictionary, setSetting, upload } from './contest-helpers.js';
+import { makePdf } from './blind-helpers.js';
 import { fakeFile, multipart } from './files-helpers.js';
 import { createTestApp, type TestApp } from './helpers.js';
 import { seedExperts, seedGroup, seedProjects } from './review-helpers.js';
@@ -109,7 +114,8 @@ async function buildFixtures() {
   // A: approved team with its files, approved project in both rounds.
   const A = who.A;
   f.teamFileA = await upload(t, A, 'TEAM', '营业执照.pdf', fakeFile.pdf(2000));
-  f.fileA = await upload(t, A, 'PRELIM', '申报书.pdf', fakeFile.pdf(3000));
+  // A real PDF: experts get a blind copy made from it (docs/security.md, "Blind review").
+  f.fileA = await upload(t, A, 'PRELIM', '申报书.pdf', await makePdf(['plan']));
   f.feedbackFileA = await upload(t, A, 'FEEDBACK', '截图.png', fakeFile.png(2000));
   const [team] = await db()
     .insert(teams)
@@ -191,6 +197,8 @@ async function buildFixtures() {
       .insert(resultVersions)
       .values({ round, version: 1, status: 'PUBLISHED', rule: {}, actorName: 'admin', publishedAt: new Date(), periodEndsAt: later, appealEndsAt: later })
       .returning({ id: resultVersions.id });
+    // The head its notice would print (an empty log), so the team's receipt can be made.
+    await db().insert(scoreLogAnchors).values({ round, resultVersionId: version!.id, version: 1, seq: 0, headHash: '0'.repeat(64), merkleRoot: createHash('sha256').digest('hex'), publishedAt: new Date() });
     await db().insert(resultEntries).values({
       versionId: version!.id,
       prelimId: f.prelimA,
@@ -294,7 +302,8 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'GET /api/attachment/piece/status': () => ({ query: { id: f.pieceUploadA } }),
   'POST /api/attachment/upload/public': (id) => ({ multipart: multipart({ origin: uploadOrigin(id), name: uploadName(id) }, { name: uploadName(id), content: uploadContent(id) }) }),
   'GET /api/attachment/accessUrl': () => ({ query: { filePath: `/api/attachment/stream/${f.fileA}` } }),
-  'GET /api/attachment/stream/:id': () => ({ params: { id: f.fileA } }),
+  // As the review page reads it (a preview): expert downloads are a setting, off by default.
+  'GET /api/attachment/stream/:id': () => ({ params: { id: f.fileA }, query: { preview: '1' } }),
   'GET /api/attachment/stream/:id#team-file': () => ({ params: { id: f.teamFileA } }),
   'GET /api/attachment/stream/:id#data-document': () => ({ params: { id: f.dataFile } }),
   'GET /api/attachment/stream/:id#public-file': () => ({ params: { id: f.publicFile } }),
@@ -424,14 +433,18 @@ const CUSTOM: Record<string, (id: Identity) => Promise<{ status: number; detail:
       t.app.inject({ method: 'GET', url: `/api/attachment/accessUrl?filePath=${encodeURIComponent(f.fileA)}`, headers: headersOf(caller), remoteAddress: addressOf(caller) });
     const mine = await ask(id);
     let url: string;
-    if (mine.statusCode === 200) url = mine.json().data.url as string;
-    else {
+    // An expert's link is bound to their session: their browser sends the cookie handed with it.
+    let cookie: string | undefined;
+    if (mine.statusCode === 200) {
+      url = `${mine.json().data.url as string}&preview=1`;
+      cookie = mine.headers['set-cookie'] ? String(mine.headers['set-cookie']).split(';')[0] : undefined;
+    } else {
       const a = await ask('A');
       const link = new URL(a.json().data.url as string, 'http://x');
       link.searchParams.set('acct', id === 'anon' ? '-' : who[id]!.accountId);
       url = `${link.pathname}?${link.searchParams}`;
     }
-    const res = await t.app.inject({ method: 'GET', url, remoteAddress: addressOf(id) });
+    const res = await t.app.inject({ method: 'GET', url, remoteAddress: addressOf(id), headers: cookie ? { cookie } : {} });
     return { status: res.statusCode, detail: res.statusCode >= 400 ? res.body.slice(0, 160) : '' };
   },
 };
@@ -529,4 +542,34 @@ describe('access matrix (issue 14)', () => {
     }
     expect(wrong).toEqual([]);
   }, 180_000);
+});
+
+describe('access matrix: reach (docs/security.md "Accounts and reach")', () => {
+  it('has a reach row for every console write on accounts and roles', () => {
+    const rows = reachRows(t, () => who.admin!);
+    expect(Object.keys(ACCESS_MATRIX).map(routeOf).filter(isAccountOrRoleWrite).filter((k) => !(k in rows))).toEqual([]);
+  });
+
+  it('refuses each on an account or role holding, or to hold, what the caller lacks; lets it through otherwise', async () => {
+    const wrong: string[] = [];
+    // Its own super admin: the walk above ends the table's sessions (logout is walked last).
+    const boss = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    for (const [key, row] of Object.entries(reachRows(t, () => boss))) {
+      const narrow = await signIn(t, { realm: 'ADMIN', ...row.caller });
+      const wider = await signIn(t, { realm: 'ADMIN', ...row.wider });
+      const out = await row.out();
+      const refused = await t.app.inject(reachRequest(key, out, narrow.headers));
+      const reason = String(refused.json().data?.reason);
+      if (refused.statusCode !== 403 || !REACH_REASONS.includes(reason)) wrong.push(`${key} out of reach: want 403 reach, got ${refused.statusCode} ${refused.body.slice(0, 160)}`);
+      if ((await operationsBy(t, narrow.accountId)).length) wrong.push(`${key} out of reach: an operation was recorded`);
+      // The same request by a caller holding that too: the refusal was the reach, not the button.
+      const through = await t.app.inject(reachRequest(key, out, wider.headers));
+      if (through.statusCode >= 500 || [401, 403, 404].includes(through.statusCode)) wrong.push(`${key} wider caller: got ${through.statusCode} ${through.body.slice(0, 160)}`);
+      if (row.in) {
+        const within = await t.app.inject(reachRequest(key, await row.in(), narrow.headers));
+        if (within.statusCode !== 200) wrong.push(`${key} within reach: got ${within.statusCode} ${within.body.slice(0, 160)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
 });

@@ -30,6 +30,19 @@ const FORBIDDEN: [string, string][] = [
   ['NUL', 'a\u0000b'],
   ['DEL', 'a\u007fb'],
   ['vertical tab', 'a\u000bb'],
+  // docs/security.md "Input hygiene": C1 controls, zero-width, line/paragraph separators, tags, lone surrogates.
+  ['U+0085 (C1 next line)', 'a\u0085b'],
+  ['U+009B (C1 CSI)', '\u009b31mred'],
+  ['U+200B (zero-width space)', 'team\u200bA'],
+  ['U+200C (zero-width non-joiner)', 'team\u200cA'],
+  ['U+200D (zero-width joiner)', '\u{1F468}\u200d\u{1F4BB}'],
+  ['U+2060 (word joiner)', 'team\u2060A'],
+  ['U+FEFF (byte order mark)', '\ufeffteam'],
+  ['U+2028 (line separator)', 'a\u2028b'],
+  ['U+2029 (paragraph separator)', 'a\u2029b'],
+  ['U+E0041 (tag letter A)', 'team\u{E0041}'],
+  ['a lone high surrogate', 'a\ud800b'],
+  ['a lone low surrogate', 'a\udc00b'],
 ];
 
 const teamCount = async () => ((await t.database.db.select({ n: sql<number>`count(*)::int` }).from(teams).where(eq(teams.ownerId, me.accountId))) as [{ n: number }])[0].n;
@@ -57,6 +70,21 @@ describe('control characters in request text', () => {
     expect(res.statusCode).toBe(200);
     const team = await api(t, 'PUT', '/api/team/my', { headers: me.headers, body: { teamName: '智慧医保 Team-1' } });
     expect(team.statusCode).toBe(200);
+  });
+
+  it('refuses a lone surrogate as the JSON text carries it (not stored as U+FFFD)', async () => {
+    const before = await teamCount();
+    for (const raw of ['{"teamName":"a\\ud800"}', '{"teamName":"\\udfff\\ud800"}']) {
+      const res = await t.app.inject({ method: 'PUT', url: '/api/team/my', headers: { ...me.headers, 'content-type': 'application/json' }, payload: raw });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: VALIDATION_MSG.controlCharacters, data: { field: 'teamName' } });
+    }
+    expect(await teamCount()).toBe(before);
+  });
+
+  it('keeps a surrogate pair (an emoji written as JSON escapes)', async () => {
+    const res = await api(t, 'POST', '/api/feedback', { headers: me.headers, body: { type: 'BUG', content: 'ok \ud83d\ude00 \u{1F3E5}' } });
+    expect(res.statusCode).toBe(200);
   });
 
   it('refuses them in query strings too', async () => {

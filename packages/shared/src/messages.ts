@@ -40,6 +40,17 @@ export const MSG = {
   missingField: (field: string) => `缺少参数 ${field}`,
 } as const;
 
+/**
+ * Answers to requests Node refuses before routing (plugins/error-handler.ts onClientError). Apart
+ * from MSG so the web app's first load, which never shows them, does not carry them.
+ */
+export const CONNECTION_MSG = {
+  /** 431: the request line and headers together exceed the server's limit (a very long address). */
+  requestHeadTooLarge: '请求地址或请求头过长，请缩短后重试',
+  /** 408: the request did not arrive in time. */
+  requestTimeout: '请求超时，请稍后重试',
+} as const;
+
 /** Outcomes of identity calls: shown under the password or code field on the login dialog. */
 export const AUTH_MSG = {
   badCredentials: '用户名或密码错误',
@@ -55,6 +66,7 @@ export const AUTH_MSG = {
   passwordChanged: '密码修改成功',
   loggedOut: '已退出登录',
   loginSuccess: '登录成功',
+  passwordChangeRequired: '密码由管理员设置，请先修改密码',
 } as const;
 
 /** Validation messages of spec section 5 (and later features). Shown under form fields as is. */
@@ -81,7 +93,7 @@ export const VALIDATION_MSG = {
   captchaRequired: '请先完成滑块验证',
   malformedBody: '请求内容格式不正确',
   unsupportedMediaType: '不支持的请求内容类型',
-  /** Any request text with a C0 control (other than tab and line breaks), DEL or a bidi override. */
+  /** Any request text with a character of FORBIDDEN_TEXT (text-rules.ts): controls, bidi overrides, zero-width and other invisible characters. */
   controlCharacters: '内容包含不允许的控制字符，请删除后重试',
 } as const;
 

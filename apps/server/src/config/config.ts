@@ -90,6 +90,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxySchema,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   WEB_DIST_DIR: optionalString,
   SEED_ADMIN_USERNAME: z
     .string()
@@ -201,6 +202,8 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
+  /** API calls a minute per signed-in session (docs/security.md, "Limits behind one address"). */
+  rateLimitPerAccountPerMinute: number;
   /** Built web app to serve; undefined = the workspace's apps/web/dist. */
   webDistDir: string | undefined;
   seedAdmin: { username: string; password: string | undefined };
@@ -307,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitPerAccountPerMinute: e.RATE_LIMIT_PER_ACCOUNT_PER_MINUTE,
     webDistDir: e.WEB_DIST_DIR ? absolute(e.WEB_DIST_DIR) : undefined,
     seedAdmin: { username: e.SEED_ADMIN_USERNAME, password: e.SEED_ADMIN_PASSWORD },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -11,6 +11,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -40,6 +41,8 @@ export const accounts = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     agreedAt: timestamp('agreed_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** The password was set by someone else (reset, generated, imported): changed at next login before anything else (docs/security.md). */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -911,6 +914,8 @@ export const scoreLog = pgTable(
   {
     /** Position in the chain: 1, 2, 3... with no gaps (appends are serialised). */
     seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    /** Canonical form version: 1 hashed actorName; 2 (written since 0012) hashes v, not the name. */
+    v: smallint('v').notNull().default(1),
     /** What happened: SCORE_SUBMITTED, SCORE_RETURNED, REREVIEW, PROMOTION, PUBLICATION, APPEAL_DECIDED... */
     kind: text('kind').notNull(),
     round: text('round', { enum: ['PRELIMINARY', 'FINAL'] }),
@@ -927,6 +932,27 @@ export const scoreLog = pgTable(
     hash: text('hash').notNull(),
   },
   (t) => [index('score_log_subject_idx').on(t.subjectType, t.subjectId), index('score_log_kind_idx').on(t.kind, t.round)],
+);
+
+/**
+ * Published heads of the score log (product.md 12): the chain head (seq and hash) and the RFC 9162
+ * Merkle root over entries 1..seq, printed in the 公示 notice of a result version. Verification
+ * recomputes both; a later rewrite, even of the whole chain, no longer matches.
+ */
+export const scoreLogAnchors = pgTable(
+  'score_log_anchors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    round: text('round', { enum: ['PRELIMINARY', 'FINAL'] }).notNull(),
+    resultVersionId: uuid('result_version_id').notNull(),
+    version: integer('version').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    headHash: text('head_hash').notNull(),
+    merkleRoot: text('merkle_root').notNull(),
+    newsId: uuid('news_id'),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('score_log_anchors_version_uq').on(t.resultVersionId), index('score_log_anchors_seq_idx').on(t.seq)],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobs } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
@@ -16,6 +16,66 @@ const db = () => t.database.db;
 const kindOf = (name: string) => `test.${name}.${randomBytes(4).toString('hex')}`;
 const rowOf = async (id: string) => (await db().select().from(jobs).where(eq(jobs.id, id)))[0]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('jobs: one clock (docs/decisions.md, "One clock for jobs")', () => {
+  // PostgreSQL only: PGlite reads the process's own clock, so moving Node's moves the database's too.
+  const onPostgres = () => t.database.kind === 'postgres';
+
+  it('runs a job enqueued this instant on an instance whose clock is behind the database', async ({ skip }) => {
+    if (!onPostgres()) skip();
+    // run_at is stamped by the database; an instance claiming by its own clock, 5 s behind (another
+    // host, or Node's milliseconds against PostgreSQL's microseconds in small), found it not due.
+    const kind = kindOf('skew');
+    const id = await enqueueJob(db(), { kind });
+    const runner = createJobRunner({ db: db() });
+    const ran = vi.fn();
+    runner.register(kind, async () => ran());
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 5_000 });
+    try {
+      expect(await runner.runDue()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(ran).toHaveBeenCalledOnce();
+    expect((await rowOf(id)).status).toBe('DONE');
+  });
+
+  it('runs jobs enqueued and claimed within the same millisecond', async () => {
+    const kind = kindOf('same-ms');
+    const runner = createJobRunner({ db: db() });
+    let runs = 0;
+    runner.register(kind, async () => {
+      runs++;
+    });
+    for (let i = 0; i < 30; i++) {
+      await enqueueJob(db(), { kind });
+      expect(await runner.runDue()).toBe(1);
+    }
+    expect(runs).toBe(30);
+  });
+
+  it('stamps heartbeat, end and retry times from the database clock too', async ({ skip }) => {
+    if (!onPostgres()) skip();
+    const kind = kindOf('stamps');
+    const id = await enqueueJob(db(), { kind });
+    const runner = createJobRunner({ db: db(), backoffMs: () => 60_000 });
+    runner.register(kind, async () => {
+      throw new Error('down');
+    });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 3_600_000 });
+    try {
+      await runner.runDue();
+    } finally {
+      vi.useRealTimers();
+    }
+    const row = await rowOf(id);
+    const { rows } = (await db().execute(sql`select now() as "dbNow"`)) as unknown as { rows: [{ dbNow: string | Date }] };
+    const dbNow = rows[0].dbNow;
+    // The retry is a minute after the database's now, not after the instance's clock an hour behind.
+    expect(Math.abs(row.runAt.getTime() - (new Date(dbNow).getTime() + 60_000))).toBeLessThan(10_000);
+    expect(Math.abs(row.heartbeatAt!.getTime() - new Date(dbNow).getTime())).toBeLessThan(10_000);
+  });
+});
 
 describe('jobs: claiming', () => {
   it('runs each job exactly once when two runners race for them', async () => {

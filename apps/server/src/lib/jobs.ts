@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { jobs } from '../db/schema.js';
 
@@ -33,8 +33,8 @@ export interface EnqueueJobInput {
   total?: number;
   /** One live job per key: a second enqueue while one is QUEUED or RUNNING returns that one's id. */
   dedupeKey?: string;
-  /** Not before this time (default: now). */
-  runAt?: Date;
+  /** Not before this time (default: the database's now(), the clock runners claim by). */
+  runAt?: Date | SQL;
 }
 
 /**
@@ -128,7 +128,11 @@ export interface JobLogger {
 export interface JobRunnerOptions {
   db: Db;
   log?: JobLogger;
-  /** Tests move the clock. All job times are written from it. */
+  /**
+   * Tests move the clock: all job times are then written and compared from it (enqueue such
+   * tests' jobs with `runAt` from it too). Without it every time is the database's now(), for
+   * stamping and claiming alike (docs/decisions.md, "One clock for jobs").
+   */
   now?: () => Date;
   /** Written to `lockedBy`; default host:pid:random. */
   instanceId?: string;
@@ -171,7 +175,16 @@ const errorText = (err: unknown) => String(err instanceof Error ? err.message ||
  */
 export function createJobRunner(options: JobRunnerOptions) {
   const { db, log } = options;
-  const now = options.now ?? (() => new Date());
+  const testClock = options.now;
+  /**
+   * The time of a claim or a stamp: the database's now() (one clock for every instance and for
+   * enqueueJob's default run_at; a Node clock a little behind it, or truncated to the
+   * millisecond where the database keeps microseconds, left a job just enqueued not yet due).
+   */
+  const now = (): Date | SQL => (testClock ? testClock() : sql`now()`);
+  /** `now()` moved by `ms` (negative: earlier). */
+  const nowPlus = (ms: number): Date | SQL =>
+    testClock ? new Date(testClock().getTime() + ms) : sql`(now() + ${ms}::double precision * interval '1 millisecond')`;
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const pollMs = options.pollMs ?? 5_000;
   const heartbeatMs = options.heartbeatMs ?? 10_000;
@@ -195,10 +208,10 @@ export function createJobRunner(options: JobRunnerOptions) {
   const maxOf = (kind: string) => handlers.get(kind)?.maxAttempts ?? defaultMax;
 
   /** The next run of a scheduled kind, in the transaction that finished the last one. */
-  async function queueNext(tx: Db, kind: string, at: Date): Promise<void> {
+  async function queueNext(tx: Db, kind: string): Promise<void> {
     const schedule = schedules.get(kind);
     if (!schedule) return;
-    await enqueueJob(tx, { kind, payload: schedule.payload, dedupeKey: schedule.dedupeKey, runAt: new Date(at.getTime() + schedule.everyMs) });
+    await enqueueJob(tx, { kind, payload: schedule.payload, dedupeKey: schedule.dedupeKey, runAt: nowPlus(schedule.everyMs) });
   }
 
   async function ensureSchedules(): Promise<void> {
@@ -223,7 +236,7 @@ export function createJobRunner(options: JobRunnerOptions) {
               inArray(jobs.kind, kinds),
               or(
                 and(eq(jobs.status, 'QUEUED'), lte(jobs.runAt, at)),
-                and(eq(jobs.status, 'RUNNING'), or(isNull(jobs.heartbeatAt), lt(jobs.heartbeatAt, new Date(at.getTime() - staleMs)))),
+                and(eq(jobs.status, 'RUNNING'), or(isNull(jobs.heartbeatAt), lt(jobs.heartbeatAt, nowPlus(-staleMs)))),
               ),
             ),
           )
@@ -237,7 +250,7 @@ export function createJobRunner(options: JobRunnerOptions) {
             .update(jobs)
             .set({ status: 'FAILED', lastError: `instance ${row.lockedBy ?? '?'} stopped while running it (heartbeat lost)`, lockedBy: null, finishedAt: at })
             .where(eq(jobs.id, row.id));
-          await queueNext(tx, row.kind, at);
+          await queueNext(tx, row.kind);
           log?.error({ jobId: row.id, kind: row.kind, attempts: row.attempts }, 'job failed: its instance stopped on every attempt');
           return 'again';
         }
@@ -300,7 +313,7 @@ export function createJobRunner(options: JobRunnerOptions) {
         const at = now();
         if (failure === null) {
           const [row] = await tx.update(jobs).set({ status: 'DONE', finishedAt: at, lockedBy: null, lastError: null }).where(mine(job.id)).returning({ id: jobs.id });
-          if (row) await queueNext(tx, job.kind, at);
+          if (row) await queueNext(tx, job.kind);
           return;
         }
         if (stopping && controller.signal.aborted) {
@@ -314,12 +327,12 @@ export function createJobRunner(options: JobRunnerOptions) {
         const message = errorText(failure);
         if (job.attempts >= entry.maxAttempts) {
           const [row] = await tx.update(jobs).set({ status: 'FAILED', lastError: message, finishedAt: at, lockedBy: null }).where(mine(job.id)).returning({ id: jobs.id });
-          if (row) await queueNext(tx, job.kind, at);
+          if (row) await queueNext(tx, job.kind);
           log?.error({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, 'job failed');
         } else {
           await tx
             .update(jobs)
-            .set({ status: 'QUEUED', lastError: message, lockedBy: null, runAt: new Date(at.getTime() + backoff(job.attempts)) })
+            .set({ status: 'QUEUED', lastError: message, lockedBy: null, runAt: nowPlus(backoff(job.attempts)) })
             .where(mine(job.id));
           log?.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, 'job failed; retried later');
         }

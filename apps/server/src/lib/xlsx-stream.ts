@@ -37,6 +37,30 @@ export interface XlsxStreamOptions {
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/**
+ * Text a spreadsheet program could take for a formula (OWASP, "CSV Injection"): starting with
+ * `=`, `+`, `-`, `@` (and their full-width forms, which Chinese input methods type), tab or CR.
+ * ExcelJS writes strings as text cells, never formulas, so opening the file runs nothing; but
+ * Excel and LibreOffice re-read a cell as a formula when it is edited, and a CSV re-save drops
+ * the cell type. So such text gets a leading single quote, as OWASP advises: it shows, and the
+ * cell stays text however it is handled later (docs/security.md, "Spreadsheet exports").
+ * Numbers stay numbers (a negative score is a number cell, not text).
+ */
+const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
+
+/** A cell value that no spreadsheet program runs: text that could start a formula is quoted. */
+export function safeCell<T>(value: T): T | string {
+  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** Every value of a row through safeCell (rows and header rows of every export and template). */
+export function safeRow<R extends Record<string, unknown> | unknown[]>(row: R): R {
+  if (Array.isArray(row)) return row.map(safeCell) as R;
+  const out: Record<string, unknown> = {};
+  for (const key in row) out[key] = safeCell(row[key]);
+  return out as R;
+}
+
 /** Beijing wall-clock time for a spreadsheet (people read it; ISO is for machines): `YYYY-MM-DD HH:mm:ss`, '' for none. */
 export const beijingTime = (d: Date | null | undefined): string =>
   d ? new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
@@ -142,7 +166,7 @@ export function writeXlsx(sheets: readonly XlsxSheet[], options: XlsxStreamOptio
       for (const spec of sheets) {
         if (out.destroyed) return;
         const sheet = workbook.addWorksheet(spec.name);
-        sheet.columns = spec.columns.map((c) => ({ header: c.header, key: c.key, ...(c.width ? { width: c.width } : {}) }));
+        sheet.columns = spec.columns.map((c) => ({ header: safeCell(c.header), key: c.key, ...(c.width ? { width: c.width } : {}) }));
         sheet.getRow(1).font = { bold: true };
         sheet.getRow(1).commit();
         const queue = compressorQueue(sheet);
@@ -151,7 +175,7 @@ export function writeXlsx(sheets: readonly XlsxSheet[], options: XlsxStreamOptio
           // Leaving the loop closes the iterator: the source stops reading the database. (The
           // await only when full: a promise per row would cost more than the check.)
           if ((out.destroyed || full(queue)) && !(await roomFor(queue))) return;
-          sheet.addRow(row).commit();
+          sheet.addRow(safeRow(row)).commit();
           if (queue === undefined && ++sinceTurn >= ROWS_PER_TURN) {
             sinceTurn = 0;
             await turn();

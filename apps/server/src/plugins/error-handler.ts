@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { MSG, VALIDATION_MSG, isUserMessage, type ErrorCode } from '@contest/shared';
+import { CONNECTION_MSG, MSG, VALIDATION_MSG, isUserMessage, type ErrorCode } from '@contest/shared';
 import { AppError } from '../lib/errors.js';
 import { failure } from './envelope.js';
 import { RequestValidationError } from './zod.js';
@@ -59,6 +60,33 @@ export function onFrameworkError(error: FastifyError, request: FastifyRequest, r
   }
   request.log.error({ err: error }, 'framework error');
   reply.code(500).send(failure(500, 'INTERNAL', MSG.internal, null));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's HTTP parser refuses a request before Fastify sees it
+ * (its 'clientError' event) when the request line and headers exceed the header limit (a URL of
+ * tens of kilobytes), the head does not arrive in time, or the bytes are not HTTP. Fastify's
+ * default writes its own `{error, message, statusCode}`; this writes the envelope instead. An
+ * over-long URL answers 431 rather than 414: the parser only knows the head as a whole
+ * overflowed, and a huge cookie is the same case (docs/security.md, "Input hygiene").
+ */
+export function onClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, body] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', failure(431, 'PAYLOAD_TOO_LARGE', CONNECTION_MSG.requestHeadTooLarge, null)]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', failure(408, 'BAD_REQUEST', CONNECTION_MSG.requestTimeout, null)]
+        : [400, 'Bad Request', failure(400, 'BAD_REQUEST', VALIDATION_MSG.malformedBody, null)];
+  this.log.debug({ err: err.message, code: err.code }, 'client error');
+  if (socket.writable) {
+    const json = Buffer.from(JSON.stringify(body));
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${json.length}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(json);
+  }
+  socket.destroy(err);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -1,26 +1,54 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { MSG } from '@contest/shared';
 import { tooManyRequests } from '../lib/errors.js';
 
+/** A session token as the server issues them (32 random bytes, base64url). */
+const TOKEN_SHAPE = /^(?:Bearer\s+)?([A-Za-z0-9_-]{43})$/i;
+
 /**
- * A generous global ceiling per IP (many teams share a university or hospital address);
- * sensitive routes add their own tighter limits. With Redis the counters are shared by every
- * instance behind the load balancer.
+ * Who a request counts against. A route's own limit (login, SMS, captcha, exports...) counts per
+ * address as it always did: a made-up token must not buy a fresh login count. The global API
+ * limit counts a call by its session when it carries one (`s:` and a hash of the token, never
+ * the token), else by its address (the key as before; an address never starts with `s:`).
+ */
+export function rateLimitKey(request: FastifyRequest): string {
+  if ((request.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit) return request.ip;
+  const header = request.headers.authorization;
+  const token = typeof header === 'string' ? TOKEN_SHAPE.exec(header.trim())?.[1] : undefined;
+  return token ? `s:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}` : request.ip;
+}
+
+/** Only API calls count: the page shell, /assets/* and the other SPA files never do. */
+function isCounted(url: string): boolean {
+  return (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) && !url.startsWith('/api/health');
+}
+
+/**
+ * The global API limit (docs/security.md, "Limits behind one address"). Hundreds of participants
+ * of a hospital or university share one address, so signed-in calls count per session (one live
+ * session per account, so per account), `perAccountPerMinute` each, and only anonymous calls
+ * count per address, against the generous `perMinute`. Static files and the page shell never
+ * count: a blank page after ten page loads a minute from one address was the failure. Sensitive
+ * routes add their own tighter limits, per address. With Redis the counters are shared by every instance.
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  opts: { perMinute: number; redis: Redis | null; prefix: string },
+  opts: { perMinute: number; perAccountPerMinute?: number; redis: Redis | null; prefix: string },
 ): Promise<void> {
+  const perAccount = opts.perAccountPerMinute ?? opts.perMinute;
   await app.register(rateLimit, {
     global: true,
-    max: opts.perMinute,
+    keyGenerator: rateLimitKey,
+    // The route's own limit replaces this one where it has one.
+    max: (_request, key) => (key.startsWith('s:') ? perAccount : opts.perMinute),
     timeWindow: 60_000,
     ...(opts.redis ? { store: leasedRedisStore(opts.redis, `${opts.prefix}rl:`) } : {}),
     // A Redis outage must not take the portal down: fail open and log.
     skipOnError: true,
-    allowList: (request) => request.url === '/api/health',
+    allowList: (request) => !isCounted(request.url),
     errorResponseBuilder: () => tooManyRequests(MSG.tooManyRequests),
   });
 }

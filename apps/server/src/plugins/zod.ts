@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { type z } from 'zod';
-import { VALIDATION_MSG } from '@contest/shared';
+import { FORBIDDEN_TEXT, VALIDATION_MSG } from '@contest/shared';
 
 /**
  * Route schemas are zod schemas (the same ones the web app uses), so Fastify validates with
@@ -21,15 +21,8 @@ export class RequestValidationError extends Error {
   }
 }
 
-/**
- * Characters no request text may hold: C0 controls but tab, LF and CR (NUL among them:
- * PostgreSQL text cannot store it, so it would fail deep in the driver as a 500), DEL, and the
- * bidirectional overrides and isolates U+202A-U+202E, U+2066-U+2069 (they make a name read
- * backwards, "gnp.exe" shown as "exe.png", and garble logs, exports and other people's screens).
- * Rich-text HTML bodies only need tab and line breaks, so no field is exempt.
- */
- 
-const FORBIDDEN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+// Which characters no request text may hold is one rule in packages/shared (text-rules.ts):
+// refused before the schema, on the raw input of every part, whatever the field's own rules say.
 
 /** Path of the first string (key or value) holding a forbidden character, else null. */
 export function findForbiddenText(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {

@@ -247,6 +247,22 @@ describe('admin/expert realm', () => {
     expect(t.ui.error).toHaveBeenCalledExactlyOnceWith('服务器开小差了', TOAST_MS);
   });
 
+  it('429 toasts the server message (many people behind one address), for experts and admins alike', async () => {
+    for (const page of ['/expert/review', '/admin/home']) {
+      const t = setup(page);
+      t.replyEnvelope(429, '操作过于频繁，请稍后再试');
+      await expect(t.client.get('/expert/projects')).rejects.toMatchObject({ status: 429, message: '操作过于频繁，请稍后再试' });
+      expect(t.ui.error).toHaveBeenCalledExactlyOnceWith('操作过于频繁，请稍后再试', TOAST_MS);
+    }
+  });
+
+  it('429 stays quiet for a caller that waits it out itself (the uploader)', async () => {
+    const t = setup('/admin/home');
+    t.replyEnvelope(429, '上传人数较多');
+    await expect(t.client.get('/x', { quietStatuses: [429] })).rejects.toMatchObject({ status: 429 });
+    expect(t.ui.error).not.toHaveBeenCalled();
+  });
+
   it('does not toast statuses the spec leaves to the caller', async () => {
     const t = setup('/admin/home');
     t.replyEnvelope(403, '没有权限');
@@ -273,6 +289,35 @@ describe('admin/expert realm', () => {
     await expect(t.client.get('/admin/user/account')).rejects.toMatchObject({ status: 401 });
     expect(localStorage.getItem('ExpertToken')).toBeNull();
     expect(t.navigate).toHaveBeenCalledExactlyOnceWith('/expert/login');
+  });
+});
+
+describe('403 PASSWORD_CHANGE_REQUIRED (docs/security.md "Accounts and reach")', () => {
+  it.each([
+    ['/admin/home', 'AdminToken', '/admin/change-password'],
+    ['/expert/index', 'ExpertToken', '/expert/change-password'],
+    ['/my-sign', 'AccessToken', '/alert-password'],
+  ])('on %s goes to the realm\u2019s change-password page, keeps the token, toasts nothing', async (page, key, target) => {
+    localStorage.setItem(key, 'tok');
+    const t = setup(page);
+    t.replyEnvelope(403, '密码由管理员设置，请先修改密码', { reason: 'PASSWORD_CHANGE_REQUIRED' });
+    await expect(t.client.get('/anything')).rejects.toMatchObject({ status: 403, data: { reason: 'PASSWORD_CHANGE_REQUIRED' } });
+    expect(t.navigate).toHaveBeenCalledExactlyOnceWith(target);
+    expect(localStorage.getItem(key)).toBe('tok');
+    expect(t.ui.error).not.toHaveBeenCalled();
+    // Already there: no navigation loop.
+    t.setPath(target);
+    await expect(t.client.get('/anything')).rejects.toMatchObject({ status: 403 });
+    expect(t.navigate).toHaveBeenCalledTimes(1);
+  });
+
+  it('a reach refusal does not move the page; it is toasted on the account pages', async () => {
+    localStorage.setItem('AdminToken', 'tok');
+    const t = setup('/admin/system/systemManage');
+    t.replyEnvelope(403, '该账号拥有或将拥有您没有的权限，不能进行此操作', { reason: 'REACH' });
+    await expect(t.client.post('/admin/system/account/1/reset-password')).rejects.toMatchObject({ status: 403 });
+    expect(t.navigate).not.toHaveBeenCalled();
+    expect(t.ui.error).toHaveBeenCalledExactlyOnceWith('该账号拥有或将拥有您没有的权限，不能进行此操作', TOAST_MS);
   });
 });
 

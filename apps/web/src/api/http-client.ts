@@ -5,15 +5,17 @@ import axios, {
   type AxiosResponse,
 } from 'axios';
 import {
+  ACCOUNT_REFUSAL,
   API_BASE,
   MSG,
+  PASSWORD_CHANGE_REQUIRED,
   TOAST_LONG_MS,
   TOAST_LONG_THRESHOLD,
   TOAST_MS,
   type ApiEnvelope,
   type Realm,
 } from '@contest/shared';
-import { loginPathOf, realmOfPath, tokenKeyOf } from './realm';
+import { changePasswordPathOf, loginPathOf, realmOfPath, tokenKeyOf } from './realm';
 
 /** Marks a request the caller aborted; the chunk uploader reports the same word in its results. */
 export const CANCEL_REQUEST = 'cancelRequest';
@@ -232,6 +234,9 @@ function serverMessageOf(body: unknown): string {
   return typeof message === 'string' ? message : '';
 }
 
+/** `data.reason` of a refusal (403s carry one: docs/security.md). */
+const reasonOf = (body: ApiEnvelope): unknown => (body.data as { reason?: unknown } | null)?.reason;
+
 /** The API path without base, so '/api/login' and 'login' both read as '/login'. */
 function apiPathOf(url: string | undefined): string {
   let path = url ?? '';
@@ -267,7 +272,19 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     throw new ApiError({ status, code: 'HTTP_ERROR', message, data: null }, { cause });
   }
 
+  /**
+   * A session whose password was set by someone else may only change it (docs/security.md):
+   * every other call answers 403 PASSWORD_CHANGE_REQUIRED, and the page goes to the form.
+   */
+  function onPasswordChangeRequired(body: ApiEnvelope, realm: Realm): boolean {
+    if (reasonOf(body) !== PASSWORD_CHANGE_REQUIRED) return false;
+    const path = changePasswordPathOf(realm);
+    if (deps.getPathname() !== path) deps.navigate(path);
+    return true;
+  }
+
   function onParticipantError(body: ApiEnvelope, config: RequestConfig): void {
+    if (onPasswordChangeRequired(body, 'USER')) return;
     if (body.status === 401) {
       deps.storage.removeItem(tokenKeyOf('USER'));
       deps.clearUserInfo?.();
@@ -283,10 +300,18 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
   }
 
   function onStaffError(body: ApiEnvelope, config: RequestConfig, realm: Realm): void {
+    if (onPasswordChangeRequired(body, realm)) return;
     const message = body.message || MSG.requestFailed;
     switch (body.status) {
+      // 429: too many calls (docs/security.md, "Limits behind one address"): the server's message,
+      // never a page left empty without a word; the uploader waits it out with quietStatuses.
       case 400:
+      case 429:
         if (!config.silent) toast(message);
+        return;
+      case 403:
+        // An account out of the caller's reach (docs/security.md): every account page says it alike.
+        if (reasonOf(body) === ACCOUNT_REFUSAL.reach && !config.silent) toast(message);
         return;
       case 500:
         // Not gated by `silent`: the login forms place 400s under a field but have no spot for a server fault.

@@ -1,4 +1,4 @@
-export { realmOfPath, tokenKeyOf, loginPathOf } from './realm';
+export { realmOfPath, tokenKeyOf, loginPathOf, changePasswordPathOf } from './realm';
 export {
   ApiError,
   CANCEL_REQUEST,

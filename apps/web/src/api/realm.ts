@@ -26,3 +26,11 @@ export function loginPathOf(realm: Realm): string {
       return '/login';
   }
 }
+
+/**
+ * Where a session whose password was set by someone else is sent (403 PASSWORD_CHANGE_REQUIRED,
+ * or mustChangePassword in the login answer): /admin/change-password, /expert/change-password,
+ * or the participant's /alert-password. Built from the login path: this file is on the home page.
+ */
+export const changePasswordPathOf = (realm: Realm): string =>
+  realm === 'USER' ? '/alert-password' : loginPathOf(realm).replace('login', 'change-password');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Card, Form, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { changePasswordPathOf } from '../api';
 import { api } from '../lib/api';
 import { withCaptcha } from '../lib/captcha';
 import { isMobileBrowser } from '../lib/device';
@@ -78,7 +79,10 @@ export function StaffLogin({ realm, areaName, title, subtitle, homePath }: Staff
       if (!result) return;
       login(realm, result.accessToken);
       void message.success(t('authMsg.loginSuccess'));
-      void navigate(takeRedirectPath(realm) ?? homePath, { replace: true });
+      // A password set by an administrator is changed before anything else (the page asked for
+      // stays saved and is opened after the change).
+      if (result.mustChangePassword) void navigate(changePasswordPathOf(realm), { replace: true });
+      else void navigate(takeRedirectPath(realm) ?? homePath, { replace: true });
     } catch (err) {
       const text = fieldErrorOf(err, true);
       if (text) form.setFields([{ name: 'password', errors: [translate(text)] }]);

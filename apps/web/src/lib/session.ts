@@ -38,6 +38,8 @@ export interface ParticipantInfo {
   agree: boolean;
   watermark: string;
   dataDocMenuName: string;
+  /** The password was set by an administrator: it must be changed first. */
+  mustChangePassword?: boolean;
   user: {
     roleId: string | null;
     organizationType: string | null;
@@ -71,6 +73,8 @@ export interface StaffInfo {
   agree: boolean;
   name: string;
   code: string | null;
+  /** The password was set by someone else: nothing but its change works until then. */
+  mustChangePassword?: boolean;
 }
 
 /** Answer of POST /login, /admin/login and /expert/login. */
@@ -79,6 +83,8 @@ export interface LoginResult {
   account: string;
   teamStatus: TeamStatus | null;
   prelimDocStatus: PrelimDocStatus | null;
+  /** The password was set by an administrator: the client goes to the change-password page first. */
+  mustChangePassword?: boolean;
 }
 
 export const USER_ACCOUNT_QUERY_KEY = ['user-account'] as const;

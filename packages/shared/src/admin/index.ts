@@ -11,3 +11,4 @@ export * from './audit.js';
 export * from './dashboard.js';
 export * from './settings.js';
 export * from './pii.js';
+export * from './reach.js';

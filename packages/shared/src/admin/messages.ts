@@ -32,6 +32,7 @@ export const ADMIN_MSG = {
   cannotResetSelf: '不能重置自己的密码，请在“我的账号”中修改密码',
   lastSuperAdmin: '至少需要保留一个启用的超级管理员',
   superAdminOnly: '只有超级管理员可以授予、移除或管理超级管理员',
+  accountOutOfReach: '该账号拥有或将拥有您没有的权限，不能进行此操作',
   userNotFound: '注册用户不存在',
   exportTooLarge: '导出数据超过 50000 条，请缩小筛选范围',
 

@@ -42,6 +42,7 @@ export const SETTINGS_MSG = {
   tieBreakDuplicate: '并列时的比较顺序不能重复',
   divergenceInvalid: '分歧阈值应为 0-100 之间的数',
   minExpertsInvalid: '每个项目的评审专家数应为 1-50 之间的整数',
+  expertDownloadInvalid: '专家下载材料应为：不允许、仅 PDF 或全部',
   publicityDaysInvalid: '公示期应为 1-30 之间的整数（天）',
   appealDaysInvalid: '申诉期应为 1-30 之间的整数（天）',
   appealExceedsPublicity: '申诉期不能超过公示期',

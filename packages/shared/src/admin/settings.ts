@@ -32,6 +32,14 @@ export type ScoreAggregate = (typeof SCORE_AGGREGATES)[number];
 export const TIE_BREAKS = ['RULE_SCORE', 'TRIMMED_MEAN', 'CRITERIA', 'RAW_MEAN'] as const;
 export type TieBreak = (typeof TIE_BREAKS)[number];
 
+/**
+ * What an expert may download (product.md 12; docs/security.md "Blind review"): 'none' (the
+ * default) = preview only, the server refuses downloads; 'pdf' = PDFs, stamped on every page with
+ * the expert's watermark; 'all' = PDFs stamped, other kinds as they are (blind: metadata stripped).
+ */
+export const EXPERT_DOWNLOAD_MODES = ['none', 'pdf', 'all'] as const;
+export type ExpertDownloadMode = (typeof EXPERT_DOWNLOAD_MODES)[number];
+
 export interface ScoringRule {
   aggregate: ScoreAggregate;
   /** With at least this many submitted scores the highest and lowest are dropped (trimmed mean). */
@@ -53,6 +61,8 @@ export interface ContestSettings {
   dataDocMenuName: string;
   review: {
     blind: boolean;
+    /** Expert downloads (EXPERT_DOWNLOAD_MODES); off by default: preview only. */
+    expertDownload: ExpertDownloadMode;
     rules: Record<ReviewRound, ScoringRule>;
     /** A project whose spread (max - min of totals, out of 100) exceeds this is flagged. */
     divergenceThreshold: number;
@@ -86,6 +96,7 @@ export const SETTINGS_DEFAULTS: ContestSettings = {
   dataDocMenuName: DATA_DOC_MENU_NAME_DEFAULT,
   review: {
     blind: true,
+    expertDownload: 'none',
     rules: { PRELIMINARY: { ...DEFAULT_RULE, tieBreak: [...TIE_BREAKS] }, FINAL: { ...DEFAULT_RULE, tieBreak: [...TIE_BREAKS] } },
     divergenceThreshold: 20,
     minExpertsPerProject: 5,
@@ -105,6 +116,7 @@ export const SETTINGS_KEYS = {
   prelimFileMaxBytes: CONTEST_SETTING_KEYS.prelimFileMaxBytes,
   dataDocMenuName: 'site.dataDocMenuName',
   reviewBlind: 'review.blind',
+  expertDownload: 'review.expertDownload',
   reviewRules: 'review.rules',
   divergenceThreshold: 'review.divergenceThreshold',
   minExpertsPerProject: 'review.minExpertsPerProject',
@@ -125,6 +137,7 @@ export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
   'prelim.fileMaxBytes': '初赛附件大小上限',
   'site.dataDocMenuName': '数据文档菜单名称',
   'review.blind': '盲评',
+  'review.expertDownload': '专家下载材料',
   'review.rules': '评分规则',
   'review.divergenceThreshold': '分歧阈值',
   'review.minExpertsPerProject': '每个项目的评审专家数',
@@ -144,6 +157,7 @@ export function settingsToStored(s: ContestSettings): Record<SettingKey, unknown
     'prelim.fileMaxBytes': s.prelim.fileMaxBytes,
     'site.dataDocMenuName': s.dataDocMenuName,
     'review.blind': s.review.blind,
+    'review.expertDownload': s.review.expertDownload,
     'review.rules': s.review.rules,
     'review.divergenceThreshold': s.review.divergenceThreshold,
     'review.minExpertsPerProject': s.review.minExpertsPerProject,
@@ -244,6 +258,7 @@ const tieBreakSchema = z
 export const scoringRuleSchema = z.object({ aggregate: aggregateSchema, minScoresForTrim: minScoresSchema, tieBreak: tieBreakSchema }, { error: M.settingsInvalid });
 const divergenceSchema = z.number({ error: M.divergenceInvalid }).min(0, M.divergenceInvalid).max(100, M.divergenceInvalid);
 const minExpertsSchema = intIn(1, 50, M.minExpertsInvalid);
+const expertDownloadSchema = z.enum(EXPERT_DOWNLOAD_MODES, { error: M.expertDownloadInvalid });
 const publicityDaysSchema = intIn(1, 30, M.publicityDaysInvalid);
 const appealDaysSchema = intIn(1, 30, M.appealDaysInvalid);
 const loginPerIpSchema = intIn(LOGIN_PER_IP_MIN, LOGIN_PER_IP_MAX, M.loginPerIpInvalid);
@@ -262,6 +277,7 @@ export const contestSettingsSchema = z
       dataDocMenuName: z.string({ error: M.dataDocMenuNameRequired }).trim().min(1, M.dataDocMenuNameRequired).max(20, M.dataDocMenuNameTooLong),
       review: group({
         blind: switchSchema,
+        expertDownload: expertDownloadSchema,
         rules: group({ PRELIMINARY: scoringRuleSchema, FINAL: scoringRuleSchema }),
         divergenceThreshold: divergenceSchema,
         minExpertsPerProject: minExpertsSchema,
@@ -333,6 +349,7 @@ export function readSettings(stored: Record<string, unknown>): ContestSettings {
     dataDocMenuName: nonBlank(dataDoc) ? dataDoc : d.dataDocMenuName,
     review: {
       blind: pick(switchSchema, stored[SETTINGS_KEYS.reviewBlind], d.review.blind),
+      expertDownload: pick(expertDownloadSchema, stored[SETTINGS_KEYS.expertDownload], d.review.expertDownload),
       rules: { PRELIMINARY: readRule(rules.PRELIMINARY, d.review.rules.PRELIMINARY), FINAL: readRule(rules.FINAL, d.review.rules.FINAL) },
       divergenceThreshold: pick(divergenceSchema, stored[SETTINGS_KEYS.divergenceThreshold], d.review.divergenceThreshold),
       minExpertsPerProject: pick(minExpertsSchema, stored[SETTINGS_KEYS.minExpertsPerProject], d.review.minExpertsPerProject),

@@ -34,8 +34,8 @@ export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 export interface TemplateEventDef {
   /** What the event is; also the template's default name. */
   name: string;
-  /** Who receives it. */
-  audience: 'PARTICIPANT' | 'EXPERT';
+  /** Who receives it (STAFF: console accounts, e.g. the super admins). */
+  audience: 'PARTICIPANT' | 'EXPERT' | 'STAFF';
   /** The variables the sender fills in: the only ones a saved template may use. */
   variables: readonly TemplateVariable[];
   /** `templateKey` of its SMS outbox rows (the gateway template it maps to). */
@@ -307,6 +307,20 @@ export const TEMPLATE_EVENTS = {
       smsText: `${SIGN}{round}结果已更正，您的项目「{projectName}」：{result}，请登录大赛官网查看。`,
     },
   },
+  // The daily score-log verification found a difference (product.md 12): every super admin.
+  SCORE_LOG_MISMATCH: {
+    name: '评分存证校验异常',
+    audience: 'STAFF',
+    variables: ['reason'],
+    smsKey: 'SCORE_LOG_MISMATCH',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '评分存证校验发现异常',
+      body: '每日评分存证校验发现异常：{reason}。请登录管理后台，在「评分存证」页面重新校验并核查。',
+      smsText: '',
+    },
+  },
 } as const satisfies Record<string, TemplateEventDef>;
 export type TemplateEventCode = keyof typeof TEMPLATE_EVENTS;
 export const TEMPLATE_EVENT_CODES = Object.keys(TEMPLATE_EVENTS) as TemplateEventCode[];
@@ -438,7 +452,7 @@ export interface MessageTemplateItem {
   code: TemplateEventCode | null;
   /** The event's name (catalogue); null for bulk templates. */
   eventName: string | null;
-  audience: 'PARTICIPANT' | 'EXPERT' | null;
+  audience: 'PARTICIPANT' | 'EXPERT' | 'STAFF' | null;
   /** The variables it may use. */
   variables: TemplateVariable[];
   name: string;

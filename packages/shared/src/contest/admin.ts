@@ -6,6 +6,7 @@ import { CONTEST_MSG as M } from './messages.js';
 import { AUDIT_OUTCOMES } from './status.js';
 import type { PrelimDetail } from './prelim.js';
 import type { StatusHistoryEntry, TeamDetail } from './team.js';
+import type { BlindFinding } from '../review/blind.js';
 
 /**
  * The console's contest calls (issue 10): lists, details, audit queue, batch audits, reminders,
@@ -229,6 +230,12 @@ export type PrelimAdminDetail = PrelimDetail & {
   lastRemindedOn: string | null;
   final: { status: 'IN' | 'OUT'; version: number; reason: string | null; at: IsoDateTime } | null;
   finalHistory: StatusHistoryEntry[];
+  /**
+   * The formal check's blind-review warning (docs/security.md, "Blind review"): where the
+   * application PDF's text or metadata names the team's organisation or team name. Empty when
+   * none (or no readable application); a warning for the operator, never a block.
+   */
+  blindWarnings: BlindFinding[];
 };
 
 /** Export headers (Chinese, as operators read them). */

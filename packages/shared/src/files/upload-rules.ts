@@ -1,6 +1,7 @@
 // Per-origin upload rules (extensions, sizes, content families) used by the server and the uploader.
 import { UPLOAD_PIECE_SIZE } from '../constants.js';
 import type { AttachmentOrigin } from '../enums.js';
+import { hasForbiddenText } from '../text-rules.js';
 
 /** The spec's piece upload defaults the origin to OTHER. */
 export const DEFAULT_ATTACHMENT_ORIGIN: AttachmentOrigin = 'OTHER';
@@ -112,6 +113,22 @@ export const UPLOAD_MSG = {
  */
 export const UPLOAD_RESTART_REASON = 'UPLOAD_RESTART';
 
+/** `data.reason` of an expert's refused download (403): downloads off, or not for this kind. */
+export const EXPERT_DOWNLOAD_REASONS = { off: 'EXPERT_DOWNLOAD_OFF', kind: 'EXPERT_DOWNLOAD_KIND' } as const;
+
+/**
+ * Refusals of an expert's file reads (docs/security.md, "Blind review"); apart from UPLOAD_MSG so
+ * the pages that upload do not carry them.
+ */
+export const EXPERT_FILE_MSG = {
+  /** An expert asked for a download while 专家下载材料 is off: preview only. */
+  downloadOff: '评审材料仅供在线预览，不提供下载',
+  /** 专家下载材料 allows PDFs only. */
+  downloadKind: '该类型的评审材料不提供下载，请在线预览',
+  /** The blind copy (metadata stripped) could not be made: the original is never sent instead. */
+  blindCopyFailed: '该文件无法生成盲评副本，请联系大赛管理员',
+} as const;
+
 /**
  * The lower-case extension of a file name, '' when there is none. Unlike the preview helper it
  * keeps '?' and '#', which are ordinary characters in a file name, not a URL's query.
@@ -122,16 +139,16 @@ export function extensionOfName(name: string): string {
   return name.slice(dot + 1).toLowerCase();
 }
 
-// Control characters, and bidirectional overrides that make "exe.pdf" read as "fdp.exe".
- 
-const FORBIDDEN_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069/\\]/;
+// Every control character (tab and line breaks too) and path separators; the rest of the
+// request-text rule (text-rules.ts: bidi overrides that make "exe.pdf" read as "fdp.exe", zero-width...) as well.
+const FORBIDDEN_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f/\\]/;
 
 /** null when the name may be kept as the file's display name, else the refusal text. */
 export function fileNameProblem(name: string): string | null {
   if ([...name].length > FILE_NAME_MAX) return UPLOAD_MSG.nameTooLong;
   const trimmed = name.trim();
   if (trimmed === '' || trimmed === '.' || trimmed === '..') return UPLOAD_MSG.badName;
-  if (FORBIDDEN_NAME_CHARS.test(name)) return UPLOAD_MSG.badName;
+  if (FORBIDDEN_NAME_CHARS.test(name) || hasForbiddenText(name)) return UPLOAD_MSG.badName;
   return null;
 }
 

@@ -464,7 +464,18 @@ export interface MyRoundResult {
   canAppeal: boolean;
   /** Why not, when published and not possible (a RESULTS_MSG text); null otherwise. */
   appealBlocker: string | null;
+  /**
+   * The score-log head published with the current version (seq, hash, Merkle root), printed in
+   * its notice; null when not published or published before heads were (then no receipt).
+   */
+  anchor: { seq: number; headHash: string; merkleRoot: string } | null;
 }
+
+/** GET /results/{r}/receipt: optional project id (the caller's own; another answers 404). */
+export const receiptQuerySchema = z.object({
+  projectId: optionalQuery(uuidSchema),
+});
+export type ReceiptQuery = z.infer<typeof receiptQuerySchema>;
 
 /** GET /results/mine: both rounds, with the server's time for the countdown. */
 export interface MyResults {

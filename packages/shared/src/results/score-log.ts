@@ -15,6 +15,7 @@ import { dateTimeQuery, keywordQuery, optionalQuery, pageQueryFields, rangeIsOrd
 import { sortQueryFields } from '../admin/list-query.js';
 import { ADMIN_MSG } from '../admin/messages.js';
 import { REVIEW_ROUNDS, type ReviewRound } from '../admin/settings.js';
+import type { ScoreLogAnchorView } from './score-receipt.js';
 
 export { SCORE_LOG_MSG } from './score-log-messages.js';
 import { SCORE_LOG_MSG } from './score-log-messages.js';
@@ -78,6 +79,8 @@ export type ScoreLogExportQuery = z.infer<typeof scoreLogExportQuerySchema>;
 
 /** One entry, every stored field (the payload exactly as hashed). */
 export interface ScoreLogEntryView {
+  /** Canonical form version (1: actorName hashed; 2: not). */
+  v: number;
   seq: number;
   kind: string;
   round: ReviewRound | null;
@@ -101,8 +104,72 @@ export interface ScoreLogBrokenEntry {
   found: string;
 }
 
+/**
+ * Why the live data disagrees with the log (product.md 12), first difference only:
+ * - SHEET_NOT_LOGGED: a submitted sheet (it counts in the ranking) has no SCORE_SUBMITTED entry.
+ * - SHEET_STATE_DIFFERS: the sheet's state is not the one its last entry says (submitted in the
+ *   log, draft/returned now; or returned in the log and submitted now).
+ * - SHEET_FIELD_DIFFERS: a submitted sheet's project, expert, round, a criterion's points, the
+ *   total or the comment differ from its last SCORE_SUBMITTED entry (`field` says which).
+ * - SHEET_MISSING: the log's last word on a sheet is SCORE_SUBMITTED and the sheet is gone.
+ */
+export const SCORE_LOG_DIFFERENCES = ['SHEET_NOT_LOGGED', 'SHEET_STATE_DIFFERS', 'SHEET_FIELD_DIFFERS', 'SHEET_MISSING'] as const;
+export type ScoreLogDifferenceReason = (typeof SCORE_LOG_DIFFERENCES)[number];
+
+export const SCORE_LOG_DIFFERENCE_NAMES: Record<ScoreLogDifferenceReason, string> = {
+  SHEET_NOT_LOGGED: '已提交的评分表没有存证记录',
+  SHEET_STATE_DIFFERS: '评分表状态与存证记录不符',
+  SHEET_FIELD_DIFFERS: '评分表内容与存证记录不符',
+  SHEET_MISSING: '存证记录中的已提交评分表已不存在',
+};
+
+export interface ScoreLogDifference {
+  reason: ScoreLogDifferenceReason;
+  sheetId: string;
+  round: ReviewRound | null;
+  projectId: string;
+  /** The project's name now (from the materials), '' when unknown. */
+  projectName: string;
+  expertId: string;
+  /** The expert's code (E0001), '' when unknown. No names: the answer goes into notices too. */
+  expertCode: string;
+  /** `status`, `project`, `expert`, `round`, `scores.<criterion>`, `total`, `comment`, or `entry` (no entry). */
+  field: string;
+  /** What the log says and what the sheet holds, as text. */
+  expected: string;
+  found: string;
+  /** The log entry compared with (null for SHEET_NOT_LOGGED). */
+  seq: number | null;
+}
+
+/**
+ * A published head (score_log_anchors) the log no longer matches: ANCHOR_ENTRY_MISSING the entry
+ * at its seq is gone; ANCHOR_HEAD_MISMATCH that entry's hash is not the one published;
+ * ANCHOR_ROOT_MISMATCH the Merkle root over entries 1..seq is not the one published.
+ */
+export const SCORE_LOG_ANCHOR_BREAKS = ['ANCHOR_ENTRY_MISSING', 'ANCHOR_HEAD_MISMATCH', 'ANCHOR_ROOT_MISMATCH'] as const;
+export type ScoreLogAnchorBreak = (typeof SCORE_LOG_ANCHOR_BREAKS)[number];
+
+export const SCORE_LOG_ANCHOR_BREAK_NAMES: Record<ScoreLogAnchorBreak, string> = {
+  ANCHOR_ENTRY_MISSING: '已公示的链头记录不存在（记录被删除）',
+  ANCHOR_HEAD_MISMATCH: '链头哈希与公示时不符（公示后记录被改写）',
+  ANCHOR_ROOT_MISMATCH: '默克尔根与公示时不符（公示后记录被改写）',
+};
+
+export interface ScoreLogAnchorMismatch {
+  reason: ScoreLogAnchorBreak;
+  anchorId: string;
+  round: ReviewRound;
+  version: number;
+  seq: number;
+  /** The published value and the one recomputed from the log now. */
+  expected: string;
+  found: string;
+}
+
 /** verifyScoreLog's answer; the call adds how long it took. */
 export interface ScoreLogVerifyResult {
+  /** The chain, the published heads and the live sheets all agree. */
   ok: boolean;
   /** Entries read. */
   count: number;
@@ -110,6 +177,10 @@ export interface ScoreLogVerifyResult {
   lastSeq: number;
   lastHash: string;
   firstBroken?: ScoreLogBrokenEntry;
+  /** Published heads checked, and the first one the log no longer matches. */
+  anchors: { count: number; firstMismatch?: ScoreLogAnchorMismatch };
+  /** Score sheets compared with their last entries, and the first difference. */
+  live: { sheets: number; firstDifference?: ScoreLogDifference };
 }
 
 /** GET /admin/score-log/verify */
@@ -118,8 +189,22 @@ export interface ScoreLogVerifyAnswer extends ScoreLogVerifyResult {
   checkedAt: IsoDateTime;
 }
 
+/** GET /admin/score-log/anchors: every published head, newest first. */
+export interface ScoreLogAnchorList {
+  list: ScoreLogAnchorView[];
+}
+
+/**
+ * Canonical form versions: 1 hashed `actorName` (a person's name for experts and staff); 2, the
+ * form written since the trust work, hashes `v` and leaves `actorName` out, so anonymising people
+ * later leaves the entry verifiable (docs/api-results.md "The canonical form").
+ */
+export const SCORE_LOG_FORMAT_VERSION = 2;
+
 /** The fields an entry's hash covers, in the types they are hashed with. */
 export interface ScoreLogHashed {
+  /** Canonical form version (1 when absent). */
+  v?: number;
   seq: number;
   kind: string;
   round: string | null;
@@ -153,8 +238,16 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
+/** The object an entry's hash covers: v1 with `actorName`, v2 with `v` and without it. */
+export function scoreLogHashedObject(entry: ScoreLogHashed): Record<string, unknown> {
+  const { seq, kind, round, subjectType, subjectId, actorId, actorName, payload, at, prevHash } = entry;
+  const v = entry.v ?? 1;
+  if (v === 1) return { seq, kind, round, subjectType, subjectId, actorId, actorName, payload, at, prevHash };
+  if (v === 2) return { v, seq, kind, round, subjectType, subjectId, actorId, payload, at, prevHash };
+  throw new Error(`score log: unknown canonical form version ${v}`);
+}
+
 /** The exact text an entry's SHA-256 is computed over (UTF-8 bytes of it). */
 export function scoreLogCanonical(entry: ScoreLogHashed): string {
-  const { seq, kind, round, subjectType, subjectId, actorId, actorName, payload, at, prevHash } = entry;
-  return canonicalJson({ seq, kind, round, subjectType, subjectId, actorId, actorName, payload, at, prevHash });
+  return canonicalJson(scoreLogHashedObject(entry));
 }

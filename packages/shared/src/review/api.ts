@@ -8,7 +8,7 @@ import { PHONE_PATTERN } from '../schemas/auth.js';
 import { enabledQuery, keywordQuery, optionalQuery, pageQueryFields, uuidSchema, type IsoDateTime } from '../admin/common.js';
 import { sortQueryFields } from '../admin/list-query.js';
 import { orMasked } from '../admin/pii.js';
-import type { ReviewRound, ScoringRule, TieBreak } from '../admin/settings.js';
+import type { ExpertDownloadMode, ReviewRound, ScoringRule, TieBreak } from '../admin/settings.js';
 import { scoringRuleSchema } from '../admin/settings.js';
 import type { ContestAttachment, StatusHistoryEntry, TeamAdvisor, TeamLeader, TeamMember } from '../contest/team.js';
 import type { PhaseWindow } from '../contest/phases.js';
@@ -292,6 +292,12 @@ export interface ExpertProjectDetail {
   others: ContestAttachment[];
   /** Blind review (setting on): no team at all. Off: organisation, team, members, advisor. */
   blind: boolean;
+  /**
+   * 专家下载材料 (setting): 'none' = preview only (no 下载 button, the server refuses), 'pdf' =
+   * PDFs, stamped with the expert's watermark, 'all' = every kind. Under blind review the files'
+   * names are neutral (project code + material kind) and their metadata stripped.
+   */
+  download: ExpertDownloadMode;
   /**
    * Null under blind review. Otherwise who the team is, without phones or e-mails: scoring needs
    * no contacts (personal information, minimum necessary).

@@ -1,2 +1,1 @@
--- Placeholder: filled in by the trust work (docs/security.md).
-SELECT 1;
+ALTER TABLE "accounts" ADD COLUMN "must_change_password" boolean DEFAULT false NOT NULL;

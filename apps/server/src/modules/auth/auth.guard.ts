@@ -37,10 +37,23 @@ export function tagRealmGuard<F extends object>(fn: F, guard: RealmGuardInfo): F
   return Object.assign(fn, { guard });
 }
 
-/** A preHandler that admits only sessions of the given realms (401, or 409 when replaced). */
+/**
+ * A preHandler that admits only sessions of the given realms (401, or 409 when replaced); a
+ * session whose password must be changed first gets 403 PASSWORD_CHANGE_REQUIRED.
+ */
 export function requireRealm(sessions: SessionService, ...realms: Realm[]): preHandlerAsyncHookHandler {
   return tagRealmGuard(async function guard(request: FastifyRequest, _reply: FastifyReply) {
     request.auth = await sessions.authenticate(bearerToken(request), realms);
+  }, { kind: 'realm', realms });
+}
+
+/**
+ * As requireRealm, but also admits a session whose password must be changed first: for the few
+ * calls such a session may make (change the password, log out, who am I; docs/security.md).
+ */
+export function requireRealmPendingPasswordChange(sessions: SessionService, ...realms: Realm[]): preHandlerAsyncHookHandler {
+  return tagRealmGuard(async function guard(request: FastifyRequest, _reply: FastifyReply) {
+    request.auth = await sessions.authenticate(bearerToken(request), realms, { pendingPasswordChange: true });
   }, { kind: 'realm', realms });
 }
 

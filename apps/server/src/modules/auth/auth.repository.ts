@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull, max, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { hasUnreadExpr } from '../messages/messages.repository.js';
@@ -17,6 +17,7 @@ export function createAuthRepository(db: Db) {
       phone: accounts.phone,
       roleCode: accounts.roleCode,
       agreedAt: accounts.agreedAt,
+      mustChangePassword: accounts.mustChangePassword,
       teamStatus: teams.status,
       prelimStatus: prelimDocs.status,
       hasUnread: hasUnreadExpr(accounts.id),
@@ -80,8 +81,9 @@ export function createAuthRepository(db: Db) {
           .returning()
       )[0]!,
 
+    /** The holder's own new password (change, or recovery by SMS): no change is pending any more. */
     setPassword: async (id: string, passwordHash: string, at: Date, tx: Db = db) => {
-      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, updatedAt: at }).where(eq(accounts.id, id));
+      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, mustChangePassword: false, updatedAt: at }).where(eq(accounts.id, id));
     },
 
     touchLogin: async (id: string, at: Date, tx: Db = db) => {
@@ -97,11 +99,11 @@ export function createAuthRepository(db: Db) {
     },
 
     /**
-     * Failed logins since `since`, and when the last one was: of an account (wrong passwords and
-     * SMS codes, whatever name it was tried under), or of a name with no account behind it in the
-     * realm, so that an unknown name is treated exactly like a real one (issue 14).
+     * When the failed logins since `since` happened, oldest first: of an account (wrong passwords
+     * and SMS codes, whatever name it was tried under), or of a name with no account behind it in
+     * the realm, so that an unknown name is treated exactly like a real one (issue 14).
      */
-    recentFailures: async (who: { accountId: string } | { realm: Realm; identifier: string }, since: Date) => {
+    failureTimes: async (who: { accountId: string } | { realm: Realm; identifier: string }, since: Date): Promise<Date[]> => {
       const where =
         'accountId' in who
           ? and(eq(loginRecords.accountId, who.accountId), inArray(loginRecords.result, ['BAD_CREDENTIALS', 'BAD_SMS_CODE']))
@@ -111,11 +113,14 @@ export function createAuthRepository(db: Db) {
               isNull(loginRecords.accountId),
               eq(loginRecords.result, 'UNKNOWN_ACCOUNT'),
             );
-      const [row] = await db
-        .select({ n: count(), last: max(loginRecords.createdAt) })
+      // The newest 50 are plenty: a lock needs five, and attempts are limited to 10 a minute.
+      const rows = await db
+        .select({ at: loginRecords.createdAt })
         .from(loginRecords)
-        .where(and(where, gt(loginRecords.createdAt, since)));
-      return { count: row?.n ?? 0, last: row?.last ?? null };
+        .where(and(where, gt(loginRecords.createdAt, since)))
+        .orderBy(desc(loginRecords.createdAt))
+        .limit(50);
+      return rows.map((r) => r.at).reverse();
     },
 
     /** Sign-up and materials statuses of a participant (what the login answer reports). */

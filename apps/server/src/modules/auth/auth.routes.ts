@@ -12,7 +12,7 @@ import {
 import { tooManyRequests } from '../../lib/errors.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
-import { authOf, requireRealm } from './auth.guard.js';
+import { authOf, requireRealm, requireRealmPendingPasswordChange } from './auth.guard.js';
 import type { AuthService, ClientMeta } from './auth.service.js';
 import type { LoginLimiter } from './login-limiter.js';
 import type { SessionService } from './session.service.js';
@@ -37,7 +37,8 @@ export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions)
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { auth, sessions, loginLimiter } = opts;
   app.decorateRequest('auth', null);
-  const anyRealm = requireRealm(sessions, 'USER', 'ADMIN', 'EXPERT');
+  // Changing the password and logging out stay open to a session that must change its password first.
+  const anyRealm = requireRealmPendingPasswordChange(sessions, 'USER', 'ADMIN', 'EXPERT');
 
   // Per address (before the body is read): the ceiling of the contest settings, generous since
   // a whole hospital may sign in through one address. Per login name (once the body is valid):
@@ -83,11 +84,12 @@ export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions)
     return ok(null, AUTH_MSG.loggedOut);
   });
 
-  app.get('/user/account', { preHandler: requireRealm(sessions, 'USER') }, async (request) =>
+  // "Who am I" answers such a session too: it says mustChangePassword, and the client goes to the form.
+  app.get('/user/account', { preHandler: requireRealmPendingPasswordChange(sessions, 'USER') }, async (request) =>
     ok(await auth.participantInfo(authOf(request))),
   );
 
-  app.get('/admin/user/account', { preHandler: requireRealm(sessions, 'ADMIN', 'EXPERT') }, async (request) =>
+  app.get('/admin/user/account', { preHandler: requireRealmPendingPasswordChange(sessions, 'ADMIN', 'EXPERT') }, async (request) =>
     ok(await auth.staffInfo(authOf(request))),
   );
 

@@ -20,8 +20,28 @@ import { SMS_MSG } from '../sms/sms.service.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
 
+/** Five failures within this window lock the account (product.md 2)... */
 export const LOCK_WINDOW_MS = 15 * 60_000;
+/** ...for this long from the fifth failure. */
+export const LOCK_DURATION_MS = 15 * 60_000;
 export const MAX_PASSWORD_FAILURES = 5;
+
+/**
+ * The lock as product.md 2 states it: five failures within 15 minutes lock the account for 15
+ * minutes from the fifth. `times` are the failures (oldest first) of the last window + lock;
+ * answers when the lock ends, or null when there is none at `at`. Failures refused by a lock are
+ * recorded as LOCKED, not as failures, so they neither count nor prolong it.
+ */
+export function lockedUntilOf(times: readonly Date[], at: Date): Date | null {
+  let until: Date | null = null;
+  for (let k = MAX_PASSWORD_FAILURES - 1; k < times.length; k++) {
+    const fifth = times[k]!.getTime();
+    if (fifth - times[k - MAX_PASSWORD_FAILURES + 1]!.getTime() >= LOCK_WINDOW_MS) continue;
+    const end = fifth + LOCK_DURATION_MS;
+    if (end > at.getTime() && (!until || end > until.getTime())) until = new Date(end);
+  }
+  return until;
+}
 
 /** What the auth service needs of the captcha and SMS features. */
 export interface CaptchaGate {
@@ -61,20 +81,26 @@ interface MenuNode {
 }
 
 export function createAuthService({ db, repo, sessions, captcha, sms, now = () => new Date() }: Deps) {
+  // Stamped with the service's clock (not the database's): the lock is computed from these times.
   const record = (realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', result: NonNullable<LoginResult>, meta: ClientMeta, accountId?: string) =>
-    repo.recordLogin({ realm, identifier, method, result, accountId: accountId ?? null, ip: meta.ip, userAgent: meta.userAgent });
+    repo.recordLogin({ realm, identifier, method, result, accountId: accountId ?? null, ip: meta.ip, userAgent: meta.userAgent, createdAt: now() });
 
-  type Failures = { count: number; last: Date | null };
+  /** `count`: failures in the last window (the slider and the fifth failure); `lockedUntil`: the lock in force, if any. */
+  type Failures = { count: number; lockedUntil: Date | null };
 
   /**
-   * Failed attempts in the lock window: the account's own, or for a name (or phone) with no
-   * account, the failed attempts on that name. Unknown names thus ask for the slider and lock
-   * exactly like real ones, so no answer tells whether an account exists (issue 14).
+   * Failed attempts of the account, or for a name (or phone) with no account, the failed
+   * attempts on that name. Unknown names thus ask for the slider and lock exactly like real
+   * ones, so no answer tells whether an account exists (issue 14).
    */
-  const failuresOf = (realm: Realm, identifier: string, account: AccountRow | undefined): Promise<Failures> =>
-    repo.recentFailures(account ? { accountId: account.id } : { realm, identifier }, new Date(now().getTime() - LOCK_WINDOW_MS));
+  const failuresOf = async (realm: Realm, identifier: string, account: AccountRow | undefined): Promise<Failures> => {
+    const at = now();
+    const times = await repo.failureTimes(account ? { accountId: account.id } : { realm, identifier }, new Date(at.getTime() - LOCK_WINDOW_MS - LOCK_DURATION_MS));
+    const windowStart = at.getTime() - LOCK_WINDOW_MS;
+    return { count: times.filter((d) => d.getTime() > windowStart).length, lockedUntil: lockedUntilOf(times, at) };
+  };
 
-  const lockedError = (lockStart: Date) => badRequest(AUTH_MSG.locked, { lockedUntil: new Date(lockStart.getTime() + LOCK_WINDOW_MS).toISOString() });
+  const lockedError = (until: Date) => badRequest(AUTH_MSG.locked, { lockedUntil: until.toISOString() });
 
   /**
    * Desktop clients send a passed captcha nonce; mobile clients may not, unless the account
@@ -97,16 +123,17 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
    * minutes, wrong passwords and wrong SMS codes alike, refuse both password and SMS login.
    */
   async function assertNotLocked(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
-    if (failures.count < MAX_PASSWORD_FAILURES) return;
+    if (!failures.lockedUntil) return;
     await record(realm, identifier, method, 'LOCKED', meta, account?.id);
-    throw lockedError(failures.last ?? now());
+    throw lockedError(failures.lockedUntil);
   }
 
   /** Records a failed attempt; the one that reaches the limit answers with the lock, others with `error`. */
   async function failed(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', account: AccountRow | undefined, failures: Failures, meta: ClientMeta, error: unknown): Promise<never> {
     const result = !account ? 'UNKNOWN_ACCOUNT' : method === 'PASSWORD' ? 'BAD_CREDENTIALS' : 'BAD_SMS_CODE';
     await record(realm, identifier, method, result, meta, account?.id);
-    if (failures.count + 1 >= MAX_PASSWORD_FAILURES) throw lockedError(now());
+    // This failure is the fifth within the window: the lock runs from now.
+    if (failures.count + 1 >= MAX_PASSWORD_FAILURES) throw lockedError(new Date(now().getTime() + LOCK_DURATION_MS));
     throw error;
   }
 
@@ -156,7 +183,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
     const session = await db.transaction(async (tx) => {
       const created = await sessions.create({ realm, accountId: account.id, ip: meta.ip, userAgent: meta.userAgent }, tx);
       await repo.touchLogin(account.id, at, tx);
-      await repo.recordLogin({ realm, identifier, method, result: 'SUCCESS', accountId: account.id, ip: meta.ip, userAgent: meta.userAgent }, tx);
+      await repo.recordLogin({ realm, identifier, method, result: 'SUCCESS', accountId: account.id, ip: meta.ip, userAgent: meta.userAgent, createdAt: at }, tx);
       return created;
     });
     return { token: session.token, account };
@@ -192,13 +219,15 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
         account: result.account.username,
         teamStatus,
         prelimDocStatus: prelimDocStatusOf(teamStatus, prelimStatus),
+        // A password set by an admin: the client goes to the change-password page first.
+        mustChangePassword: result.account.mustChangePassword,
       };
     },
 
     /** Admin (realm ADMIN) and expert (realm EXPERT) consoles. */
     async staffLogin(realm: 'ADMIN' | 'EXPERT', input: StaffLoginInput, meta: ClientMeta) {
       const { token, account } = await passwordLogin(realm, input, meta);
-      return { accessToken: token, account: account.username, teamStatus: null, prelimDocStatus: null };
+      return { accessToken: token, account: account.username, teamStatus: null, prelimDocStatus: null, mustChangePassword: account.mustChangePassword };
     },
 
     async register(input: RegisterInput) {
@@ -269,6 +298,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
         prelimDocStatus: prelimDocStatusOf(teamStatus, row.prelimStatus),
         hasUnReadMessage: row.hasUnread === true,
         agree: row.agreedAt !== null,
+        mustChangePassword: row.mustChangePassword,
         watermark: row.username,
         dataDocMenuName: typeof row.dataDocMenuName === 'string' && row.dataDocMenuName ? row.dataDocMenuName : '数据文档',
         user: {
@@ -296,6 +326,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
         menus,
         buttons,
         agree: account.agreedAt !== null,
+        mustChangePassword: account.mustChangePassword,
         name: account.name ?? account.username,
         code: account.code,
       };

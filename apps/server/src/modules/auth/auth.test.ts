@@ -8,7 +8,7 @@ import { seed } from '../../db/seed.js';
 import { badRequest } from '../../lib/errors.js';
 import { createAuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';
-import { createAuthService } from './auth.service.js';
+import { createAuthService, lockedUntilOf } from './auth.service.js';
 import { createSessionService } from './session.service.js';
 import { createLoginLimiter } from './login-limiter.js';
 import { signIn } from '../../../test/sign-in.js';
@@ -162,7 +162,9 @@ describe('participant login and sessions', () => {
       hasUnReadMessage: false,
       user: { account: { name: u.username, phone: u.phone } },
     });
-    expect(info.body).not.toMatch(/argon2|password/i);
+    // The one field naming a password is the flag of a pending change; nothing else may.
+    expect(info.json().data.mustChangePassword).toBe(false);
+    expect(info.body.replace('"mustChangePassword":false', '')).not.toMatch(/argon2|password/i);
 
     // Only the hash of the token is stored.
     const stored = await t.database.db.select().from(sessionsTable);
@@ -251,6 +253,41 @@ describe('participant login and sessions', () => {
     expect(Date.parse(locked.json().data.lockedUntil)).toBeGreaterThan(Date.now() + 14 * 60_000);
     offsetMs = 15 * 60_000 + 5000;
     expect((await login({ username: u.username, password: 'Abc@1234', imageKey: passCaptcha() })).statusCode).toBe(200);
+  });
+
+  it('the lock runs 15 minutes from the fifth failure: failures at 0, 1, 2, 3 and 14 min lock until 29 min', async () => {
+    const { u } = await register();
+    const attempt = async (minutes: number, password: string) => {
+      offsetMs = minutes * 60_000;
+      return login({ username: u.username, password, imageKey: passCaptcha() });
+    };
+    for (const m of [0, 1, 2, 3]) expect((await attempt(m, `Wrong@${m}000`)).json().message).toBe(AUTH_MSG.badCredentials);
+    const fifth = await attempt(14, 'Wrong@14000');
+    expect(fifth.json().message).toBe(AUTH_MSG.locked);
+    const [account] = await t.database.db.select().from(accounts).where(eq(accounts.username, u.username));
+    const failures = await t.database.db.select().from(loginRecords).where(and(eq(loginRecords.accountId, account!.id), eq(loginRecords.result, 'BAD_CREDENTIALS')));
+    const fifthAt = Math.max(...failures.map((r) => r.createdAt.getTime()));
+    const until = new Date(fifthAt + 15 * 60_000).toISOString();
+    // What the fifth failure says is what holds: the first failure leaving the window at 15 min ends nothing.
+    expect(Math.abs(Date.parse(fifth.json().data.lockedUntil) - Date.parse(until))).toBeLessThan(1000);
+    for (const m of [15, 16, 28]) {
+      const locked = await attempt(m, 'Abc@1234');
+      expect(locked.json(), `${m} min`).toMatchObject({ status: 400, message: AUTH_MSG.locked, data: { lockedUntil: until } });
+    }
+    expect((await attempt(29 + 1 / 60, 'Abc@1234')).statusCode).toBe(200);
+  });
+
+  it('lockedUntilOf: five failures within 15 minutes, 15 minutes from the fifth', () => {
+    const min = (m: number) => new Date(Date.UTC(2025, 5, 1, 2, 0) + m * 60_000);
+    const times = [0, 1, 2, 3, 14].map(min);
+    expect(lockedUntilOf(times, min(14))).toEqual(min(29));
+    expect(lockedUntilOf(times, min(28.99))).toEqual(min(29));
+    expect(lockedUntilOf(times, min(29))).toBeNull();
+    // Five spread over 15 minutes or more are no lock; four are none at all.
+    expect(lockedUntilOf([0, 1, 2, 3, 15].map(min), min(15))).toBeNull();
+    expect(lockedUntilOf([0, 1, 2, 3].map(min), min(3))).toBeNull();
+    // A later run of five locks from its own fifth.
+    expect(lockedUntilOf([0, 10, 20, 21, 22, 23, 24].map(min), min(30))).toEqual(min(39));
   });
 
   it('SMS login: right code signs in once; wrong code and unknown phone are 400', async () => {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Realm } from '@contest/shared';
+import { AUTH_MSG, PASSWORD_CHANGE_REQUIRED, type Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, sessions } from '../../db/schema.js';
-import { sessionReplaced, unauthorized } from '../../lib/errors.js';
+import { forbidden, sessionReplaced, unauthorized } from '../../lib/errors.js';
 
 /** Participants slide for 7 days; staff sessions end after 2 hours without a call. */
 export const SESSION_TTL_MS: Record<Realm, number> = {
@@ -42,6 +42,7 @@ export function createSessionService(db: Db, now: () => Date = () => new Date())
       username: accounts.username,
       roleCode: accounts.roleCode,
       enabled: accounts.enabled,
+      mustChangePassword: accounts.mustChangePassword,
     })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
@@ -81,8 +82,12 @@ export function createSessionService(db: Db, now: () => Date = () => new Date())
       return { token, sessionId: row!.id };
     },
 
-    /** Resolves a bearer token for one of `realms`, or throws 401 (or 409 when replaced). */
-    async authenticate(token: string | undefined, realms: readonly Realm[]): Promise<AuthContext> {
+    /**
+     * Resolves a bearer token for one of `realms`, or throws 401 (or 409 when replaced). While
+     * the account's password was set by someone else, 403 PASSWORD_CHANGE_REQUIRED, unless the
+     * call is one of `pendingPasswordChange` (change it, log out, who am I: docs/security.md).
+     */
+    async authenticate(token: string | undefined, realms: readonly Realm[], opts: { pendingPasswordChange?: boolean } = {}): Promise<AuthContext> {
       if (!token || token.length > 200) throw unauthorized();
       const [session] = await lookup.execute({ tokenHash: hashToken(token) });
       if (!session || !realms.includes(session.realm)) throw unauthorized();
@@ -99,6 +104,7 @@ export function createSessionService(db: Db, now: () => Date = () => new Date())
       if (at.getTime() - session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         await touch.execute({ id: session.id, at: at.toISOString(), expiresAt: new Date(at.getTime() + SESSION_TTL_MS[session.realm]).toISOString() });
       }
+      if (session.mustChangePassword && !opts.pendingPasswordChange) throw forbidden(AUTH_MSG.passwordChangeRequired, { reason: PASSWORD_CHANGE_REQUIRED });
       return { sessionId: session.id, accountId: session.accountId, realm: session.realm, username: session.username, roleCode: session.roleCode };
     },
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PASSWORD_CHANGE_REQUIRED } from '@contest/shared';
 import type { AppDeps } from '../../app.js';
 import { AppError } from '../../lib/errors.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
@@ -73,6 +74,8 @@ export async function registerContent(
       return (await sessions.authenticate(token, ['USER'])).accountId;
     } catch (err) {
       if (err instanceof AppError && (err.code === 'UNAUTHORIZED' || err.code === 'SESSION_REPLACED')) return null;
+      // A session that must change its password first reads public pages as the public does.
+      if (err instanceof AppError && (err.data as { reason?: string } | null)?.reason === PASSWORD_CHANGE_REQUIRED) return null;
       throw err;
     }
   };

@@ -49,7 +49,8 @@ export async function registerContest(
   const reminders = createReminders({ now: contest.now });
   const email = createEmailProvider(deps.config.email, { dataDir: deps.config.dataDir, log: api.log });
   api.addHook('onClose', async () => email.close?.());
-  const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), email, log: api.log, now: contest.now });
+  // The outbox claims by the database's clock, which stamps its rows, unless a test moves time.
+  const outbox = createNoticeOutbox({ db, sms: identity.smsProvider ?? createLogSmsProvider({ dataDir: deps.config.dataDir, log: api.log }), email, log: api.log, now: options.now });
   const afterCommit = () => outbox.kick();
   const team = createTeamService({ db, repo: createTeamRepository(db), contest, workflow, reminders, afterCommit });
   const prelim = createPrelimService({ db, repo: createPrelimRepository(db), contest, workflow, reminders, afterCommit });

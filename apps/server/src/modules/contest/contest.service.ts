@@ -17,7 +17,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { AttachmentRow, ContestRepository, HistoryRow } from './contest.repository.js';
-import { countPdfCharacters, UnreadablePdfError } from './pdf-chars.js';
+import { countPdfCharacters, readPdfContent, UnreadablePdfError, type PdfContent } from './pdf-chars.js';
 
 const STREAM_PATH = '/api/attachment/stream/';
 /** What participants see as the actor of an administrator's decision. */
@@ -106,6 +106,19 @@ export function createContestService({ repo, storage, now = () => new Date() }: 
     async filesById(ids: ReadonlyArray<string | null>): Promise<Map<string, ContestAttachment>> {
       const rows = await repo.attachmentsById(ids.filter((id): id is string => id !== null));
       return new Map(rows.map((r) => [r.id, toContestAttachment(r)]));
+    },
+
+    /** Text and metadata of the stored PDF of this attachment id; null when it is missing or unreadable. */
+    async pdfContent(attachmentId: string, maxBytes: number): Promise<PdfContent | null> {
+      const [row] = await repo.attachmentsById([attachmentId]);
+      const stream = row ? await storage.get(row.storageKey) : null;
+      if (!stream) return null;
+      try {
+        return await readPdfContent(stream, maxBytes);
+      } catch (err) {
+        if (err instanceof UnreadablePdfError) return null;
+        throw err;
+      }
     },
 
     /** Counted characters of a stored PDF; null when it cannot be read as one. */

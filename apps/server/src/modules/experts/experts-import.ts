@@ -4,6 +4,7 @@
  * is checked by the service, which adds its findings to the same row report.
  */
 import ExcelJS from 'exceljs';
+import { safeRow } from '../../lib/xlsx-stream.js';
 import {
   CONTEST_MSG,
   CREDIT_CODE_LENGTH,
@@ -68,7 +69,8 @@ export async function buildTemplate(tracks: readonly TrackItem[]): Promise<Buffe
   sheet.getRow(1).font = { bold: true };
   // Text cells: Excel would turn a phone or a credit code of digits into a number (and lose digits).
   for (const key of KEYS) sheet.getColumn(key).numFmt = '@';
-  sheet.addRow({
+  // Track names are admin-written text: quoted like every export's cells (lib/xlsx-stream.ts safeRow).
+  sheet.addRow(safeRow({
     code: '',
     name: EXAMPLE_NAME,
     phone: '13800000000',
@@ -77,7 +79,7 @@ export async function buildTemplate(tracks: readonly TrackItem[]): Promise<Buffe
     title: '主任医师',
     tracks: tracks.slice(0, 2).map((t) => t.name).join('；'),
     declaredOrgs: '示例科技有限公司；示例软件有限公司',
-  });
+  }));
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
 
   const trackSheet = workbook.addWorksheet('擅长方向');
@@ -86,7 +88,7 @@ export async function buildTemplate(tracks: readonly TrackItem[]): Promise<Buffe
     { header: '名称', key: 'name', width: 36 },
   ];
   trackSheet.getRow(1).font = { bold: true };
-  for (const t of tracks) trackSheet.addRow(t);
+  for (const t of tracks) trackSheet.addRow(safeRow({ code: t.code, name: t.name }));
 
   const notes = workbook.addWorksheet('填写说明');
   notes.getColumn(1).width = 100;

@@ -193,6 +193,8 @@ export function createExpertsRepository(db: Db) {
               phone: input.phone,
               roleCode: 'EXPERT' as const,
               passwordHash,
+              // Generated and shown to the operator: the expert sets their own at first login.
+              mustChangePassword: true,
               createdAt: at,
               updatedAt: at,
             })),
@@ -224,7 +226,7 @@ export function createExpertsRepository(db: Db) {
     },
 
     setPassword: async (id: string, passwordHash: string, at: Date, tx: Db) => {
-      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, updatedAt: at }).where(eq(accounts.id, id));
+      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, mustChangePassword: true, updatedAt: at }).where(eq(accounts.id, id));
     },
   };
 }

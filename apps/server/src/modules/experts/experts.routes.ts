@@ -5,6 +5,7 @@ import { badRequest } from '../../lib/errors.js';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-stream.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
+import { adminActorOf } from '../admin/admin.guard.js';
 import { actorOf } from '../audit/operation-log.js';
 import { createSessionService } from '../auth/session.service.js';
 import type { ReviewDeps } from '../review/review.module.js';
@@ -57,8 +58,9 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
       .send(content);
   });
   app.post('/admin/expert/import', { config: { audit: 'expert:import', ...IMPORT_LIMIT }, onRequest: deps.guards.button('expert:import') }, async (request) => {
+    await service.assertWithinReach(adminActorOf(request));
     const content = await readImportFile(request);
-    return ok(await service.import(actorOf(request), content), M.importDone);
+    return ok(await service.import(adminActorOf(request), content), M.importDone);
   });
   app.get('/admin/expert/export', { onRequest: deps.guards.button('expert:export'), schema: { querystring: expertListQuerySchema }, config: EXPORT_LIMIT }, async (request, reply) =>
     sendXlsx(reply, await service.export(actorOf(request), request.query, await deps.guards.pii(request))),
@@ -66,24 +68,24 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
 
   app.get('/admin/expert/:id', { onRequest: canView, schema: { params: idParamsSchema } }, async (request) => ok(await service.view(request.params.id)));
   app.post('/admin/expert', { config: { audit: 'expert:edit' }, onRequest: deps.guards.button('expert:edit'), schema: { body: expertBodySchema } }, async (request) =>
-    ok(await service.create(actorOf(request), request.body), M.expertCreated),
+    ok(await service.create(adminActorOf(request), request.body), M.expertCreated),
   );
   app.put(
     '/admin/expert/:id',
     { config: { audit: 'expert:edit' }, onRequest: deps.guards.button('expert:edit'), schema: { params: idParamsSchema, body: expertBodySchema } },
-    async (request) => ok(await service.update(actorOf(request), request.params.id, request.body), M.expertSaved),
+    async (request) => ok(await service.update(adminActorOf(request), request.params.id, request.body), M.expertSaved),
   );
   app.put(
     '/admin/expert/:id/enabled',
     { config: { audit: 'expert:disable' }, onRequest: deps.guards.button('expert:disable'), schema: { params: idParamsSchema, body: enabledBodySchema } },
     async (request) => {
-      const row = await service.setEnabled(actorOf(request), request.params.id, request.body.enabled);
+      const row = await service.setEnabled(adminActorOf(request), request.params.id, request.body.enabled);
       return ok(row, row.enabled ? M.expertEnabled : M.expertDisabled);
     },
   );
   app.post(
     '/admin/expert/:id/reset-password',
     { config: { audit: 'expert:reset-password' }, onRequest: deps.guards.button('expert:reset-password'), schema: { params: idParamsSchema } },
-    async (request) => ok(await service.resetPassword(actorOf(request), request.params.id), M.expertPasswordReset),
+    async (request) => ok(await service.resetPassword(adminActorOf(request), request.params.id), M.expertPasswordReset),
   );
 }

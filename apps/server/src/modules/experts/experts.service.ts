@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   ADMIN_MSG,
+  EXPERT_ACCOUNT_HOLDS,
   isMaskedPii,
   REVIEW_MSG as M,
   REVIEW_ROUNDS,
@@ -21,6 +22,9 @@ import { generatePassword, hashPassword } from '../../lib/password.js';
 import { FULL_PII, MASKED_PII, piiNote, unmaskInput, type Pii } from '../../lib/pii.js';
 import { batches, beijingDate, beijingTime, writeXlsx, type XlsxColumn } from '../../lib/xlsx-stream.js';
 import { describeFilter, iso, isoOrNull, isUniqueViolation } from '../admin/admin-util.js';
+import type { AdminActor } from '../admin/admin.guard.js';
+import { createAccountReach, type AccountReach } from '../admin/roles/account-reach.js';
+import { createRoleRepository } from '../admin/roles/roles.repository.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import type { RevokeReason } from '../auth/session.service.js';
 import { COLUMN_OF, buildTemplate, checkCreditCode, checkRows, readSheet, sortErrors, type ImportCandidate } from './experts-import.js';
@@ -32,6 +36,8 @@ interface Deps {
   repo?: ExpertsRepository;
   /** Ends an account's live sessions (the identity module's session service). */
   revokeAll(accountId: string, reason: RevokeReason, keepSessionId: string | undefined, tx: Db): Promise<void>;
+  /** The reach rule (admin/roles/account-reach.ts); by default over the roles of `db`. */
+  reach?: AccountReach;
   now: () => Date;
 }
 
@@ -137,7 +143,16 @@ function unmaskBody(body: ExpertBody, current: ExpertDbRow | undefined): ExpertB
  * with their profile and the organisations the conflict rules read. Passwords are generated,
  * shown once and stored only as hashes.
  */
-export function createExpertsService({ db, repo = createExpertsRepository(db), revokeAll, now }: Deps) {
+export function createExpertsService({ db, repo = createExpertsRepository(db), revokeAll, reach = createAccountReach(createRoleRepository(db)), now }: Deps) {
+  /**
+   * Expert accounts within the caller's reach (docs/security.md "Accounts and reach"): an expert
+   * reads its groups' projects and files, so whoever creates, edits, enables, disables, imports or
+   * resets the password of one must hold what those pages need (EXPERT_ACCOUNT_HOLDS).
+   */
+  async function assertExpertsWithin(actor: AdminActor, tx: Db) {
+    reach.assertWithin(await reach.reachOf(actor, tx), [...EXPERT_ACCOUNT_HOLDS.menuCodes, ...EXPERT_ACCOUNT_HOLDS.buttonCodes]);
+  }
+
   async function view(id: string, tx: Db = db): Promise<ExpertRow> {
     const row = await repo.findById(id, tx);
     if (!row) throw notFound(M.expertNotFound);
@@ -220,10 +235,11 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
       return { list: rows.map((r) => toExpertRow(r, groups.get(r.id))), page: q.page, size: q.size, total };
     },
 
-    async create(actor: OperationActor, body: ExpertBody): Promise<ExpertCredentials> {
+    async create(actor: AdminActor, body: ExpertBody): Promise<ExpertCredentials> {
       const password = generatePassword();
       const passwordHash = await hashPassword(password);
       const created = await write(async (tx) => {
+        await assertExpertsWithin(actor, tx);
         await repo.lockCodes(tx);
         const fields = await normalise(body, undefined, tx);
         await checkFree(body.code ?? null, fields.phone, undefined, tx);
@@ -241,10 +257,11 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
       return created;
     },
 
-    async update(actor: OperationActor, id: string, body: ExpertBody): Promise<ExpertRow> {
+    async update(actor: AdminActor, id: string, body: ExpertBody): Promise<ExpertRow> {
       await write(async (tx) => {
         const current = await repo.lockById(id, tx);
         if (!current) throw notFound(M.expertNotFound);
+        await assertExpertsWithin(actor, tx);
         const code = body.code ?? current.code;
         const codeChanged = code !== current.code;
         const fields = await normalise(body, current, tx);
@@ -277,10 +294,11 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
       return view(id);
     },
 
-    async setEnabled(actor: OperationActor, id: string, enabled: boolean): Promise<ExpertRow> {
+    async setEnabled(actor: AdminActor, id: string, enabled: boolean): Promise<ExpertRow> {
       await write(async (tx) => {
         const current = await repo.lockById(id, tx);
         if (!current) throw notFound(M.expertNotFound);
+        await assertExpertsWithin(actor, tx);
         await repo.setEnabled(id, enabled, now(), tx);
         // Disabling takes effect now, not when the session would have expired.
         if (!enabled) await revokeAll(id, 'DISABLED', undefined, tx);
@@ -294,12 +312,13 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
       return view(id);
     },
 
-    async resetPassword(actor: OperationActor, id: string): Promise<ExpertCredentials> {
+    async resetPassword(actor: AdminActor, id: string): Promise<ExpertCredentials> {
       const password = generatePassword();
       const passwordHash = await hashPassword(password);
       return write(async (tx) => {
         const current = await repo.lockById(id, tx);
         if (!current) throw notFound(M.expertNotFound);
+        await assertExpertsWithin(actor, tx);
         await repo.setPassword(id, passwordHash, now(), tx);
         await revokeAll(id, 'PASSWORD_CHANGED', undefined, tx);
         await recordOperation(tx, actor, {
@@ -321,7 +340,11 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
      * database); any problem answers 400 importHasErrors with the whole row report and writes
      * nothing. A clean sheet is written in one transaction, with generated codes and passwords.
      */
-    async import(actor: OperationActor, content: Buffer): Promise<ExpertImportResult> {
+    /** The reach rule alone: the import route asks before it reads the upload (nothing of it is worth reading otherwise). */
+    assertWithinReach: (actor: AdminActor) => assertExpertsWithin(actor, db),
+
+    async import(actor: AdminActor, content: Buffer): Promise<ExpertImportResult> {
+      await assertExpertsWithin(actor, db);
       const rows = await readSheet(content);
       const { candidates, errors } = checkRows(rows, await repo.tracks(false));
       const found = sortErrors([...errors, ...(await takenErrors(candidates, db))]);

@@ -17,12 +17,14 @@ import { createExpertsService, nextCodes } from './experts.service.js';
 let t: TestApp;
 let admin: SignedIn;
 
-const ALL_BUTTONS = ['expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export'];
+// An expert reads projects and their files: managing experts needs those codes too (EXPERT_ACCOUNT_HOLDS).
+const EXPERT_REACH = { buttons: ['preliminary:view', 'file:read'], menus: ['preliminaryAdminSearch'] };
+const ALL_BUTTONS = ['expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export', ...EXPERT_REACH.buttons];
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedDictionary(t);
-  admin = await signIn(t, { realm: 'ADMIN', buttons: ALL_BUTTONS });
+  admin = await signIn(t, { realm: 'ADMIN', buttons: ALL_BUTTONS, menus: EXPERT_REACH.menus });
 });
 afterAll(async () => t?.close());
 
@@ -154,7 +156,7 @@ describe('experts: who may call', () => {
     expect((await api(t, 'GET', '/api/admin/expert/list', { headers: grouper.headers })).statusCode).toBe(200);
     expect((await api(t, 'GET', `/api/admin/expert/${someone.id}`, { headers: grouper.headers })).statusCode).toBe(403);
     // Each button opens exactly its call.
-    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['expert:edit'] });
+    const editor = await signIn(t, { realm: 'ADMIN', buttons: ['expert:edit', ...EXPERT_REACH.buttons], menus: EXPERT_REACH.menus });
     expect((await create({}, editor)).statusCode).toBe(200);
     expect((await api(t, 'PUT', `/api/admin/expert/${someone.id}/enabled`, { headers: editor.headers, body: { enabled: true } })).statusCode).toBe(403);
     expect((await api(t, 'POST', `/api/admin/expert/${someone.id}/reset-password`, { headers: editor.headers })).statusCode).toBe(403);
@@ -305,7 +307,7 @@ describe('experts: create', () => {
     // A repository whose pre-check sees nothing: as if the other write committed just after it.
     const blind = { ...repo, taken: async () => ({ codes: new Set<string>(), phones: new Set<string>() }) };
     const service = createExpertsService({ db, repo: blind, revokeAll: async () => {}, now: () => new Date() });
-    const actor = { auth: { accountId: admin.accountId, realm: 'ADMIN' as const, username: admin.username } };
+    const actor = { auth: { accountId: admin.accountId, realm: 'ADMIN' as const, username: admin.username, roleCode: 'SYSTEM' as const, sessionId: '' } };
     const first = await createOk({ code: freshCode() });
     const firstPhone = (await db.select().from(accounts).where(eq(accounts.id, first.id)))[0]!.phone!;
     const before = await expertCount();

@@ -1,8 +1,26 @@
-import type { Realm } from '@contest/shared';
+import type { ExpertDownloadMode, Realm } from '@contest/shared';
 import type { AuthContext } from '../auth/session.service.js';
 
 /** Whoever asks for a file: nobody signed in, or an account of some realm. */
-export type Reader = { kind: 'anonymous' } | ({ kind: 'account' } & Pick<AuthContext, 'accountId' | 'realm' | 'roleCode'>);
+export type Reader =
+  | { kind: 'anonymous' }
+  | ({ kind: 'account' } & Pick<AuthContext, 'accountId' | 'realm' | 'roleCode'> & {
+        /** The session the request came with (bearer token, or a session-bound link): expert links are bound to it. */
+        sessionId?: string;
+      });
+
+/**
+ * How an expert gets a file they may read (docs/security.md, "Blind review"), from the review
+ * module: the name they see (neutral under blind review), whether the copy is blind (metadata
+ * stripped), the download setting, and what their watermark says.
+ */
+export interface ExpertFileView {
+  name: string;
+  blind: boolean;
+  download: ExpertDownloadMode;
+  /** Watermark lines: expert code, masked account. */
+  watermark: string[];
+}
 
 export const ANONYMOUS: Reader = { kind: 'anonymous' };
 
@@ -13,6 +31,11 @@ export interface AccessRules {
   isExpertAssigned(expertId: string, attachmentId: string): Promise<boolean>;
   /** True when the participant may see a document (template, guide, data document) using this file. */
   canReadDocumentFile(accountId: string, attachmentId: string): Promise<boolean>;
+  /**
+   * How this expert gets this file (called only once canReadAttachment let the expert through);
+   * null when the file is no project's material (then it is served as to anyone).
+   */
+  expertFileView(expertId: string, file: { id: string; originalName: string; extension: string }): Promise<ExpertFileView | null>;
 }
 
 /** Admin button that opens participants' attachments. */

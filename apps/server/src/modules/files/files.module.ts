@@ -22,6 +22,8 @@ export interface FilesOptions {
   isExpertAssigned?: AccessRules['isExpertAssigned'];
   /** Documents decide which participants see their files; until wired, participants read only their own. */
   canReadDocumentFile?: AccessRules['canReadDocumentFile'];
+  /** The review module names an expert's files and gives the download setting; until wired: the blindest answer. */
+  expertFileView?: AccessRules['expertFileView'];
   /** Tests pass a driver of their own. */
   storage?: Storage;
 }
@@ -54,6 +56,7 @@ export async function registerFiles(
       adminCan: (ctx, code) => identity.permissions.can(ctx, code),
       isExpertAssigned: options.isExpertAssigned ?? (async () => false),
       canReadDocumentFile: options.canReadDocumentFile ?? (async () => false),
+      expertFileView: options.expertFileView ?? (async (_expertId, file) => ({ name: file.originalName, blind: true, download: 'none', watermark: [] })),
     },
   });
   // Uploads yield the event loop to the pages when it lags (admission.ts).

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, attachments } from '../../db/schema.js';
+import { accounts, attachments, sessions } from '../../db/schema.js';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 export type NewAttachment = typeof attachments.$inferInsert;
@@ -25,6 +25,16 @@ export function createFilesRepository(db: Db) {
         .where(eq(accounts.id, accountId))
         .limit(1);
       return row;
+    },
+
+    /** True when the session is live (not revoked, not expired) and the account's: a bound link lives no longer than it. */
+    async sessionLive(sessionId: string, accountId: string, at: Date): Promise<boolean> {
+      const [row] = await db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), eq(sessions.accountId, accountId), isNull(sessions.revokedAt), gt(sessions.expiresAt, at)))
+        .limit(1);
+      return row !== undefined;
     },
   };
 }

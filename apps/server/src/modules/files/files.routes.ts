@@ -24,6 +24,7 @@ import type { SessionService } from '../auth/session.service.js';
 import { ANONYMOUS, type Reader } from './files.access.js';
 import { contentDisposition, downloadDisposition, etagMatches, parseRange, presignedRedirectHeaders } from './files.http.js';
 import type { FilesService, PieceWrite, ReceivedFile, Uploader } from './files.service.js';
+import { FILE_KEY_COOKIE } from './signed-link.js';
 
 export interface FilesRoutesOptions {
   service: FilesService;
@@ -33,6 +34,9 @@ export interface FilesRoutesOptions {
 
 /** The content type of a raw piece body (fields in the query string). */
 const RAW_PIECE_TYPE = 'application/octet-stream';
+
+/** Where the file-key cookie goes: only the stream reads it. */
+const STREAM_COOKIE_PATH = '/api/attachment/stream';
 
 // Fields are short: generous room for a 200-character name in UTF-8, so a 10,000-character one is cut and refused.
 const FIELD_MAX_BYTES = FILE_NAME_MAX * 4 + 64;
@@ -142,7 +146,19 @@ const linkQuery = z.object({
   expires: z.string().optional(),
   acct: z.string().optional(),
   sig: z.string().optional(),
+  sid: z.string().optional(),
 });
+
+/** One cookie's value from the Cookie header (no cookie plugin: this is the only cookie the API reads). */
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
 
 export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent, { service, sessions, incomingPath }) => {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -154,14 +170,21 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
 
   const signedIn = requireRealm(sessions, ...REALMS);
 
-  /** Signed link, else bearer token (401/409 when bad), else nobody. */
+  /**
+   * Signed link, else bearer token (401/409 when bad), else nobody. A session-bound link (an
+   * expert's) also takes the caller's proof: its token's session when it sends one, else the
+   * file-key cookie.
+   */
   async function readerOf(request: FastifyRequest, uniqueNo: string, link: z.infer<typeof linkQuery>): Promise<Reader> {
-    if (link.sig !== undefined || link.expires !== undefined || link.acct !== undefined) return service.readerFromLink(uniqueNo, link);
     const token = bearerToken(request);
+    if (link.sig !== undefined || link.expires !== undefined || link.acct !== undefined || link.sid !== undefined) {
+      const proof = link.sid === undefined ? {} : token ? { sessionId: (await sessions.authenticate(token, REALMS)).sessionId } : { cookie: cookieOf(request, FILE_KEY_COOKIE) };
+      return service.readerFromLink(uniqueNo, link, proof);
+    }
     if (!token) return ANONYMOUS;
     const auth = await sessions.authenticate(token, REALMS);
     request.auth = auth;
-    return { kind: 'account', accountId: auth.accountId, realm: auth.realm, roleCode: auth.roleCode };
+    return { kind: 'account', accountId: auth.accountId, realm: auth.realm, roleCode: auth.roleCode, sessionId: auth.sessionId };
   }
 
   /** The end of each admitted piece request's turn (service.admitPiece). */
@@ -296,9 +319,16 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
   app.get(
     '/attachment/accessUrl',
     { schema: { querystring: z.object({ filePath: z.string().max(2048) }) } },
-    async (request) => {
+    async (request, reply) => {
       const reader = await readerOf(request, '', {});
-      return ok(await service.accessUrl(reader, request.query.filePath));
+      const { sessionKey, ...answer } = await service.accessUrl(reader, request.query.filePath);
+      // An expert's link is bound to their session; the browser's tokenless uses of it (<video
+      // src>, a download link) prove the session with this cookie, which only the stream reads.
+      if (sessionKey) {
+        const secure = request.protocol === 'https' ? '; Secure' : '';
+        reply.header('set-cookie', `${FILE_KEY_COOKIE}=${sessionKey}; Path=${STREAM_COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`);
+      }
+      return ok(answer);
     },
   );
 
@@ -309,6 +339,22 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
       const { id } = request.params;
       const reader = await readerOf(request, id, request.query);
       const file = await service.findReadable(reader, id);
+      const preview = request.query.preview === '1';
+      // Experts get a neutral name, a blind copy, a stamped download, or a refusal (403).
+      const delivery = await service.delivery(reader, file, preview);
+      if (delivery.copy) {
+        // A copy made for this reader: never the stored bytes, so no ranges, ETag or store redirect.
+        const bytes = await service.renderCopy(file, delivery.copy);
+        return reply
+          .headers({
+            'cache-control': 'private, no-store',
+            'x-content-type-options': 'nosniff',
+            'content-type': file.mimeType,
+            'content-disposition': contentDisposition(downloadDisposition(preview, file.mimeType), delivery.name),
+            'content-length': String(bytes.length),
+          })
+          .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+      }
       const etag = `"${file.sha256}"`;
       const common = {
         etag,
@@ -317,14 +363,14 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
         'x-content-type-options': 'nosniff',
       };
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).headers(common).send();
-      const disposition = downloadDisposition(request.query.preview === '1', file.mimeType);
+      const disposition = downloadDisposition(preview, file.mimeType);
 
       // Only when asked: the web app reads files through fetch (token header, or a signed link
       // loaded into a blob), where a cross-origin redirect would need CORS on the bucket. Links
       // a browser navigates to (<a href>, <video src>) add redirect=1 and let the store serve the
       // bytes, ranges included. The access checks above have run; the link lives for minutes.
       if (request.query.redirect === '1') {
-        const location = await service.presignedUrl(file, disposition);
+        const location = await service.presignedUrl(file, disposition, delivery.name);
         if (location) return reply.code(302).headers(presignedRedirectHeaders(location)).send();
       }
 
@@ -345,7 +391,7 @@ export const filesRoutes: FastifyPluginAsync<FilesRoutesOptions> = async (parent
       reply.headers({
         ...common,
         'content-type': file.mimeType,
-        'content-disposition': contentDisposition(disposition, file.originalName),
+        'content-disposition': contentDisposition(disposition, delivery.name),
         'content-length': String(part ? part.end - part.start + 1 : file.size),
       });
       if (part) reply.code(206).header('content-range', `bytes ${part.start}-${part.end}/${file.size}`);

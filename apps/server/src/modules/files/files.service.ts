@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import {
+  EXPERT_DOWNLOAD_REASONS,
+  EXPERT_FILE_MSG,
   SNIFF_BYTES,
   UPLOAD_ID_PATTERN,
   UPLOAD_MSG,
@@ -21,9 +23,11 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { isInlinePreviewable } from '../../lib/content-disposition.js';
 import { presignDownload, type ByteRange, type Storage } from '../../lib/storage/storage.js';
 import { recordOperation } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
+import { isStrippable, stampPdf, stampTime, stripMetadata } from './blind-copy.js';
 import { createAdmission, PIECE_WAIT_MS } from './admission.js';
 import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import type { AttachmentRow, FilesRepository } from './files.repository.js';
@@ -65,6 +69,25 @@ export interface PieceWrite {
 }
 
 export const STREAM_PATH = '/api/attachment/stream/';
+
+/**
+ * How a reader gets a file: under which name, and whether the bytes are the stored ones
+ * (`copy` null: ranges, ETag and store redirects apply) or a copy made for them (experts:
+ * metadata stripped under blind review, a download stamped with their watermark).
+ */
+export interface Delivery {
+  name: string;
+  copy: { strip: boolean; stamp: string[] | null } | null;
+}
+
+/** What a signed-link request brings to prove whose session it is: its bearer token's session, the file-key cookie. */
+export interface LinkProof {
+  sessionId?: string;
+  cookie?: string;
+}
+
+/** Media the expert pages play in the browser (<video src>), which counts as previewing. */
+const isPlayable = (mimeType: string) => /^(video|audio)\//.test(mimeType);
 // 16 random bytes, base64url: the public handle in links; unguessable, though access is checked anyway.
 const UNIQUE_NO_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
@@ -347,11 +370,19 @@ export function createFilesService(deps: FilesServiceDeps) {
     return file;
   }
 
-  async function readerFor(accountId: string | null): Promise<Reader> {
+  async function readerFor(accountId: string | null, sessionId: string | null = null): Promise<Reader> {
     if (accountId === null) return ANONYMOUS;
     const account = await repo.linkAccount(accountId);
     if (!account || !account.enabled) throw forbidden(UPLOAD_MSG.linkExpired);
-    return { kind: 'account', accountId: account.accountId, realm: account.realm, roleCode: account.roleCode };
+    return { kind: 'account', accountId: account.accountId, realm: account.realm, roleCode: account.roleCode, ...(sessionId ? { sessionId } : {}) };
+  }
+
+  async function readAll(row: AttachmentRow): Promise<Uint8Array> {
+    const body = await storage.get(row.storageKey);
+    if (!body) throw notFound();
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
   }
 
   return {
@@ -502,19 +533,82 @@ export function createFilesService(deps: FilesServiceDeps) {
       return row;
     },
 
-    /** Reader named by a signed link (403 when the link is forged or expired). */
-    async readerFromLink(uniqueNo: string, params: LinkParams): Promise<Reader> {
+    /**
+     * Reader named by a signed link (403 when the link is forged or expired). A link bound to a
+     * session (experts') also needs that session live and the caller to prove it is that session:
+     * its own bearer token, or the file-key cookie its browser got with the link. Another
+     * account's token, another browser's cookie or none at all: 403.
+     */
+    async readerFromLink(uniqueNo: string, params: LinkParams, proof: LinkProof = {}): Promise<Reader> {
       const check = links.verify(uniqueNo, params);
       if (!check.ok) throw forbidden(UPLOAD_MSG.linkExpired);
-      return readerFor(check.accountId);
+      if (check.sessionId !== null) {
+        const holder = proof.sessionId !== undefined ? proof.sessionId === check.sessionId : links.sessionKeyMatches(check.sessionId, proof.cookie);
+        if (!holder || check.accountId === null || !(await repo.sessionLive(check.sessionId, check.accountId, new Date()))) {
+          throw forbidden(UPLOAD_MSG.linkExpired);
+        }
+      }
+      return readerFor(check.accountId, check.sessionId);
     },
 
-    async accessUrl(reader: Reader, filePath: string): Promise<FileAccessUrl> {
+    /**
+     * A signed link for the file. An expert's is bound to their session (readerFromLink) and
+     * names the file as the expert sees it (neutral under blind review); `sessionKey` is then the
+     * cookie value the route hands the browser along with it.
+     */
+    async accessUrl(reader: Reader, filePath: string): Promise<FileAccessUrl & { sessionKey?: string }> {
       const uniqueNo = uniqueNoOf(filePath);
       if (!uniqueNo) throw notFound();
       const row = await this.findReadable(reader, uniqueNo);
-      const { query, expiresAt } = links.sign(uniqueNo, reader.kind === 'account' ? reader.accountId : null);
-      return { url: `${STREAM_PATH}${uniqueNo}?${query}`, expiresAt, uniqueNo, name: row.originalName, size: row.size, mimeType: row.mimeType };
+      const expert = reader.kind === 'account' && reader.realm === 'EXPERT';
+      const bind = expert && reader.sessionId !== undefined ? reader.sessionId : undefined;
+      const name = expert && !row.isPublic ? ((await rules.expertFileView(reader.accountId, row))?.name ?? row.originalName) : row.originalName;
+      const { query, expiresAt } = links.sign(uniqueNo, reader.kind === 'account' ? reader.accountId : null, bind);
+      return {
+        url: `${STREAM_PATH}${uniqueNo}?${query}`,
+        expiresAt,
+        uniqueNo,
+        name,
+        size: row.size,
+        mimeType: row.mimeType,
+        ...(bind ? { sessionKey: links.sessionKey(bind) } : {}),
+      };
+    },
+
+    /**
+     * How `reader` gets the file (docs/security.md, "Blind review"). Anyone but an expert: the
+     * stored bytes under their own name. An expert: the name the review module gives (neutral
+     * under blind review); a preview (PDF, image, played media) as the blind copy when blind; a
+     * download only as 专家下载材料 allows (403 with the reason otherwise), a PDF stamped with
+     * the expert's watermark and the time.
+     */
+    async delivery(reader: Reader, row: AttachmentRow, preview: boolean, at: Date = new Date()): Promise<Delivery> {
+      if (reader.kind !== 'account' || reader.realm !== 'EXPERT' || row.isPublic) return { name: row.originalName, copy: null };
+      const view = await rules.expertFileView(reader.accountId, row);
+      if (!view) return { name: row.originalName, copy: null };
+      const isPdf = row.extension === 'pdf';
+      const previewing = preview && (isInlinePreviewable(row.mimeType) || isPlayable(row.mimeType));
+      if (!previewing) {
+        if (view.download === 'none') throw forbidden(EXPERT_FILE_MSG.downloadOff, { reason: EXPERT_DOWNLOAD_REASONS.off });
+        if (view.download === 'pdf' && !isPdf) throw forbidden(EXPERT_FILE_MSG.downloadKind, { reason: EXPERT_DOWNLOAD_REASONS.kind });
+      }
+      const strip = view.blind && isStrippable(row.extension);
+      const stamp = !previewing && isPdf ? [...view.watermark, stampTime(at)] : null;
+      return { name: view.name, copy: strip || stamp ? { strip, stamp } : null };
+    },
+
+    /** The copy a Delivery asks for, made in memory from the stored bytes (never the original when it cannot be made). */
+    async renderCopy(row: AttachmentRow, copy: NonNullable<Delivery['copy']>): Promise<Uint8Array> {
+      let bytes = await readAll(row);
+      try {
+        if (copy.strip) bytes = await stripMetadata(bytes, row.extension);
+        if (copy.stamp) bytes = await stampPdf(bytes, copy.stamp);
+      } catch {
+        // Whatever broke the copy (unreadable, encrypted, or a file pdf-lib or the zip reader
+        // half-parse and then choke on), the stored bytes are never the fallback.
+        throw badRequest(EXPERT_FILE_MSG.blindCopyFailed, { reason: 'BLIND_COPY_FAILED' });
+      }
+      return bytes;
     },
 
     /** The stored bytes; null when the object is missing from storage (logged by the caller). */
@@ -526,8 +620,8 @@ export function createFilesService(deps: FilesServiceDeps) {
      * A short-lived link straight to the stored object (S3), naming the file as the stream route
      * does; null when the store has none (disk). Only for a reader findReadable has let through.
      */
-    async presignedUrl(row: AttachmentRow, disposition: 'inline' | 'attachment'): Promise<string | null> {
-      return presignDownload(storage, row, disposition);
+    async presignedUrl(row: AttachmentRow, disposition: 'inline' | 'attachment', name: string = row.originalName): Promise<string | null> {
+      return presignDownload(storage, { ...row, originalName: name }, disposition);
     },
 
     /** Removes pieces of uploads idle for `maxAgeMs`. */

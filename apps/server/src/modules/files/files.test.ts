@@ -36,7 +36,12 @@ beforeAll(async () => {
         api,
         t.app.deps,
         { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) },
-        { isExpertAssigned: async (expertId) => expertId === assignedExpert?.accountId },
+        {
+          isExpertAssigned: async (expertId) => expertId === assignedExpert?.accountId,
+          // Access only here: the files are no project's material, so served as to anyone. Blind
+          // copies, neutral names and the download setting: review/blind-files.test.ts.
+          expertFileView: async () => null,
+        },
       ));
     },
     { prefix: '/api' },

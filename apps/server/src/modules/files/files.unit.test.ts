@@ -90,7 +90,7 @@ describe('signed links', () => {
     const { query, expiresAt } = signer.sign('abcdefghijklmnopqrstuv', 'acc-1');
     expect(expiresAt).toBe(now.getTime() + 900_000);
     const params = Object.fromEntries(new URLSearchParams(query));
-    expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: true, accountId: 'acc-1' });
+    expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: true, accountId: 'acc-1', sessionId: null });
     expect(signer.verify('bbcdefghijklmnopqrstuv', params)).toEqual({ ok: false, reason: 'invalid' });
     expect(signer.verify('abcdefghijklmnopqrstuv', { ...params, acct: 'acc-2' })).toEqual({ ok: false, reason: 'invalid' });
     const other = createLinkSigner(Buffer.from('x'.repeat(32)), 900, () => now);
@@ -98,7 +98,22 @@ describe('signed links', () => {
     now = new Date(now.getTime() + 900_000);
     expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: false, reason: 'expired' });
     const anonymous = Object.fromEntries(new URLSearchParams(signer.sign('abcdefghijklmnopqrstuv', null).query));
-    expect(signer.verify('abcdefghijklmnopqrstuv', anonymous)).toEqual({ ok: true, accountId: null });
+    expect(signer.verify('abcdefghijklmnopqrstuv', anonymous)).toEqual({ ok: true, accountId: null, sessionId: null });
+  });
+
+  it('bind a link to a session: the session is signed, so it cannot be dropped or swapped', () => {
+    const now = new Date('2025-06-01T00:00:00Z');
+    const signer = createLinkSigner(Buffer.from('k'.repeat(32)), 900, () => now);
+    const sid = '0b8c2f6e-1d2a-4c3b-9a8e-7f6d5c4b3a21';
+    const params = Object.fromEntries(new URLSearchParams(signer.sign('abcdefghijklmnopqrstuv', 'acc-1', sid).query));
+    expect(params.sid).toBe(sid);
+    expect(signer.verify('abcdefghijklmnopqrstuv', params)).toEqual({ ok: true, accountId: 'acc-1', sessionId: sid });
+    const { sid: _dropped, ...unbound } = params;
+    expect(signer.verify('abcdefghijklmnopqrstuv', unbound)).toEqual({ ok: false, reason: 'invalid' });
+    expect(signer.verify('abcdefghijklmnopqrstuv', { ...params, sid: sid.replace('0b8c', '1b8c') })).toEqual({ ok: false, reason: 'invalid' });
+    expect(signer.sessionKeyMatches(sid, signer.sessionKey(sid))).toBe(true);
+    expect(signer.sessionKeyMatches(sid, signer.sessionKey(sid.replace('0b8c', '1b8c')))).toBe(false);
+    expect(signer.sessionKeyMatches(sid, undefined)).toBe(false);
   });
 });
 
@@ -108,6 +123,7 @@ describe('canReadAttachment matrix', () => {
     adminCan: async (_ctx, code) => adminHasButton && code === 'file:read',
     isExpertAssigned: async (expertId, attachmentId) => expertAssigned && expertId === 'expert' && attachmentId === 'f1',
     canReadDocumentFile: async (accountId, attachmentId) => accountId === documentFor && attachmentId === 'f1',
+    expertFileView: async (_expertId, f) => ({ name: f.originalName, blind: true, download: 'none', watermark: [] }),
   });
   const user = (accountId: string): Reader => ({ kind: 'account', accountId, realm: 'USER', roleCode: 'USER' });
   const admin: Reader = { kind: 'account', accountId: 'admin', realm: 'ADMIN', roleCode: 'SYSTEM' };

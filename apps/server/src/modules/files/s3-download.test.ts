@@ -12,6 +12,13 @@ import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import { attachments, documents } from '../../db/schema.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import { contentDisposition } from './files.http.js';
+import { eq } from 'drizzle-orm';
+import { projectCodeOf } from '@contest/shared';
+import { prelimDocs } from '../../db/schema.js';
+import { createSessionService } from '../auth/session.service.js';
+import { makePdf, pdfPageTexts } from '../../../test/blind-helpers.js';
+import { setSetting, upload } from '../../../test/contest-helpers.js';
+import { seedExperts, seedGroup, seedProjects } from '../../../test/review-helpers.js';
 
 /**
  * Downloads with STORAGE_DRIVER=s3 (s3rver on loopback, the whole app): `?redirect=1` answers 302
@@ -183,5 +190,47 @@ describe('documents from S3 with ?redirect=1', () => {
       ['unknown', randomUUID(), owner.headers],
     ];
     await expectHiddenDocumentsIgnoreRedirect(get, cases);
+  });
+});
+
+describe('an expert on S3 (blind review, docs/security.md)', () => {
+  it('a PDF is never a redirect to the stored object; an image redirects under its neutral name; a stamped download streams', async () => {
+    const TEAM = 'Zhishen Pioneers';
+    const [prelimId] = await seedProjects(t, 1);
+    const [expert] = await seedExperts(t, 1);
+    await seedGroup(t, 'PRELIMINARY', [expert!.accountId], [prelimId!]);
+    const [doc] = await t.database.db.select({ ownerId: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.id, prelimId!));
+    const session = await createSessionService(t.database.db).create({ accountId: doc!.ownerId, realm: 'USER' });
+    const team: SignedIn = { token: session.token, accountId: doc!.ownerId, username: '', headers: { authorization: `Bearer ${session.token}` } };
+    const stored = await makePdf(['plan'], { author: TEAM, title: TEAM });
+    const pdfNo = await upload(t, team, 'PRELIM', '智审先锋队申报书.pdf', stored);
+    const pngNo = await upload(t, team, 'PRELIM', '智审先锋队合影.png', fakeFile.png(5000));
+    const idOf = async (uniqueNo: string) => (await t.database.db.select({ id: attachments.id }).from(attachments).where(eq(attachments.uniqueNo, uniqueNo)))[0]!.id;
+    await t.database.db.update(prelimDocs).set({ applicationFileId: await idOf(pdfNo), otherFileIds: [await idOf(pngNo)] }).where(eq(prelimDocs.id, prelimId!));
+    const code = projectCodeOf(prelimId!);
+
+    const pdfPreview = await get(`/api/attachment/stream/${pdfNo}?preview=1&redirect=1`, expert!.headers);
+    expect(pdfPreview.statusCode).toBe(200);
+    expect(pdfPreview.headers.location).toBeUndefined();
+    expect(pdfPreview.rawPayload.toString('latin1')).not.toContain(TEAM);
+    expect(pdfPreview.headers['content-disposition']).toBe(contentDisposition('inline', `${code}-申报书.pdf`));
+
+    const location = locationOf(await get(`/api/attachment/stream/${pngNo}?preview=1&redirect=1`, expert!.headers));
+    expect(decodeURIComponent(location)).not.toContain('智审先锋队');
+    const served = await fetch(location);
+    expect(served.headers.get('content-disposition')).toBe(contentDisposition('inline', `${code}-附件1.png`));
+
+    await setSetting(t, 'review.expertDownload', 'pdf');
+    try {
+      const download = await get(`/api/attachment/stream/${pdfNo}?redirect=1`, expert!.headers);
+      expect(download.statusCode).toBe(200);
+      expect((await pdfPageTexts(download.rawPayload))[0]).toContain(expert!.code);
+      // The team still gets its own file from the store.
+      const own = await fetch(locationOf(await get(`/api/attachment/stream/${pdfNo}?redirect=1`, team.headers)));
+      expect(Buffer.from(await own.arrayBuffer()).equals(stored)).toBe(true);
+      expect(own.headers.get('content-disposition')).toBe(contentDisposition('attachment', '智审先锋队申报书.pdf'));
+    } finally {
+      await setSetting(t, 'review.expertDownload', undefined);
+    }
   });
 });

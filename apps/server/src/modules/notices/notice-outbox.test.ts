@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { noticeOutbox } from '../../db/schema.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { signIn } from '../../../test/sign-in.js';
@@ -83,6 +83,22 @@ describe('notice outbox', () => {
     }
     [row] = await db().select().from(noticeOutbox).where(eq(noticeOutbox.id, dead!));
     expect(row).toMatchObject({ status: 'FAILED', attempts: 5, lastError: 'gateway busy', providerAnswer: 'gateway busy' });
+  });
+
+  it('sends a notice queued this instant from an instance whose clock is behind the database', async ({ skip }) => {
+    // PostgreSQL only: PGlite reads the process's clock, so moving Node's moves the database's too.
+    if (t.database.kind !== 'postgres') skip();
+    const [id] = await queue(1);
+    const gateway = fakeGateway();
+    const outbox = createNoticeOutbox({ db: db(), sms: gateway });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 5_000 });
+    try {
+      expect(await outbox.drain()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    const [row] = await db().select().from(noticeOutbox).where(eq(noticeOutbox.id, id!));
+    expect(row).toMatchObject({ status: 'SENT' });
   });
 
   it('queues nothing for an account without a phone', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, noticeOutbox } from '../../db/schema.js';
 import type { EmailProvider } from '../email/email.provider.js';
@@ -79,14 +79,21 @@ export function createNoticeOutbox({
   sms,
   email,
   log,
-  now = () => new Date(),
+  now: testClock,
 }: {
   db: Db;
   sms: SmsProvider;
   email?: EmailProvider;
   log?: OutboxLogger;
+  /**
+   * Tests move the clock. Without it every time is the database's now(), the clock that stamps
+   * a queued row's next_attempt_at (one clock: docs/decisions.md, "One clock for jobs").
+   */
   now?: () => Date;
 }) {
+  const now = (): Date | SQL => (testClock ? testClock() : sql`now()`);
+  const nowPlus = (ms: number): Date | SQL =>
+    testClock ? new Date(testClock().getTime() + ms) : sql`(now() + ${ms}::double precision * interval '1 millisecond')`;
   let running: Promise<number> | null = null;
   let again = false;
   const channels: Array<'SMS' | 'EMAIL'> = email ? ['SMS', 'EMAIL'] : ['SMS'];
@@ -103,7 +110,7 @@ export function createNoticeOutbox({
   async function claim(): Promise<Array<typeof noticeOutbox.$inferSelect>> {
     return db.transaction(async (tx) => {
       const at = now();
-      const stuck = new Date(at.getTime() - 10 * 60_000);
+      const stuck = nowPlus(-10 * 60_000);
       const rows = await tx
         .select()
         .from(noticeOutbox)
@@ -147,7 +154,7 @@ export function createNoticeOutbox({
               status: failed ? 'FAILED' : 'QUEUED',
               lastError: String((err as Error).message ?? err).slice(0, 500),
               providerAnswer: refusalOf(err),
-              nextAttemptAt: new Date(now().getTime() + backoff),
+              nextAttemptAt: nowPlus(backoff),
             })
             .where(and(eq(noticeOutbox.id, row.id), eq(noticeOutbox.status, 'SENDING')));
         }

@@ -29,6 +29,8 @@ import {
   type PrelimForm,
   type TeamStatus,
   type TemplateEventCode,
+  findTeamNames,
+  type BlindFinding,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
@@ -153,10 +155,33 @@ export function createPrelimService({
     return detail;
   }
 
+  // The application's findings per file and names: a stored file never changes, so the PDF is
+  // read once per process, not on every opening of the audit page. Bounded, oldest out first.
+  const findingsCache = new Map<string, BlindFinding[]>();
+  const FINDINGS_CACHE_MAX = 500;
+
+  /**
+   * The formal check's blind-review warning (docs/security.md, "Blind review"): where the
+   * application PDF's text (the same pdf.js reading as the character count) or its metadata names
+   * the team's organisation or team name, folded as organisation names are.
+   */
+  async function blindWarningsOf(row: PrelimRow, team: TeamRow): Promise<BlindFinding[]> {
+    if (!row.applicationFileId) return [];
+    const key = `${row.applicationFileId}\n${team.orgName}\n${team.teamName}`;
+    const cached = findingsCache.get(key);
+    if (cached) return cached;
+    const content = await contest.pdfContent(row.applicationFileId, (await contest.prelimFileMaxBytes()).application);
+    const findings = content ? findTeamNames(content, { orgName: team.orgName, teamName: team.teamName }) : [];
+    if (findingsCache.size >= FINDINGS_CACHE_MAX) findingsCache.delete(findingsCache.keys().next().value!);
+    findingsCache.set(key, findings);
+    return findings;
+  }
+
   async function adminDetailOf(row: PrelimRow): Promise<PrelimAdminDetail> {
     const team = (await repo.teamById(row.teamId))!;
     const entry = await repo.finalEntry(row.id);
     return {
+      blindWarnings: await blindWarningsOf(row, team),
       ...(await toDetail(team, row, 'admin')),
       version: row.version,
       orgName: team.orgName,

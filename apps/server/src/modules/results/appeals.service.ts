@@ -29,6 +29,7 @@ import { recordOperation, type OperationActor } from '../audit/operation-log.js'
 import { uniqueNoOf } from '../files/files.service.js';
 import { notifyEvent } from '../notices/notify.js';
 import type { ScoringService } from '../review/scoring.service.js';
+import { anchorOfVersion } from '../score-log/anchors.js';
 import { appendScoreLog, scoreLogActor } from '../score-log/score-log.js';
 import { entryView, type PublicationDeps } from './publication.service.js';
 import { beijingMinute } from './results-notice.js';
@@ -246,6 +247,12 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
     return result;
   }
 
+  /** The score-log head published with a version (its notice prints it), for the receipt button. */
+  async function publishedHead(versionId: string | undefined): Promise<MyRoundResult['anchor']> {
+    const a = versionId ? await anchorOfVersion(db, versionId) : undefined;
+    return a ? { seq: a.seq, headHash: a.headHash, merkleRoot: a.merkleRoot } : null;
+  }
+
   return {
     /** GET /results/mine: both rounds, the team's line, its appeal and whether it may appeal. */
     async mine(accountId: string): Promise<MyResults> {
@@ -273,6 +280,7 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
           appeal: appeal ? await myAppeal(db, appeal) : null,
           canAppeal: !!current && why === null,
           appealBlocker: why?.message ?? null,
+          anchor: await publishedHead(current?.id),
         });
       }
       return { now: iso(now), rounds };

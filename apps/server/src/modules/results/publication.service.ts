@@ -31,16 +31,18 @@ import {
   type ResultsOverview,
   type ReviewRound,
   type RoundResultState,
+  type ScoreReceipt,
   type ScoringRule,
   type VersionCompare,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { notifyEvent } from '../notices/notify.js';
 import { computeRound, type RoundScores } from '../review/results.service.js';
 import { createResultsRepository, type ResultsRepository } from '../review/results.repository.js';
 import type { ReviewDeps } from '../review/review.module.js';
+import { anchorHead, anchorOfVersion, buildReceipt, saveAnchor, type ScoreLogHead } from '../score-log/anchors.js';
 import { appendScoreLog, scoreLogActor, sha256Hex } from '../score-log/score-log.js';
 import { beijingMinute, resultNotice } from './results-notice.js';
 import { assignAwards, compareEntries, normaliseAwards, selectPromoted, sortEntries } from './results-rules.js';
@@ -369,7 +371,11 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
       })),
     );
 
+    // The log's head as committed now (every score this version rests on), printed in the notice
+    // and kept (score_log_anchors); the PUBLICATION entry appended last records it too.
+    const head = await anchorHead(tx);
     const notice = resultNotice({
+      head,
       contestName,
       round,
       version: number,
@@ -395,6 +401,7 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
     });
     await repo.setNews(tx, row.id, newsId);
     row.newsId = newsId;
+    await saveAnchor(tx, { round, resultVersionId: row.id, version: number, newsId, publishedAt: at, head });
     // One current notice in public: the replaced version's goes offline (it stays in the console).
     if (previous?.row.newsId) await repo.newsOffline(tx, previous.row.newsId, at);
 
@@ -459,11 +466,11 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
         notified++;
       }
     }
-    return { row, notified, changed, resolved, number, at };
+    return { row, notified, changed, resolved, number, at, head };
   }
 
   /** The score-log entry of a publication: the version's facts and a digest of every line. */
-  async function logPublication(tx: Db, actor: OperationActor, row: VersionRow, built: Built, previous: number | null, resolvedAppeals: string[]) {
+  async function logPublication(tx: Db, actor: OperationActor, row: VersionRow, built: Built, previous: number | null, resolvedAppeals: string[], head: ScoreLogHead) {
     const lines = [...built.entries]
       .sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0))
       .map((e) => [e.projectId, e.rank, e.score, e.outcome, e.awardCode]);
@@ -486,6 +493,8 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
         resolvedAppeals,
         // [projectId, rank, score, outcome, awardCode] of every line, by project id.
         linesSha256: sha256Hex(canonicalJson(lines)),
+        // The head printed in the notice (docs/security.md "Score log: anchors and receipts").
+        anchor: { seq: head.seq, hash: head.headHash, merkleRoot: head.merkleRoot },
       },
       at: row.publishedAt,
     });
@@ -601,11 +610,28 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
           targetId: written.row.id,
           summary: `发布${ROUND_NAMES[round]}结果（第 1 版）：共 ${built.entries.length} 个项目，${round === 'PRELIMINARY' ? '晋级决赛' : '获奖'} ${selected} 个；公示期至 ${beijingMinute(written.row.periodEndsAt)}`,
         });
-        await logPublication(tx, actor, written.row, built, null, []);
+        await logPublication(tx, actor, written.row, built, null, [], written.head);
         return { version: await versionView(tx, written.row), notified: written.notified };
       });
       deps.afterCommit();
       return result;
+    },
+
+    /**
+     * GET /results/{r}/receipt: the caller's project's score-log entries under the head published
+     * with the round's current version. Only the caller's own project: any other id, no project,
+     * or a project that is not a line of the version answers 404 (nothing says whose it is).
+     */
+    async receipt(accountId: string, round: ReviewRound, projectId?: string): Promise<ScoreReceipt> {
+      const project = await repo.projectOfOwner(db, accountId);
+      if (!project || (projectId !== undefined && projectId !== project.id)) throw new AppError('NOT_FOUND', M.receiptNotFound, { reason: 'NOT_FOUND' });
+      const current = await repo.current(db, round);
+      if (!current) throw badRequest(M.notPublished, { reason: 'NOT_PUBLISHED' });
+      const entry = await repo.entryOf(db, current.id, project.id);
+      if (!entry) throw new AppError('NOT_FOUND', M.receiptNotFound, { reason: 'NOT_FOUND' });
+      const anchor = await anchorOfVersion(db, current.id);
+      if (!anchor) throw new AppError('NOT_FOUND', M.receiptNoAnchor, { reason: 'NO_ANCHOR' });
+      return buildReceipt(db, anchor, { id: project.id, name: entry.projectName }, deps.now());
     },
 
     async versions(round: ReviewRound): Promise<ResultVersionList> {
@@ -684,7 +710,7 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
             (final ? `，决赛名单加入 ${final.added} 个、移出 ${final.removed} 个` : '') +
             `；原因：${body.reason}`,
         });
-        await logPublication(tx, actor, written.row, built, current.version, written.resolved.map((a) => a.id));
+        await logPublication(tx, actor, written.row, built, current.version, written.resolved.map((a) => a.id), written.head);
         return { version: await versionView(tx, written.row), notified: written.notified };
       });
       deps.afterCommit();

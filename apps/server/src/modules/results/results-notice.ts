@@ -23,6 +23,8 @@ function table(rows: ResultEntryView[], trackName: (code: string | null) => stri
 }
 
 export interface NoticeInput {
+  /** The score log's head and Merkle root at publication (docs/security.md "Score log: anchors and receipts"). */
+  head: { seq: number; headHash: string; merkleRoot: string };
   contestName: string;
   round: ReviewRound;
   version: number;
@@ -59,6 +61,13 @@ export function resultNotice(input: NoticeInput): { title: string; summary: stri
       parts.push(`<h3>${escapeHtml(level.name)}（共 ${rows.length} 项）</h3>`, table(rows, input.trackName));
     }
   }
+  // The score log as it stood at publication: a later change, even with the chain recomputed, no
+  // longer matches these values, and each team's receipt checks against the root.
+  parts.push(
+    `<h3>存证链头</h3><p>本次公示时存证链的链头：序号 ${input.head.seq}，哈希 <code>${input.head.headHash}</code>；` +
+      `默克尔根（RFC 9162，SHA-256，覆盖第 1 至 ${input.head.seq} 条记录）：<code>${input.head.merkleRoot}</code>。` +
+      `参赛团队可在个人中心下载本队的存证回执，按大赛官网公布的方法核对。</p>`,
+  );
   parts.push(`<p>${escapeHtml(input.contestName)}组委会<br>${beijingTime(input.publishedAt).slice(0, 10)}</p>`);
   // Built from escaped text only; sanitised anyway, as every stored article body is.
   return { title, summary, body: sanitizeHtml(parts.join('')) };

@@ -13,6 +13,7 @@ import {
   newVersionBodySchema,
   newVersionPreviewSchema,
   publishBodySchema,
+  receiptQuerySchema,
   versionParamsSchema,
 } from '@contest/shared';
 import { ok } from '../../plugins/envelope.js';
@@ -69,6 +70,12 @@ export async function resultsRoutes(base: FastifyInstance, { publication, appeal
 
     app.post(`/results/${slug}/appeal`, { onRequest: participant, schema: { body: appealCreateSchema } }, async (request) =>
       ok(await appeals.file(authOf(request).accountId, round, request.body), M.appealSubmitted),
+    );
+    // The team's score-log receipt (its own entries only); it reads the log up to the head: a few a minute.
+    app.get(
+      `/results/${slug}/receipt`,
+      { config: { rateLimit: { max: 10, timeWindow: 60_000 } }, onRequest: participant, schema: { querystring: receiptQuerySchema } },
+      async (request) => ok(await publication.receipt(authOf(request).accountId, round, request.query.projectId)),
     );
   }
 

@@ -38,6 +38,33 @@ export const FINGERPRINT_TABLES = {
 export function createResultsRepository() {
   return {
     /**
+     * Every sheet as the score-log check compares it with its entries (docs/api-results.md,
+     * "Verification"): a batch after `afterId` in id order, with the expert's code and the
+     * project's name to name a difference (no personal data).
+     */
+    async sheetsForLogCheck(tx: Db, afterId: string | null, limit: number) {
+      return tx
+        .select({
+          id: scoreSheets.id,
+          round: scoreSheets.round,
+          prelimId: scoreSheets.prelimId,
+          expertId: scoreSheets.expertId,
+          status: scoreSheets.status,
+          scores: scoreSheets.scores,
+          total: scoreSheets.total,
+          comment: scoreSheets.comment,
+          expertCode: accounts.code,
+          projectName: prelimDocs.projectName,
+        })
+        .from(scoreSheets)
+        .leftJoin(accounts, eq(accounts.id, scoreSheets.expertId))
+        .leftJoin(prelimDocs, eq(prelimDocs.id, scoreSheets.prelimId))
+        .where(afterId ? sql`${scoreSheets.id} > ${afterId}` : undefined)
+        .orderBy(asc(scoreSheets.id))
+        .limit(limit);
+    },
+
+    /**
      * The submitted sheets of a round, only what the aggregation needs. A national round holds
      * ~70,000: they travel as one JSON text (parsed here), about twice as fast as as many rows.
      */

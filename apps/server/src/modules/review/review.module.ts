@@ -5,7 +5,8 @@ import { createAdminGuards, createMenuAccess, type AdminGuards } from '../admin/
 import type { IdentityServices } from '../auth/identity.module.js';
 import { expertsRoutes } from '../experts/experts.routes.js';
 import type { NoticeOutbox } from '../notices/notice-outbox.js';
-import { readSettings, type ContestSettings } from '@contest/shared';
+import { maskAccountName, neutralFileName, readSettings, type ContestSettings } from '@contest/shared';
+import type { ExpertFileView } from '../files/files.access.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
 import { createReminders, type Reminders } from '../workflow/reminders.js';
 import { createWorkflowService, type WorkflowService } from '../workflow/workflow.service.js';
@@ -70,6 +71,24 @@ export async function registerReview(api: FastifyInstance, deps: AppDeps, identi
     await scope.register(resultsRoutes, review);
   });
   return review;
+}
+
+/**
+ * How an expert gets a file they may read (files.access ExpertFileView; docs/security.md, "Blind
+ * review"): under blind review the neutral name (project code + material kind), a blind copy,
+ * and the 专家下载材料 setting; the watermark names the expert code and masked account.
+ */
+export function createExpertFileView(db: Db) {
+  const view = createRoundView();
+  const settingsRepo = createSettingsRepository(db);
+  return async (expertId: string, file: { id: string; originalName: string; extension: string }): Promise<ExpertFileView | null> => {
+    const { material, expert } = await view.materialOf(db, expertId, file.id);
+    if (!material) return null;
+    const settings = readSettings(await settingsRepo.readAll());
+    const blind = settings.review.blind;
+    const name = blind ? neutralFileName(material.prelimId, material.kind, file.extension, material.otherIndex) : file.originalName;
+    return { name, blind, download: settings.review.expertDownload, watermark: [expert.code, maskAccountName(expert.username)].filter(Boolean) };
+  };
 }
 
 /** The files module's rule for experts (registered before this module): a file of a project the expert scores. */

@@ -1,5 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { conflictBetween, conflictBetweenFolded, foldExpertOrgs, foldOrg, type ConflictCause, type ExpertOrgs, type ReviewRound } from '@contest/shared';
+import {
+  conflictBetween,
+  conflictBetweenFolded,
+  foldExpertOrgs,
+  foldOrg,
+  type ConflictCause,
+  type ExpertOrgs,
+  type MaterialKind,
+  type ReviewRound,
+} from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import {
   accounts,
@@ -295,7 +304,27 @@ export function createRoundView() {
     return rows.some((p) => !conflictOf(expert, p));
   }
 
-  return { projects, experts, groups, extras, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment };
+  /**
+   * The project material an attachment is (for the neutral name an expert sees), and the
+   * expert's code and login name (for their watermark). Null when no project holds the file.
+   */
+  async function materialOf(tx: Db, expertId: string, attachmentId: string) {
+    const [doc] = await tx
+      .select({ id: prelimDocs.id, applicationFileId: prelimDocs.applicationFileId, presentationFileId: prelimDocs.presentationFileId, videoFileId: prelimDocs.videoFileId, otherFileIds: prelimDocs.otherFileIds })
+      .from(prelimDocs)
+      .where(
+        sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`,
+      )
+      .limit(1);
+    const [account] = await tx.select({ code: accounts.code, username: accounts.username }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
+    const expert = { code: account?.code ?? '', username: account?.username ?? '' };
+    if (!doc) return { material: null, expert };
+    const kind: MaterialKind =
+      doc.applicationFileId === attachmentId ? 'application' : doc.presentationFileId === attachmentId ? 'presentation' : doc.videoFileId === attachmentId ? 'video' : 'other';
+    return { material: { prelimId: doc.id, kind, otherIndex: Math.max(0, doc.otherFileIds.indexOf(attachmentId)) }, expert };
+  }
+
+  return { projects, experts, groups, extras, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment, materialOf };
 }
 export type RoundView = ReturnType<typeof createRoundView>;
 export type RoundSnapshot = Awaited<ReturnType<RoundView['snapshot']>>;

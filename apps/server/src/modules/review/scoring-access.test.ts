@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REVIEW_MSG as M, type ExpertOverview, type ExpertProjectDetail, type ExpertProjectRow, type Page } from '@contest/shared';
+import { REVIEW_MSG as M, projectCodeOf, type ExpertOverview, type ExpertProjectDetail, type ExpertProjectRow, type Page } from '@contest/shared';
 import { accounts, attachments, finalEntries, operationRecords, prelimDocs, reviewExtraExperts, scoreSheets } from '../../db/schema.js';
 import { createSessionService } from '../auth/session.service.js';
 import { api, openWindow, setSetting, upload } from '../../../test/contest-helpers.js';
-import { fakeFile } from '../../../test/files-helpers.js';
+import { makePdf } from '../../../test/blind-helpers.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedExperts, seedGroup, seedProjects, type SeededExpert } from '../../../test/review-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
@@ -29,14 +29,17 @@ const save = (who: { headers: Record<string, string> } | null, id: string, body:
   api(t, 'PUT', `${base}/prelim/${id}/sheet`, { headers: who?.headers, body });
 const submit = (who: { headers: Record<string, string> } | null, id: string, body: unknown = { scores: full, comment: '好' }) =>
   api(t, 'POST', `${base}/prelim/${id}/sheet/submit`, { headers: who?.headers, body });
-const stream = (who: { headers: Record<string, string> } | null, uniqueNo: string) => t.app.inject({ method: 'GET', url: `/api/attachment/stream/${uniqueNo}`, headers: who?.headers });
+// Experts read materials as the review page does: a preview (downloads are off by default, docs/security.md "Blind review").
+const stream = (who: { headers: Record<string, string> } | null, uniqueNo: string) =>
+  t.app.inject({ method: 'GET', url: `/api/attachment/stream/${uniqueNo}?preview=1`, headers: who?.headers });
 
 /** The project's application PDF, uploaded by its owner as a participant does. */
 async function attachApplication(prelimId: string): Promise<string> {
   const [doc] = await db().select({ ownerId: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.id, prelimId));
   const session = await createSessionService(db()).create({ accountId: doc!.ownerId, realm: 'USER' });
   const owner: SignedIn = { token: session.token, accountId: doc!.ownerId, username: '', headers: { authorization: `Bearer ${session.token}` } };
-  const uniqueNo = await upload(t, owner, 'PRELIM', '申报书.pdf', fakeFile.pdf(3000));
+  // A real PDF: under blind review an expert gets a copy made from it (metadata stripped).
+  const uniqueNo = await upload(t, owner, 'PRELIM', '申报书.pdf', await makePdf(['plan']));
   const [file] = await db().select({ id: attachments.id }).from(attachments).where(eq(attachments.uniqueNo, uniqueNo));
   await db().update(prelimDocs).set({ applicationFileId: file!.id }).where(eq(prelimDocs.id, prelimId));
   return uniqueNo;
@@ -159,11 +162,12 @@ describe('what an expert sees', () => {
     const s = await situation();
     const d = await get<ExpertProjectDetail>(s.assigned, `${base}/prelim/${s.project}`);
     expect(d.statusCode).toBe(200);
-    expect(d.body.data.application).toEqual({ uniqueNo: s.uniqueNo, name: '申报书.pdf', extension: 'pdf', size: 3000, filePath: `/api/attachment/stream/${s.uniqueNo}` });
+    // Blind review: the file is named by project code and kind, never by its upload name.
+    expect(d.body.data.application).toEqual({ uniqueNo: s.uniqueNo, name: `${projectCodeOf(s.project)}-申报书.pdf`, extension: 'pdf', size: expect.any(Number), filePath: `/api/attachment/stream/${s.uniqueNo}` });
     expect(JSON.stringify(d.body)).not.toContain(s.orgName);
     const file = await stream(s.assigned, s.uniqueNo);
     expect(file.statusCode).toBe(200);
-    expect(file.rawPayload.length).toBe(3000);
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await get<Page<ExpertProjectRow>>(s.assigned, `${base}/prelim/list`)).body.data.total).toBe(2);
   });
 

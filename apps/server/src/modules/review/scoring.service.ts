@@ -8,7 +8,9 @@ import {
   ROUND_PHASE,
   SHEET_WORKFLOW,
   isValidPoints,
+  neutralFileName,
   phaseState,
+  type MaterialKind,
   type ContestAttachment,
   type ContestSettings,
   type Criterion,
@@ -117,10 +119,15 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
     const { criteria } = await rubrics.get(db, round);
     const sheet = await repo.own(db, round, prelimId, expertId);
     const fileMap = await files(db, [doc.applicationFileId, doc.presentationFileId, doc.videoFileId, ...doc.otherFileIds]);
-    const file = (id: string | null) => (id ? (fileMap.get(id) ?? null) : null);
+    const blind = settings.review.blind;
+    // Blind review: the upload name may name the team, so the expert sees project code + kind
+    // (the stream, its links and headers name the file the same way: files.service delivery).
+    const file = (id: string | null, kind: MaterialKind, index = 0) => {
+      const found = id ? (fileMap.get(id) ?? null) : null;
+      return found && blind ? { ...found, name: neutralFileName(doc.id, kind, found.extension, index) } : found;
+    };
     const at = list.findIndex((p) => p.id === prelimId);
     const open = isOpen(settings, round, now());
-    const blind = settings.review.blind;
     const person = (p: TeamPerson | null | undefined) => p ?? ({ name: '' } as TeamPerson);
     const leader = team.leader ? person(team.leader) : null;
     return {
@@ -130,12 +137,13 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
       track: doc.track,
       summary: doc.summary,
       keywords: doc.keywords,
-      application: file(doc.applicationFileId),
+      application: file(doc.applicationFileId, 'application'),
       applicationChars: doc.applicationChars,
-      presentation: file(doc.presentationFileId),
-      video: file(doc.videoFileId),
-      others: doc.otherFileIds.map((id) => file(id)).filter((f) => f !== null),
+      presentation: file(doc.presentationFileId, 'presentation'),
+      video: file(doc.videoFileId, 'video'),
+      others: doc.otherFileIds.map((id, i) => file(id, 'other', i)).filter((f) => f !== null),
       blind,
+      download: settings.review.expertDownload,
       // Blind review: nothing that names the organisation or the people (product.md 6). Either
       // way no phone or e-mail: scoring needs no contacts (issue 14, personal information).
       team: blind

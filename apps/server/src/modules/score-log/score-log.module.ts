@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';
+import { SCORE_LOG_VERIFY_EVERY_MS, SCORE_LOG_VERIFY_JOB, runDailyVerify } from './daily-verify.js';
 import { createScoreLogRepository } from './score-log.repository.js';
 import { scoreLogRoutes } from './score-log.routes.js';
 import { createScoreLogService } from './score-log.service.js';
@@ -18,4 +19,9 @@ export async function registerScoreLog(api: FastifyInstance, deps: AppDeps, iden
     if (!scope.hasRequestDecorator('auth')) scope.decorateRequest('auth', null);
     await scope.register(scoreLogRoutes, { guards, service });
   });
+  // The log against its published heads and the live sheets, once a day (super admins told on a difference).
+  deps.jobs.register(SCORE_LOG_VERIFY_JOB, async () => {
+    await runDailyVerify(db);
+  });
+  deps.jobs.schedule({ kind: SCORE_LOG_VERIFY_JOB, everyMs: SCORE_LOG_VERIFY_EVERY_MS });
 }

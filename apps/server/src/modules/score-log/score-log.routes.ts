@@ -19,6 +19,7 @@ export async function scoreLogRoutes(base: FastifyInstance, { guards, service }:
   app.get('/admin/score-log/verify', { config: { audit: 'score-log:verify', ...HEAVY_LIMIT }, onRequest: guards.menu('scoreLog') }, async (request) =>
     ok(await service.verify(actorOf(request))),
   );
+  app.get('/admin/score-log/anchors', { onRequest: guards.menu('scoreLog') }, async () => ok(await service.anchors()));
   app.get(
     '/admin/score-log/export',
     { config: { audit: 'score-log:export', ...HEAVY_LIMIT }, onRequest: guards.button('score-log:export'), schema: { querystring: scoreLogExportQuerySchema } },

@@ -1,9 +1,14 @@
 import { Readable } from 'node:stream';
 import {
   ROUND_NAMES,
+  SCORE_LOG_ANCHOR_BREAK_NAMES,
   SCORE_LOG_BREAK_NAMES,
+  SCORE_LOG_DIFFERENCE_NAMES,
   SCORE_LOG_KIND_NAMES,
   canonicalJson,
+  scoreLogHashedObject,
+  type ScoreLogAnchorList,
+  type ScoreLogVerifyResult,
   type Page,
   type ScoreLogEntryView,
   type ScoreLogExportQuery,
@@ -15,6 +20,7 @@ import type { Db } from '../../db/client.js';
 import { XLSX_CONTENT_TYPE, beijingDate, beijingTime, writeXlsx, type XlsxColumn } from '../../lib/xlsx-stream.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { anchorView, listAnchors } from './anchors.js';
 import { hashedOf, verifyScoreLog, type ScoreLogRow } from './score-log.js';
 import type { ScoreLogRepository } from './score-log.repository.js';
 
@@ -24,6 +30,7 @@ const EXPORT_BATCH = 1000;
 export const JSONL_CONTENT_TYPE = 'application/x-ndjson; charset=utf-8';
 
 export const toEntryView = (r: ScoreLogRow): ScoreLogEntryView => ({
+  v: r.v,
   seq: r.seq,
   kind: r.kind,
   round: r.round,
@@ -38,10 +45,28 @@ export const toEntryView = (r: ScoreLogRow): ScoreLogEntryView => ({
 });
 
 /**
- * One line of the JSONL export: the fields the hash covers, plus `hash`, in canonical form.
- * Dropping `"hash":"…",` from a line leaves exactly the text whose SHA-256 is that hash.
+ * One line of the JSONL export: the fields the hash covers (v1 with actorName, v2 with v and
+ * without it), plus `hash`, in canonical form. Dropping `"hash":"…",` from a line leaves exactly
+ * the text whose SHA-256 is that hash.
  */
-export const jsonlLine = (r: ScoreLogRow): string => `${canonicalJson({ ...hashedOf(r), hash: r.hash })}\n`;
+export const jsonlLine = (r: ScoreLogRow): string => `${canonicalJson({ ...scoreLogHashedObject(hashedOf(r)), hash: r.hash })}\n`;
+
+/** One line saying what a verification found (operation record, CLI, the daily job's notice). */
+export function describeVerify(result: ScoreLogVerifyResult): string {
+  const b = result.firstBroken;
+  const a = result.anchors.firstMismatch;
+  const d = result.live.firstDifference;
+  const parts: string[] = [];
+  if (b) parts.push(`第 ${b.seq} 条记录异常（${SCORE_LOG_BREAK_NAMES[b.reason]}）`);
+  if (a) parts.push(`${ROUND_NAMES[a.round]}第 ${a.version} 版公示的链头（序号 ${a.seq}）不符（${SCORE_LOG_ANCHOR_BREAK_NAMES[a.reason]}）`);
+  if (d) {
+    const expert = d.expertCode || d.expertId;
+    parts.push(
+      `评分表 ${d.sheetId}（项目「${d.projectName || d.projectId}」，专家 ${expert}）的 ${d.field} 与存证不符（${SCORE_LOG_DIFFERENCE_NAMES[d.reason]}：存证为 ${d.expected || '无'}，现为 ${d.found || '无'}）`,
+    );
+  }
+  return parts.length ? parts.join('；') : `共 ${result.count} 条，完整，末条序号 ${result.lastSeq}，哈希 ${result.lastHash}`;
+}
 
 const COLUMNS: XlsxColumn[] = [
   { header: '序号', key: 'seq', width: 8 },
@@ -57,6 +82,8 @@ const COLUMNS: XlsxColumn[] = [
   { header: '内容（规范 JSON）', key: 'payload', width: 80 },
   { header: '前序哈希', key: 'prevHash', width: 66 },
   { header: '哈希', key: 'hash', width: 66 },
+  // 1: 操作人 is hashed; 2: it is not, and v is (docs/api-results.md "The canonical form").
+  { header: '规范格式版本', key: 'v', width: 12 },
 ];
 
 const xlsxRow = (r: ScoreLogRow) => ({
@@ -73,6 +100,7 @@ const xlsxRow = (r: ScoreLogRow) => ({
   payload: canonicalJson(r.payload),
   prevHash: r.prevHash,
   hash: r.hash,
+  v: r.v,
 });
 
 export interface ScoreLogExport {
@@ -108,17 +136,19 @@ export function createScoreLogService({ db, repo, now = () => new Date() }: { db
       const started = performance.now();
       const result = await verifyScoreLog(db);
       const tookMs = Math.round(performance.now() - started);
-      const b = result.firstBroken;
       await db.transaction((tx) =>
         recordOperation(tx, actor, {
           action: 'score-log:verify',
           targetType: 'score_log',
-          summary: b
-            ? `校验评分存证：共 ${result.count} 条，第 ${b.seq} 条异常（${SCORE_LOG_BREAK_NAMES[b.reason]}）`
-            : `校验评分存证：共 ${result.count} 条，完整，末条哈希 ${result.lastHash}`,
+          summary: `校验评分存证：${result.ok ? '' : `共 ${result.count} 条，`}${describeVerify(result)}（公示链头 ${result.anchors.count} 个，评分表 ${result.live.sheets} 份）`,
         }),
       );
       return { ...result, tookMs, checkedAt: now().toISOString() };
+    },
+
+    /** The published heads, newest first. */
+    async anchors(): Promise<ScoreLogAnchorList> {
+      return { list: (await listAnchors(db)).map(anchorView) };
     },
 
     /**

@@ -20,7 +20,7 @@ import {
 } from '@contest/shared';
 import { openDatabase } from '../../db/client.js';
 import { runMigrations } from '../../db/migrate.js';
-import { operationRecords, promotions, scoreLog, scoreSheets } from '../../db/schema.js';
+import { accounts, operationRecords, prelimDocs, promotions, scoreLog, scoreLogAnchors, scoreSheets, teams } from '../../db/schema.js';
 import { api, openWindow, setSetting } from '../../../test/contest-helpers.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { seedExperts, seedGroup, seedProjects, type SeededExpert } from '../../../test/review-helpers.js';
@@ -253,7 +253,7 @@ describe('tampering is found at the first broken entry', () => {
   });
 
   it('a changed actor or time is a HASH_MISMATCH too', async () => {
-    const a = await tampered(middle, (r) => db().update(scoreLog).set({ actorName: '他人' }).where(eq(scoreLog.seq, r.seq)));
+    const a = await tampered(middle, (r) => db().update(scoreLog).set({ actorId: '00000000-0000-4000-8000-0000000000aa' }).where(eq(scoreLog.seq, r.seq)));
     expect(a.result.firstBroken).toMatchObject({ seq: a.row.seq, reason: 'HASH_MISMATCH' });
     const b = await tampered((rows) => rows[1]!, (r) => db().update(scoreLog).set({ at: new Date(r.at.getTime() + 1) }).where(eq(scoreLog.seq, r.seq)));
     expect(b.result.firstBroken).toMatchObject({ seq: 2, reason: 'HASH_MISMATCH' });
@@ -283,12 +283,12 @@ describe('tampering is found at the first broken entry', () => {
   it('the first of two breaks is named', async () => {
     const rows = await entries();
     const [early, late] = [rows[2]!, rows.at(-2)!];
-    await db().update(scoreLog).set({ actorName: 'x' }).where(eq(scoreLog.seq, late.seq));
+    await db().update(scoreLog).set({ subjectId: 'x' }).where(eq(scoreLog.seq, late.seq));
     await db().update(scoreLog).set({ prevHash: 'b'.repeat(64) }).where(eq(scoreLog.seq, early.seq));
     try {
       expect((await verifyScoreLog(db(), { batch: 3 })).firstBroken).toMatchObject({ seq: early.seq, reason: 'PREV_MISMATCH' });
     } finally {
-      await db().update(scoreLog).set({ actorName: late.actorName }).where(eq(scoreLog.seq, late.seq));
+      await db().update(scoreLog).set({ subjectId: late.subjectId }).where(eq(scoreLog.seq, late.seq));
       await db().update(scoreLog).set({ prevHash: early.prevHash }).where(eq(scoreLog.seq, early.seq));
     }
     expect((await verifyScoreLog(db())).ok).toBe(true);
@@ -407,7 +407,7 @@ describe('export', () => {
     await workbook.xlsx.load(res.raw as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     const cells = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
-    expect(cells(1)).toEqual(['序号', '时间（北京时间）', '时间（UTC，参与哈希）', '类型', '类型代码', '轮次', '对象类型', '对象编号', '操作人编号', '操作人', '内容（规范 JSON）', '前序哈希', '哈希']);
+    expect(cells(1)).toEqual(['序号', '时间（北京时间）', '时间（UTC，参与哈希）', '类型', '类型代码', '轮次', '对象类型', '对象编号', '操作人编号', '操作人', '内容（规范 JSON）', '前序哈希', '哈希', '规范格式版本']);
     expect(sheet.rowCount).toBe(rows.length + 1);
     const promotion = rows.find((r) => r.kind === 'PROMOTION')!;
     const line = cells(promotion.seq + 1);
@@ -416,9 +416,10 @@ describe('export', () => {
     expect(line.slice(3, 6)).toEqual(['晋级决赛', 'PROMOTION', '初赛']);
     expect(line[8]).toBe(admin.accountId);
     expect(line[10]).toBe(canonicalJson(promotion.payload));
-    expect(line.slice(11)).toEqual([promotion.prevHash, promotion.hash]);
+    expect(line.slice(11)).toEqual([promotion.prevHash, promotion.hash, 2]);
     // What the sheet holds is enough to recompute the hash.
     const fromSheet = scoreLogHash({
+      v: line[13] as number,
       seq: line[0] as number,
       kind: line[4] as string,
       round: 'PRELIMINARY',
@@ -516,9 +517,37 @@ describe('npm run verify-score-log', () => {
       expect(bad.out).toContain('BROKEN at seq 2: HASH_MISMATCH');
       expect(JSON.parse((await run(env, ['--json', '--batch', '1'])).out).firstBroken).toMatchObject({ seq: 2, reason: 'HASH_MISMATCH' });
 
+      // The chain put back, but a published head that no longer matches and a submitted sheet
+      // with no entry (product.md 12): both named.
+      database = await open();
+      await database.db.execute(sql`update score_log set payload = '{"i": 1}' where seq = 2`);
+      const [owner, expert] = await database.db
+        .insert(accounts)
+        .values([
+          { realm: 'USER', username: 'cli-owner', roleCode: 'USER', passwordHash: 'x' },
+          { realm: 'EXPERT', username: 'cli-expert', code: 'E0042', roleCode: 'EXPERT', passwordHash: 'x' },
+        ])
+        .returning();
+      const [team] = await database.db.insert(teams).values({ ownerId: owner!.id, status: 'APPROVED', teamName: 'CLI队' }).returning();
+      const [doc] = await database.db.insert(prelimDocs).values({ teamId: team!.id, ownerId: owner!.id, status: 'APPROVED', projectName: 'CLI项目' }).returning();
+      const [sheet] = await database.db
+        .insert(scoreSheets)
+        .values({ round: 'PRELIMINARY', prelimId: doc!.id, expertId: expert!.id, status: 'SUBMITTED', scores: { innovation: 20 }, total: 40, submittedAt: new Date() })
+        .returning();
+      await database.db.insert(scoreLogAnchors).values({ round: 'PRELIMINARY', resultVersionId: doc!.id, version: 1, seq: 3, headHash: 'f'.repeat(64), merkleRoot: 'e'.repeat(64), publishedAt: new Date() });
+      await database.close();
+      const differs = await run(env);
+      expect(differs.code).toBe(1);
+      expect(differs.out).not.toContain('BROKEN at seq');
+      expect(differs.out).toContain('PUBLISHED HEAD PRELIMINARY version 1 (seq 3): ANCHOR_HEAD_MISMATCH');
+      expect(differs.out).toContain(`LIVE DATA DIFFERS: SHEET_NOT_LOGGED`);
+      expect(differs.out).toContain(`sheet ${sheet!.id}, project ${doc!.id} (CLI项目), expert E0042, field entry`);
+      const differsJson = JSON.parse((await run(env, ['--json'])).out) as ScoreLogVerifyAnswer;
+      expect(differsJson).toMatchObject({ ok: false, anchors: { count: 1, firstMismatch: { reason: 'ANCHOR_HEAD_MISMATCH', seq: 3 } }, live: { sheets: 1, firstDifference: { reason: 'SHEET_NOT_LOGGED', sheetId: sheet!.id, expertCode: 'E0042' } } });
+
       expect((await run({ ...env, PORT: 'x' })).code).toBe(2);
     } finally {
       if (name) await dropPostgresDatabase(postgres!, name);
     }
-  }, 120_000);
+  }, 240_000);
 });

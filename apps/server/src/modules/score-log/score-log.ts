@@ -11,21 +11,27 @@
  *   step of their transactions (nothing is locked after them), so it is held briefly and never
  *   waited on while holding it.
  * - `verifyScoreLog(db)` reads the chain in seq order in batches (keyset on the primary key),
- *   recomputes every hash and checks the links and the numbering.
+ *   recomputes every hash and checks the links and the numbering, then the published heads and
+ *   the live sheets (product.md 12).
  */
 import { createHash } from 'node:crypto';
 import { asc, desc, eq, gt, sql } from 'drizzle-orm';
 import {
+  SCORE_LOG_FORMAT_VERSION,
   SCORE_LOG_GENESIS,
+  merkleRoot,
   scoreLogCanonical,
   type ReviewRound,
+  type ScoreLogAnchorMismatch,
   type ScoreLogBrokenEntry,
   type ScoreLogHashed,
   type ScoreLogKind,
   type ScoreLogVerifyResult,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, scoreLog } from '../../db/schema.js';
+import { accounts, scoreLog, scoreLogAnchors } from '../../db/schema.js';
+import { createResultsRepository } from '../review/results.repository.js';
+import { compareSheets, type LastSheetEntry, type SheetSource } from './live-check.js';
 
 /** PostgreSQL advisory lock id of score-log appends (beside settings' 7_310_425_001 and the rounds'). */
 export const SCORE_LOG_LOCK_ID = 7_310_425_301;
@@ -54,14 +60,18 @@ export type ScoreLogRow = typeof scoreLog.$inferSelect;
 /** Hex SHA-256 of UTF-8 text. */
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
+/** SHA-256 of bytes for the shared Merkle functions (node:crypto). */
+export const sha256Bytes = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
+
 /** The hash an entry must carry: SHA-256 over its canonical form (shared `scoreLogCanonical`). */
 export function scoreLogHash(entry: ScoreLogHashed): string {
   return sha256Hex(scoreLogCanonical(entry));
 }
 
 /** A stored row as hashed (times as UTC ISO with milliseconds, as written). */
-export function hashedOf(row: Pick<ScoreLogRow, 'seq' | 'kind' | 'round' | 'subjectType' | 'subjectId' | 'actorId' | 'actorName' | 'payload' | 'at' | 'prevHash'>): ScoreLogHashed {
+export function hashedOf(row: Pick<ScoreLogRow, 'v' | 'seq' | 'kind' | 'round' | 'subjectType' | 'subjectId' | 'actorId' | 'actorName' | 'payload' | 'at' | 'prevHash'>): ScoreLogHashed {
   return {
+    v: row.v,
     seq: row.seq,
     kind: row.kind,
     round: row.round,
@@ -96,7 +106,9 @@ export async function appendScoreLog(tx: Db, input: ScoreLogAppend): Promise<Sco
   // Read after the lock: READ COMMITTED takes a fresh snapshot per statement, so this sees the
   // entry of the transaction that held the lock before (committed before its lock went).
   const [last] = await tx.select({ seq: scoreLog.seq, hash: scoreLog.hash }).from(scoreLog).orderBy(desc(scoreLog.seq)).limit(1);
+  // Written in the current form (v2: the actor's name is stored, not hashed; docs "The canonical form").
   const entry: ScoreLogHashed = {
+    v: SCORE_LOG_FORMAT_VERSION,
     seq: (last?.seq ?? 0) + 1,
     kind: input.kind,
     round: input.round,
@@ -129,42 +141,87 @@ export async function scoreLogActor(tx: Db, auth: { accountId: string; username:
 export const textDigest = (text: string): string => sha256Hex(text);
 
 export interface VerifyOptions {
-  /** Entries per read (default 1000). */
+  /** Entries (and sheets) per read (default 1000). */
   batch?: number;
+  /** Where the live sheets come from (default: the review module's reader). */
+  sheets?: SheetSource;
 }
 
 /**
- * Recomputes the whole chain in seq order. For each entry, in this order of checks:
- * - GAP: its seq is not the previous seq + 1 (1 for the first): an entry is missing. Named by
- *   the missing seq.
- * - PREV_MISMATCH: its prevHash is not the previous entry's stored hash (the genesis for seq 1).
- * - HASH_MISMATCH: its stored hash is not the SHA-256 of its canonical form: it was edited.
- * The first failure is answered; the read goes on to the end so count / lastSeq / lastHash
- * describe the whole stored log.
+ * The whole check (docs/api-results.md "Verification"), inside one read-only REPEATABLE READ
+ * transaction so the log, the published heads and the sheets are read at one instant (a sheet
+ * submitted meanwhile is seen with its entry, or neither):
+ *
+ * 1. The chain, in seq order. For each entry, in this order of checks:
+ *    - GAP: its seq is not the previous seq + 1 (1 for the first): an entry is missing. Named by
+ *      the missing seq.
+ *    - PREV_MISMATCH: its prevHash is not the previous entry's stored hash (the genesis for seq 1).
+ *    - HASH_MISMATCH: its stored hash is not the SHA-256 of its canonical form: it was edited.
+ *    The first failure is answered; the read goes on to the end so count / lastSeq / lastHash
+ *    describe the whole stored log.
+ * 2. The published heads (score_log_anchors): the entry at each head's seq recomputes to the
+ *    published hash, and the Merkle root over the recomputed hashes of 1..seq is the published
+ *    root. Recomputing the whole chain after an edit cannot satisfy this.
+ * 3. The live sheets against their last SCORE_SUBMITTED / SCORE_RETURNED entry (live-check.ts).
  */
 export async function verifyScoreLog(db: Db, options: VerifyOptions = {}): Promise<ScoreLogVerifyResult> {
   const batch = Math.max(1, Math.floor(options.batch ?? 1000));
-  let count = 0;
-  let prevSeq = 0;
-  let prevHash = SCORE_LOG_GENESIS;
-  let firstBroken: ScoreLogBrokenEntry | undefined;
-  const broken = (b: ScoreLogBrokenEntry) => {
-    firstBroken ??= b;
-  };
-  for (;;) {
-    const rows = await db.select().from(scoreLog).where(gt(scoreLog.seq, prevSeq)).orderBy(asc(scoreLog.seq)).limit(batch);
-    for (const row of rows) {
-      count++;
-      if (row.seq !== prevSeq + 1) broken({ seq: prevSeq + 1, reason: 'GAP', expected: String(prevSeq + 1), found: String(row.seq) });
-      else if (row.prevHash !== prevHash) broken({ seq: row.seq, reason: 'PREV_MISMATCH', expected: prevHash, found: row.prevHash });
-      else {
-        const expected = scoreLogHash(hashedOf(row));
-        if (expected !== row.hash) broken({ seq: row.seq, reason: 'HASH_MISMATCH', expected, found: row.hash });
+  const sheets: SheetSource = options.sheets ?? ((tx, afterId, limit) => createResultsRepository().sheetsForLogCheck(tx, afterId, limit));
+  return db.transaction(
+    async (tx) => {
+      let count = 0;
+      let prevSeq = 0;
+      let prevHash = SCORE_LOG_GENESIS;
+      let firstBroken: ScoreLogBrokenEntry | undefined;
+      const broken = (b: ScoreLogBrokenEntry) => {
+        firstBroken ??= b;
+      };
+      /** Recomputed hash of every entry by position (index seq - 1), for the published heads. */
+      const recomputed: string[] = [];
+      const lastOfSheet = new Map<string, LastSheetEntry>();
+      for (;;) {
+        const rows = await tx.select().from(scoreLog).where(gt(scoreLog.seq, prevSeq)).orderBy(asc(scoreLog.seq)).limit(batch);
+        for (const row of rows) {
+          count++;
+          const expected = scoreLogHash(hashedOf(row));
+          if (row.seq === count) recomputed.push(expected);
+          if (row.seq !== prevSeq + 1) broken({ seq: prevSeq + 1, reason: 'GAP', expected: String(prevSeq + 1), found: String(row.seq) });
+          else if (row.prevHash !== prevHash) broken({ seq: row.seq, reason: 'PREV_MISMATCH', expected: prevHash, found: row.prevHash });
+          else if (expected !== row.hash) broken({ seq: row.seq, reason: 'HASH_MISMATCH', expected, found: row.hash });
+          const sheetId = row.payload.sheetId;
+          if ((row.kind === 'SCORE_SUBMITTED' || row.kind === 'SCORE_RETURNED') && typeof sheetId === 'string') {
+            lastOfSheet.set(sheetId, { seq: row.seq, kind: row.kind, payload: row.payload });
+          }
+          prevSeq = row.seq;
+          prevHash = row.hash;
+        }
+        if (rows.length < batch) break;
       }
-      prevSeq = row.seq;
-      prevHash = row.hash;
-    }
-    if (rows.length < batch) break;
-  }
-  return { ok: firstBroken === undefined, count, lastSeq: prevSeq, lastHash: prevHash, ...(firstBroken ? { firstBroken } : {}) };
+
+      const anchors = await tx.select().from(scoreLogAnchors).orderBy(asc(scoreLogAnchors.seq), asc(scoreLogAnchors.publishedAt));
+      let firstMismatch: ScoreLogAnchorMismatch | undefined;
+      for (const a of anchors) {
+        const base = { anchorId: a.id, round: a.round, version: a.version, seq: a.seq };
+        if (a.seq > recomputed.length) firstMismatch = { ...base, reason: 'ANCHOR_ENTRY_MISSING', expected: a.headHash, found: '' };
+        else if (a.seq > 0 && recomputed[a.seq - 1] !== a.headHash) firstMismatch = { ...base, reason: 'ANCHOR_HEAD_MISMATCH', expected: a.headHash, found: recomputed[a.seq - 1]! };
+        else {
+          const root = merkleRoot(sha256Bytes, recomputed.slice(0, a.seq));
+          if (root !== a.merkleRoot) firstMismatch = { ...base, reason: 'ANCHOR_ROOT_MISMATCH', expected: a.merkleRoot, found: root };
+        }
+        if (firstMismatch) break;
+      }
+
+      const live = await compareSheets(tx, sheets, lastOfSheet, batch);
+      return {
+        ok: firstBroken === undefined && firstMismatch === undefined && live.firstDifference === undefined,
+        count,
+        lastSeq: prevSeq,
+        lastHash: prevHash,
+        ...(firstBroken ? { firstBroken } : {}),
+        anchors: { count: anchors.length, ...(firstMismatch ? { firstMismatch } : {}) },
+        live,
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }

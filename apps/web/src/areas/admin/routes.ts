@@ -12,6 +12,7 @@ import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 export const ADMIN_PATHS = {
   root: '/admin',
   login: '/admin/login',
+  changePassword: '/admin/change-password',
   home: '/admin/home',
   userTeam: '/admin/user/team',
   competition: '/admin/competition',
@@ -260,6 +261,15 @@ export const adminRoutes: RouteObject[] = [
         handle: { title: 'admin:titles.login', noLogin: true } satisfies ConsoleRouteHandle,
         lazy: withNamespaces(['admin'], async () => ({
           Component: (await import('./pages/AdminLoginPage')).AdminLoginPage,
+        })),
+      },
+      {
+        // Outside the console: a password set by someone else opens nothing else (docs/security.md).
+        path: ADMIN_PATHS.changePassword,
+        handle: { title: 'admin:titles.changePassword' } satisfies ConsoleRouteHandle,
+        loader: requireStaffLogin('ADMIN'),
+        lazy: withNamespaces(['admin'], async () => ({
+          Component: (await import('./pages/AdminChangePasswordPage')).AdminChangePasswordPage,
         })),
       },
       {

@@ -62,6 +62,7 @@ const detail = (over: Partial<ExpertProjectDetail> = {}): ExpertProjectDetail =>
   video: file('v1', '演示视频.mp4'),
   others: [],
   blind: true,
+  download: 'none',
   team: null,
   criteria: DEFAULT_RUBRICS.PRELIMINARY,
   sheet: null,
@@ -400,6 +401,25 @@ describe('expert area', { timeout: 60_000 }, () => {
 
     fireEvent.click(screen.getByTestId('prev-project'));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/expert/review-detail/${ID(0)}`));
+  });
+
+  it('materials: no 下载 button by default (preview only); "pdf" shows it on PDFs, "all" on every file', async () => {
+    const others = [file('o1', 'P-1A2B3C4D-附件1.docx')];
+    for (const [download, expected] of [
+      ['none', []],
+      ['pdf', ['下载：申报书.pdf', '下载：演示材料.pdf']],
+      ['all', ['下载：申报书.pdf', '下载：演示材料.pdf', '下载：演示视频.mp4', '下载：P-1A2B3C4D-附件1.docx']],
+    ] as const) {
+      mockGet(() => expert(), { '/expert/review/overview': OVERVIEW, [DETAIL_URL]: detail({ download, others }) });
+      const view = renderRoute(`/expert/review-detail/${ID(1)}`);
+      const files = await screen.findByTestId('review-files', {}, SLOW);
+      expect(within(files).getAllByTestId('review-file')).toHaveLength(4);
+      expect(within(files).queryAllByTestId('file-download').map((b) => b.getAttribute('aria-label')), download).toEqual(expected);
+      // Previews stay whatever the setting.
+      expect(within(files).getByRole('button', { name: '预览：申报书.pdf' })).toBeTruthy();
+      view.unmount();
+      vi.restoreAllMocks();
+    }
   });
 
   it('scoring: a STALE answer reloads the sheet; a 403 AGREEMENT_REQUIRED leads to the agreement', async () => {

@@ -13,6 +13,7 @@ import { ROUND_SLUGS, type ReviewRound, type RoundSlug } from '@contest/shared';
 export const EXPERT_PATHS = {
   root: '/expert',
   login: '/expert/login',
+  changePassword: '/expert/change-password',
   home: '/expert/index',
   reviewManage: '/expert/review-manage',
   reviewAdminManage: '/expert/review-admin-manage',
@@ -69,6 +70,15 @@ export const expertRoutes: RouteObject[] = [
         handle: { title: 'expert:titles.login', noLogin: true } satisfies RouteHandle,
         lazy: withNamespaces(['expert'], async () => ({
           Component: (await import('./pages/ExpertLoginPage')).ExpertLoginPage,
+        })),
+      },
+      {
+        // Outside the console: a password set by someone else opens nothing else (docs/security.md).
+        path: EXPERT_PATHS.changePassword,
+        handle: { title: 'expert:titles.changePassword' } satisfies RouteHandle,
+        loader: requireStaffLogin('EXPERT'),
+        lazy: withNamespaces(['expert', 'admin'], async () => ({
+          Component: (await import('./pages/ExpertChangePasswordPage')).ExpertChangePasswordPage,
         })),
       },
       {

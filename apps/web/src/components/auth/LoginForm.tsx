@@ -11,6 +11,7 @@ import {
   isCaptchaRequired,
   useTranslateMessage,
 } from '../../lib/form-rules';
+import { changePasswordPathOf } from '../../api';
 import { login, takeRedirectPath, type LoginResult } from '../../lib/session';
 import { useCaptchaPrompt } from './CaptchaDialog';
 import { PasswordLoginField, PhoneField, SmsCodeField, UsernameLoginField } from './AuthFields';
@@ -87,7 +88,9 @@ function useLoginSubmit<T extends object>(
       login('USER', result.accessToken);
       void message.success(t('authMsg.loginSuccess'));
       closeAuthModal();
-      void navigate(takeRedirectPath('USER') ?? DEFAULT_PARTICIPANT_HOME);
+      // A password reset by an administrator is changed before anything else.
+      if (result.mustChangePassword) void navigate(changePasswordPathOf('USER'));
+      else void navigate(takeRedirectPath('USER') ?? DEFAULT_PARTICIPANT_HOME);
     } catch (err) {
       // Network failures were already toasted by the client; the form just becomes usable again.
       const text = fieldErrorOf(err);

@@ -28,7 +28,8 @@ export function VideoPlayer({ file }: { file: ContestAttachment }) {
     try {
       const url = await fetchAccessUrl(api, file.filePath);
       if (!url) throw new Error('no link');
-      setSrc(url);
+      // Playing is previewing: an expert may play a video while downloads are off (docs/security.md, "Blind review").
+      setSrc(`${url}${url.includes('?') ? '&' : '?'}preview=1`);
     } catch {
       setFailed(true);
     } finally {

@@ -48,7 +48,8 @@ let holder: SignedIn;
 /** pii:view without any page that shows these records. */
 let bare: SignedIn;
 
-const BUTTONS = ['user:view', 'user:export', 'qualification:view', 'qualification:export', 'preliminary:view', 'preliminary:export', 'final:export', 'expert:edit', 'expert:export', 'feedback:reply', 'account:edit'];
+// file:read: editing an expert needs what an expert reads (docs/security.md "Accounts and reach").
+const BUTTONS = ['user:view', 'user:export', 'qualification:view', 'qualification:export', 'preliminary:view', 'preliminary:export', 'final:export', 'expert:edit', 'expert:export', 'feedback:reply', 'account:edit', 'file:read'];
 const MENUS = ['databaseExpert', 'UserFeedback', 'preliminaryAdminSearch', 'systemManage', 'scoringMonitoringExpert', 'qualificationDraft', 'UserManage'];
 
 let ip = 0;

@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound } from '../../../lib/errors.js';
 import { recordOperation } from '../../audit/operation-log.js';
 import type { AdminActor } from '../admin.guard.js';
 import { iso, isUniqueViolation } from '../admin-util.js';
+import { completeGrants, createAccountReach, type Reach } from './account-reach.js';
 import type { RoleRepository } from './roles.repository.js';
 
 interface Deps {
@@ -22,6 +23,9 @@ const diff = (before: string[], after: string[]) => {
 
 /** Roles bundle menus and buttons (product.md 7). Built-in roles are fixed. */
 export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
+  const complete = completeGrants;
+  const accountReach = createAccountReach(repo);
+
   /**
    * Checks every code exists, then completes the set: a button brings its menu, a menu its
    * parents, so whatever is granted also shows in the console's menu tree.
@@ -37,44 +41,13 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
     return complete(menuCodes, buttonCodes, menus, buttons);
   }
 
-  /** A button brings its menu, a menu its parents; unknown codes are dropped. */
-  function complete(
-    menuCodes: readonly string[],
-    buttonCodes: readonly string[],
-    menus: ReadonlyArray<{ code: string; parentCode: string | null }>,
-    buttons: ReadonlyArray<{ code: string; menuCode: string }>,
-  ) {
-    const menuByCode = new Map(menus.map((m) => [m.code, m]));
-    const buttonByCode = new Map(buttons.map((b) => [b.code, b]));
-    const menuSet = new Set<string>();
-    const addWithParents = (code: string | null) => {
-      for (let c = code; c && !menuSet.has(c); c = menuByCode.get(c)?.parentCode ?? null) menuSet.add(c);
-    };
-    menuCodes.forEach(addWithParents);
-    const buttonSet = new Set(buttonCodes.filter((b) => buttonByCode.has(b)));
-    buttonSet.forEach((b) => addWithParents(buttonByCode.get(b)!.menuCode));
-    // Keep the seed's order so stored lists and summaries read like the menu.
-    return {
-      menuCodes: menus.map((m) => m.code).filter((c) => menuSet.has(c)),
-      buttonCodes: buttons.map((b) => b.code).filter((c) => buttonSet.has(c)),
-    };
-  }
-
   /**
    * A role never raises its holder (issue 14, 2). The caller's reach: every code for the super
    * admin (null), else what its roles grant, completed as a role is (a granted child shows its
-   * parent group), so a role built from the caller's own grants always fits.
+   * parent group), so a role built from the caller's own grants always fits (account-reach.ts).
    */
-  async function reachOf(actor: AdminActor, tx: Db) {
-    if (actor.auth.roleCode === 'SUPER_ADMIN') return { roleIds: new Set(await repo.roleIdsOf(actor.auth.accountId, tx)), codes: null };
-    const roleIds = await repo.roleIdsOf(actor.auth.accountId, tx);
-    const [held, menus, buttons] = await Promise.all([repo.grantsOfRoles(roleIds, tx), repo.allMenus(tx), repo.allButtons(tx)]);
-    const reach = complete(held.menuCodes, held.buttonCodes, menus, buttons);
-    return { roleIds: new Set(roleIds), codes: new Set([...reach.menuCodes, ...reach.buttonCodes]) };
-  }
-  type Reach = Awaited<ReturnType<typeof reachOf>>;
-
-  const beyond = (reach: Reach, codes: readonly string[]) => (reach.codes === null ? [] : [...new Set(codes)].filter((c) => !reach.codes!.has(c)));
+  const reachOf = accountReach.reachOf;
+  const beyond = accountReach.beyond;
 
   /** An existing role the caller may change or delete: not one it holds, nor one holding more than it does. */
   async function assertManageable(reach: Reach, roleId: string, tx: Db) {

@@ -6,6 +6,8 @@ import { FULL_PII, MASKED_PII, unmaskInput, type Pii } from '../../../lib/pii.js
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
 import type { AdminActor } from '../admin.guard.js';
+import { createAccountReach, type AccountReach, type Reach } from '../roles/account-reach.js';
+import { createRoleRepository } from '../roles/roles.repository.js';
 import { iso, isoOrNull, isUniqueViolation } from '../admin-util.js';
 import type { AdminAccountRow, RoleRow, SystemAccountRepository } from './system-accounts.repository.js';
 
@@ -35,6 +37,8 @@ interface Deps {
   db: Db;
   repo: SystemAccountRepository;
   sessions: SessionService;
+  /** The reach rule (roles/account-reach.ts); by default over the roles of `db`. */
+  reach?: AccountReach;
   now?: () => Date;
 }
 
@@ -43,7 +47,7 @@ interface Deps {
  * an account's roleCode SUPER_ADMIN; only a super admin grants, removes or manages that; the
  * last enabled super admin stays; nobody disables themselves or changes their own roles.
  */
-export function createSystemAccountService({ db, repo, sessions, now = () => new Date() }: Deps) {
+export function createSystemAccountService({ db, repo, sessions, reach: accountReach = createAccountReach(createRoleRepository(db)), now = () => new Date() }: Deps) {
   async function view(id: string, tx: Db = db, pii: Pii = MASKED_PII): Promise<SystemAccount> {
     const row = await repo.findById(id, tx);
     if (!row) throw notFound(ADMIN_MSG.accountNotFound);
@@ -65,7 +69,20 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
     return found;
   }
 
-  const isSuper = (actor: AdminActor) => actor.auth.roleCode === SUPER_ADMIN;
+  /**
+   * The reach rule (docs/security.md "Accounts and reach"): what the roles give, a super admin
+   * everything. Refused (403 REACH) unless all of it lies within the caller's reach.
+   */
+  async function assertHeldWithin(actor: AdminActor, reach: Reach, roles: readonly RoleRow[], isSuperAccount: boolean, tx: Db) {
+    if (isSuperAccount || roles.some((r) => r.code === SUPER_ADMIN)) return accountReach.assertMayTouchSuper(actor);
+    accountReach.assertWithin(reach, await accountReach.heldByRoles(roles.map((r) => r.id), tx));
+  }
+
+  /** The target as it is: a super admin, or its roles' codes, within the caller's reach. */
+  async function assertTargetWithin(actor: AdminActor, target: AdminAccountRow, tx: Db, current?: RoleRow[]) {
+    const roles = current ?? (await repo.rolesOf([target.id], tx)).get(target.id) ?? [];
+    await assertHeldWithin(actor, await accountReach.reachOf(actor, tx), roles, target.roleCode === SUPER_ADMIN, tx);
+  }
 
   /** Guards a change of `target`'s roles to `next`; returns the new roleCode. */
   async function checkRoleChange(actor: AdminActor, target: AdminAccountRow, current: RoleRow[], next: RoleRow[], tx: Db) {
@@ -73,17 +90,16 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
     const wasSuper = target.roleCode === SUPER_ADMIN;
     const changed = describeRoles(current) !== describeRoles(next);
     if (changed && target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotChangeOwnRoles, { field: 'roleIds' });
-    if (grantsSuper && !wasSuper && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
+    // What the account holds now, and what it would hold: both within the caller's reach.
+    const reach = await accountReach.reachOf(actor, tx);
+    await assertHeldWithin(actor, reach, current, wasSuper, tx);
+    await assertHeldWithin(actor, reach, next, grantsSuper, tx);
     if (wasSuper && !grantsSuper && target.enabled) {
       const others = (await repo.enabledSuperAdminIds(tx)).filter((id) => id !== target.id);
       if (others.length === 0) throw badRequest(ADMIN_MSG.lastSuperAdmin);
     }
     return grantsSuper ? SUPER_ADMIN : 'SYSTEM';
   }
-
-  const guardSuperTarget = (actor: AdminActor, target: AdminAccountRow) => {
-    if (target.roleCode === SUPER_ADMIN && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
-  };
 
   /** Wraps a write: unique-index races answer like the pre-check would. */
   async function write<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
@@ -119,10 +135,12 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
         await checkUnique(input, undefined, tx);
         const roles = await resolveRoles(input.roleIds, tx);
         const grantsSuper = roles.some((r) => r.code === SUPER_ADMIN);
-        if (grantsSuper && !isSuper(actor)) throw badRequest(ADMIN_MSG.superAdminOnly);
+        // Nobody creates an account holding more than they do (signing in as it would grant it).
+        await assertHeldWithin(actor, await accountReach.reachOf(actor, tx), roles, grantsSuper, tx);
         const at = now();
+        // The password is generated here and shown to the creator: the holder changes it first.
         const row = await repo.insert(
-          { realm: 'ADMIN', username: input.username, name: input.name, phone: input.phone, email: input.email, roleCode: grantsSuper ? 'SUPER_ADMIN' : 'SYSTEM', passwordHash, createdAt: at, updatedAt: at },
+          { realm: 'ADMIN', username: input.username, name: input.name, phone: input.phone, email: input.email, roleCode: grantsSuper ? 'SUPER_ADMIN' : 'SYSTEM', passwordHash, mustChangePassword: true, createdAt: at, updatedAt: at },
           tx,
         );
         await repo.setRoles(row.id, roles.map((r) => r.id), tx);
@@ -141,7 +159,6 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
       await write(async (tx) => {
         const target = await repo.lockById(id, tx);
         if (!target) throw notFound(ADMIN_MSG.accountNotFound);
-        guardSuperTarget(actor, target);
         // The page shows phone and e-mail masked: sent back unchanged they keep the stored values.
         const input = {
           ...sent,
@@ -174,7 +191,6 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
       await write(async (tx) => {
         const target = await repo.lockById(id, tx);
         if (!target) throw notFound(ADMIN_MSG.accountNotFound);
-        guardSuperTarget(actor, target);
         const current = (await repo.rolesOf([id], tx)).get(id) ?? [];
         const next = await resolveRoles(roleIds, tx);
         const roleCode = await checkRoleChange(actor, target, current, next, tx);
@@ -195,7 +211,8 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
         const target = await repo.lockById(id, tx);
         if (!target) throw notFound(ADMIN_MSG.accountNotFound);
         if (!enabled && target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotDisableSelf);
-        guardSuperTarget(actor, target);
+        // Enabling hands the account back to whoever knows its password: the same rule both ways.
+        await assertTargetWithin(actor, target, tx);
         if (!enabled && target.roleCode === SUPER_ADMIN && target.enabled) {
           const others = (await repo.enabledSuperAdminIds(tx)).filter((x) => x !== id);
           if (others.length === 0) throw badRequest(ADMIN_MSG.lastSuperAdmin);
@@ -220,9 +237,11 @@ export function createSystemAccountService({ db, repo, sessions, now = () => new
         const target = await repo.lockById(id, tx);
         if (!target) throw notFound(ADMIN_MSG.accountNotFound);
         if (target.id === actor.auth.accountId) throw badRequest(ADMIN_MSG.cannotResetSelf);
-        guardSuperTarget(actor, target);
+        // Whoever resets a password can sign in with it: only accounts within the caller's reach.
+        await assertTargetWithin(actor, target, tx);
         const at = now();
-        await repo.update(id, { passwordHash, passwordChangedAt: at, updatedAt: at }, tx);
+        // Known to the operator who reset it: changed at the holder's next login before anything else.
+        await repo.update(id, { passwordHash, passwordChangedAt: at, mustChangePassword: true, updatedAt: at }, tx);
         await sessions.revokeAll(id, 'PASSWORD_CHANGED', undefined, tx);
         await recordOperation(tx, actor, {
           action: 'account:reset-password',

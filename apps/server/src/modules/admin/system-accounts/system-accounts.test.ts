@@ -100,7 +100,7 @@ describe('system accounts: create', () => {
   it('lets only a super admin grant SUPER_ADMIN', async () => {
     const admin = await signIn(t, { realm: 'ADMIN', buttons: ['account:edit'] });
     const res = await api(t, 'POST', '/api/admin/system/account', { headers: admin.headers, body: { username: uniqueName(), name: 'A', roleIds: [superRoleId] } });
-    expect(res.body).toMatchObject({ status: 400, message: '只有超级管理员可以授予、移除或管理超级管理员' });
+    expect(res.body).toMatchObject({ status: 403, message: '只有超级管理员可以授予、移除或管理超级管理员', data: { reason: 'REACH' } });
     const boss = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
     const ok = await api(t, 'POST', '/api/admin/system/account', { headers: boss.headers, body: { username: uniqueName(), name: 'A', roleIds: [superRoleId] } });
     expect(ok.body.data.account.roleCode).toBe('SUPER_ADMIN');
@@ -190,7 +190,7 @@ describe('system accounts: edit, roles, status, password', () => {
       ['POST', `/api/admin/system/account/${superAcc.id}/reset-password`, undefined],
     ] as const) {
       const res = await api(t, method, url, { headers: admin.headers, body });
-      expect(res.body, url).toMatchObject({ status: 400, message: '只有超级管理员可以授予、移除或管理超级管理员' });
+      expect(res.body, url).toMatchObject({ status: 403, message: '只有超级管理员可以授予、移除或管理超级管理员', data: { reason: 'REACH' } });
     }
     expect(await operationsBy(t, admin.accountId)).toHaveLength(0);
   });

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   ADMIN_MSG,
+  PARTICIPANT_ACCOUNT_HOLDS,
   TEAM_STATUS_LABELS,
   USER_EXPORT_COLUMNS,
   USER_EXPORT_MAX_ROWS,
@@ -17,6 +18,8 @@ import { batches, beijingDate, beijingTime, rowsOf, writeXlsx } from '../../../l
 import { recordOperation } from '../../audit/operation-log.js';
 import type { SessionService } from '../../auth/session.service.js';
 import type { AdminActor } from '../admin.guard.js';
+import { createAccountReach, type AccountReach } from '../roles/account-reach.js';
+import { createRoleRepository } from '../roles/roles.repository.js';
 import { describeFilter, iso, isoOrNull } from '../admin-util.js';
 import type { UserListSortedQuery } from './users.query.js';
 import type { UserListRow, UserRepository } from './users.repository.js';
@@ -59,11 +62,13 @@ interface Deps {
   db: Db;
   repo: UserRepository;
   sessions: SessionService;
+  /** The reach rule (roles/account-reach.ts); by default over the roles of `db`. */
+  reach?: AccountReach;
   now?: () => Date;
 }
 
 /** Registered participants: search, detail, disable, reset password, export (product.md 7). */
-export function createUserService({ db, repo, sessions, now = () => new Date() }: Deps) {
+export function createUserService({ db, repo, sessions, reach = createAccountReach(createRoleRepository(db)), now = () => new Date() }: Deps) {
   async function summary(id: string): Promise<RegisteredUser> {
     const { agreedAt: _agreed, passwordChangedAt: _changed, team, ...account } = await detail(id);
     return { ...account, team: team ? { id: team.id, teamName: team.teamName, orgName: team.orgName, status: team.status, track: team.track } : null };
@@ -137,8 +142,11 @@ export function createUserService({ db, repo, sessions, now = () => new Date() }
       await db.transaction(async (tx) => {
         const account = await repo.lockById(id, tx);
         if (!account) throw notFound(ADMIN_MSG.userNotFound);
+        // The operator can sign in with the new password: only within reach (PARTICIPANT_ACCOUNT_HOLDS).
+        reach.assertWithin(await reach.reachOf(actor, tx), [...PARTICIPANT_ACCOUNT_HOLDS.menuCodes, ...PARTICIPANT_ACCOUNT_HOLDS.buttonCodes]);
         const at = now();
-        await repo.update(id, { passwordHash, passwordChangedAt: at, updatedAt: at }, tx);
+        // Known to the operator: the participant sets their own before anything else.
+        await repo.update(id, { passwordHash, passwordChangedAt: at, mustChangePassword: true, updatedAt: at }, tx);
         await sessions.revokeAll(id, 'PASSWORD_CHANGED', undefined, tx);
         await recordOperation(tx, actor, { action: 'user:reset-password', targetType: 'account', targetId: id, summary: `重置注册用户 ${account.username} 的密码` });
       });

@@ -149,7 +149,8 @@ describe('registered users: disable and reset password', () => {
   });
 
   it('reset password returns the new password once and ends sessions', async () => {
-    const admin = await signIn(t, { realm: 'ADMIN', buttons: ['user:reset-password'] });
+    // Signing in as the participant shows their team in full: the reset needs those codes too (PARTICIPANT_ACCOUNT_HOLDS).
+    const admin = await signIn(t, { realm: 'ADMIN', buttons: ['user:reset-password', 'pii:view', 'qualification:view', 'preliminary:view', 'file:read'] });
     const user = await signIn(t, { realm: 'USER' });
     const res = await api(t, 'POST', `/api/admin/user/${user.accountId}/reset-password`, { headers: admin.headers });
     expect(res.statusCode).toBe(200);

@@ -55,6 +55,10 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     // The per-address login ceiling (issue 14, 10), default 300.
     expect((screen.getByLabelText('同一网络地址每分钟登录次数上限') as HTMLInputElement).value).toBe('300');
     fireEvent.change(screen.getByLabelText('同一网络地址每分钟登录次数上限'), { target: { value: '1200' } });
+    // Expert downloads (docs/security.md, "Blind review"): off by default, preview only.
+    expect(screen.getByTestId('settings-expert-download').textContent).toContain('不允许（仅预览）');
+    fireEvent.mouseDown(screen.getByLabelText('专家下载材料'));
+    fireEvent.click(await screen.findByText('仅 PDF（加水印）'));
 
     fireEvent.change(name, { target: { value: '新名称大赛' } });
     fireEvent.change(screen.getByLabelText('演示视频大小上限（MB）'), { target: { value: '300' } });
@@ -74,6 +78,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
         finalReview: null,
       },
       prelim: { maxApplicationChars: null, fileMaxBytes: { ...SETTINGS.prelim.fileMaxBytes, video: 300 * MB } },
+      review: { ...SETTINGS.review, expertDownload: 'pdf' },
       security: { loginPerIpPerMinute: 1200 },
     });
     expect(await screen.findByText('保存成功')).toBeTruthy();

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import {
   ADMIN_MSG,
   DATE_FORMATS,
+  EXPERT_DOWNLOAD_MODES,
   LOGIN_PER_ACCOUNT_PER_MINUTE,
   LOGIN_PER_IP_MAX,
   LOGIN_PER_IP_MIN,
@@ -21,6 +22,7 @@ import {
   toBeijingWallClock,
   type ContestSettings,
   type ContestSettingsInput,
+  type ExpertDownloadMode,
   type PhaseKey,
   type PrelimFileKind,
   type ReviewRound,
@@ -51,6 +53,7 @@ interface FormValues {
   prelim: { maxApplicationChars: number | null; fileMaxMb: Record<PrelimFileKind, number> };
   review: {
     blind: boolean;
+    expertDownload: ExpertDownloadMode;
     rules: Record<ReviewRound, { aggregate: ScoreAggregate; minScoresForTrim: number; tieBreak: TieBreak[] }>;
     divergenceThreshold: number;
     minExpertsPerProject: number;
@@ -81,6 +84,7 @@ export function toFormValues(s: ContestSettings): FormValues {
     },
     review: {
       blind: s.review.blind,
+      expertDownload: s.review.expertDownload,
       rules: Object.fromEntries(REVIEW_ROUNDS.map((r) => [r, { ...s.review.rules[r], tieBreak: [...s.review.rules[r].tieBreak] }])) as FormValues['review']['rules'],
       divergenceThreshold: s.review.divergenceThreshold,
       minExpertsPerProject: s.review.minExpertsPerProject,
@@ -109,6 +113,7 @@ export function toSettingsInput(v: FormValues): ContestSettingsInput {
     },
     review: {
       blind: Boolean(v.review.blind),
+      expertDownload: v.review.expertDownload,
       rules: v.review.rules,
       divergenceThreshold: v.review.divergenceThreshold,
       minExpertsPerProject: v.review.minExpertsPerProject,
@@ -126,6 +131,7 @@ const PLAIN_FIELDS = new Set([
   'notify.email',
   'prelim.maxApplicationChars',
   'review.blind',
+  'review.expertDownload',
   'review.divergenceThreshold',
   'review.minExpertsPerProject',
   'publicity.days',
@@ -326,6 +332,19 @@ export function ContestSettingsPage() {
               <Col xs={24} md={8}>
                 <Form.Item name={['review', 'blind']} label={t('pages.settings.blind')} valuePropName="checked" extra={t('pages.settings.blindHint')}>
                   <Switch />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={8}>
+                <Form.Item
+                  name={['review', 'expertDownload']}
+                  label={t('pages.settings.expertDownload')}
+                  extra={t('pages.settings.expertDownloadHint')}
+                  rules={[{ required: true, message: SETTINGS_MSG.expertDownloadInvalid }]}
+                >
+                  <Select
+                    data-testid="settings-expert-download"
+                    options={EXPERT_DOWNLOAD_MODES.map((m) => ({ value: m, label: t(`pages.settings.expertDownloadModes.${m}`) }))}
+                  />
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>

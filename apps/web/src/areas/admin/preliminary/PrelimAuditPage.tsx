@@ -176,8 +176,31 @@ export function PrelimAuditPage() {
 function AuditFacts({ doc }: { doc: PrelimAdminDetail }) {
   const { t } = useTranslation('admin');
   const labels = useDictLabels(TRACK_TYPES);
+  const warnings = doc.blindWarnings ?? [];
   return (
     <>
+      {warnings.length > 0 && (
+        // Blind review (docs/security.md): the application names its team; the operator may return it.
+        <Alert
+          type="warning"
+          showIcon
+          className="prelim-audit__card"
+          title={t('pages.prelim.audit.blindWarning')}
+          description={
+            <ul className="prelim-audit__blind-list">
+              {warnings.map((w) => (
+                <li key={`${w.where}:${w.name}`}>
+                  {t('pages.prelim.audit.blindFinding', {
+                    where: w.where === 'text' ? t('pages.prelim.audit.blindWhereText') : t('pages.prelim.audit.blindWhereMeta', { field: w.where }),
+                    name: w.value,
+                  })}
+                </li>
+              ))}
+            </ul>
+          }
+          data-testid="audit-blind-warning"
+        />
+      )}
       <Card size="small" className="prelim-audit__card" title={t('pages.prelim.sections.project')}>
         <Descriptions
           size="small"

@@ -97,6 +97,7 @@ const detail = (n: number, over: Partial<PrelimAdminDetail> = {}): PrelimAdminDe
   lastRemindedOn: null,
   final: null,
   finalHistory: [],
+  blindWarnings: [],
   ...over,
 });
 
@@ -265,12 +266,29 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(screen.queryByTestId('detail-remove')).toBeNull();
   });
 
+  it('形式审查: a warning says where the application names its team (text, document property); the decision stays open', async () => {
+    const blindWarnings = [
+      { where: 'text', name: 'orgName' as const, value: '北京智审科技有限公司' },
+      { where: 'Author', name: 'teamName' as const, value: '智审先锋队' },
+    ];
+    mockGet(superAdmin(), { [`/admin/prelim-doc/${ID(1)}`]: detail(1, { blindWarnings }) });
+    renderRoute(`/admin/preliminary/audit/${ID(1)}`);
+    const warning = await screen.findByTestId('audit-blind-warning', {}, SLOW);
+    expect(warning.getAttribute('role')).toBe('alert');
+    expect(warning.textContent).toContain('盲评提示');
+    expect(warning.textContent).toContain('正文中出现“北京智审科技有限公司”');
+    expect(warning.textContent).toContain('文档属性 Author 中出现“智审先锋队”');
+    expect(within(screen.getByTestId('prelim-audit-page')).getByTestId('audit-panel')).toBeTruthy();
+  });
+
   it('形式审查: the application in the viewer, characters against the cap; a decision sends the version and goes back to the list', async () => {
     const get = mockGet(superAdmin(), { [`/admin/prelim-doc/${ID(1)}`]: detail(1), '/admin/prelim-doc/list': page([]) });
     const post = vi.spyOn(api, 'post').mockResolvedValue(ok(detail(1, { status: 'REVISING' }), '审核完成'));
     const { router } = renderRoute(`/admin/preliminary/audit/${ID(1)}`);
     const view = await screen.findByTestId('prelim-audit-page', {}, SLOW);
     expect(within(view).getByText(/医保智能审核1号/)).toBeTruthy();
+    // Nothing names the team: no blind-review warning.
+    expect(within(view).queryByTestId('audit-blind-warning')).toBeNull();
     const chars = within(view).getByTestId('application-chars');
     expect(chars.textContent).toContain('5200 / 5000');
     expect(chars.textContent).toContain('超出上限 200 字');
@@ -283,7 +301,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(within(view).getByText('演示材料.pdf')).toBeTruthy();
     fireEvent.click(within(view).getByTestId('video-play'));
     const video = (await within(view).findByTestId('prelim-video')) as HTMLVideoElement;
-    expect(video.getAttribute('src')).toBe('/api/attachment/stream/v1?expires=1&acct=a&sig=s');
+    expect(video.getAttribute('src')).toBe('/api/attachment/stream/v1?expires=1&acct=a&sig=s&preview=1');
     expect(video.controls).toBe(true);
 
     const panel = within(view).getByTestId('audit-panel');

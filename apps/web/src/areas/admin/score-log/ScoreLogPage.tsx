@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Space, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { REVIEW_ROUNDS, SCORE_LOG_KINDS, type ScoreLogEntryView, type ScoreLogVerifyAnswer } from '@contest/shared';
+import { REVIEW_ROUNDS, SCORE_LOG_KINDS, type ScoreLogAnchorView, type ScoreLogEntryView, type ScoreLogVerifyAnswer } from '@contest/shared';
 import { ExportButton, SearchTable, formatDateTime, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { Permission } from '../../../lib/permission';
 import { ScoreLogDetail, useScoreLogLabels } from './ScoreLogDetail';
-import { SCORE_LOG_EXPORT_URL, SCORE_LOG_QUERY_KEYS, fetchScoreLogPage, verifyScoreLog } from './score-log-api';
+import { SCORE_LOG_EXPORT_URL, SCORE_LOG_QUERY_KEYS, fetchScoreLogAnchors, fetchScoreLogPage, verifyScoreLog } from './score-log-api';
 import './score-log.css';
 
 const FIELDS: SearchField[] = [
@@ -126,6 +127,7 @@ export function ScoreLogPage() {
         </Space>
         {failed && <Alert className="score-log-verify__result" type="warning" showIcon title={t('verify.failed')} data-testid="score-log-verify-failed" />}
         {result && <VerifyResult result={result} onShow={(seq) => setParams({ seq: String(seq) })} onShowAll={() => setParams({})} />}
+        {result && <OtherFindings result={result} />}
       </div>
 
       <SearchTable<ScoreLogEntryView>
@@ -149,6 +151,8 @@ export function ScoreLogPage() {
         )}
       />
 
+      <PublishedHeads />
+
       <SideDrawer open={open !== null} title={open ? t('detail.title', { seq: open.seq }) : ''} onClose={() => setOpen(null)}>
         {open && <ScoreLogDetail entry={open} broken={open.seq === shownSeq ? result?.firstBroken : undefined} />}
       </SideDrawer>
@@ -165,6 +169,7 @@ function VerifyResult({ result, onShow, onShowAll }: { result: ScoreLogVerifyAns
       {t('verify.checkedAt')}：{formatDateTime(result.checkedAt)}
     </div>
   );
+  if (!b && !result.ok) return null;
   if (!b) {
     return (
       <Alert
@@ -176,6 +181,7 @@ function VerifyResult({ result, onShow, onShowAll }: { result: ScoreLogVerifyAns
         description={
           <>
             <div>{result.count === 0 ? t('verify.empty') : t('verify.okDetail', { count: result.count, lastSeq: result.lastSeq, tookMs: result.tookMs })}</div>
+            <div data-testid="score-log-verify-scope">{t('verify.scope', { anchors: result.anchors.count, sheets: result.live.sheets })}</div>
             <div>
               {t('verify.lastHash')}：
               <Typography.Text className="score-log-mono" copyable data-testid="score-log-last-hash">
@@ -223,3 +229,93 @@ function VerifyResult({ result, onShow, onShowAll }: { result: ScoreLogVerifyAns
   );
 }
 
+
+/**
+ * What the chain alone cannot show (product.md 12): a published head the log no longer matches
+ * (rewritten after publication, even with every hash recomputed), and the first score sheet whose
+ * live data differs from its last entry, named by sheet, project, expert and field.
+ */
+function OtherFindings({ result }: { result: ScoreLogVerifyAnswer }) {
+  const { t } = useTranslation('scoreLog');
+  const a = result.anchors.firstMismatch;
+  const d = result.live.firstDifference;
+  return (
+    <>
+      {a && (
+        <Alert
+          className="score-log-verify__result"
+          type="error"
+          showIcon
+          data-testid="score-log-anchor-mismatch"
+          title={t('verify.anchorMismatch', { round: t(`round.${a.round}`), version: a.version, seq: a.seq })}
+          description={
+            <>
+              <div>
+                {t('verify.reason')}：{t(`verify.anchorReasons.${a.reason}`)}
+              </div>
+              <div>
+                {t('verify.published')}：<Typography.Text className="score-log-mono">{a.expected}</Typography.Text>
+              </div>
+              <div>
+                {t('verify.recomputed')}：<Typography.Text className="score-log-mono">{a.found || '—'}</Typography.Text>
+              </div>
+            </>
+          }
+        />
+      )}
+      {d && (
+        <Alert
+          className="score-log-verify__result"
+          type="error"
+          showIcon
+          data-testid="score-log-live-difference"
+          title={t('verify.liveDifference')}
+          description={
+            <>
+              <div>
+                {t('verify.reason')}：{t(`verify.liveReasons.${d.reason}`)}
+              </div>
+              <div data-testid="score-log-live-where">
+                {t('verify.liveWhere', { sheet: d.sheetId, project: d.projectName || d.projectId, expert: d.expertCode || d.expertId, field: d.field })}
+              </div>
+              <div>
+                {t('verify.inLog', { seq: d.seq ?? '—' })}：<Typography.Text className="score-log-mono">{d.expected || '—'}</Typography.Text>
+              </div>
+              <div>
+                {t('verify.now')}：<Typography.Text className="score-log-mono">{d.found || '—'}</Typography.Text>
+              </div>
+            </>
+          }
+        />
+      )}
+    </>
+  );
+}
+
+/** The heads printed in the 公示 notices: what receipts and later verifications are held to. */
+function PublishedHeads() {
+  const { t } = useTranslation('scoreLog');
+  const { data } = useQuery({ queryKey: SCORE_LOG_QUERY_KEYS.anchors, queryFn: fetchScoreLogAnchors });
+  const list = data?.list ?? [];
+  if (list.length === 0) return null;
+  return (
+    <div className="score-log-anchors" data-testid="score-log-anchors">
+      <h2 className="score-log-anchors__title">{t('anchors.title')}</h2>
+      <Typography.Paragraph type="secondary">{t('anchors.hint')}</Typography.Paragraph>
+      <Table<ScoreLogAnchorView>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={list}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { title: t('anchors.publishedAt'), dataIndex: 'publishedAt', render: (v: string) => formatDateTime(v) },
+          { title: t('anchors.version'), key: 'version', render: (_: unknown, a) => t('anchors.versionText', { round: t(`round.${a.round}`), version: a.version }) },
+          { title: t('anchors.seq'), dataIndex: 'seq' },
+          { title: t('anchors.headHash'), dataIndex: 'headHash', render: (v: string) => <Typography.Text className="score-log-mono" copyable>{v}</Typography.Text> },
+          { title: t('anchors.merkleRoot'), dataIndex: 'merkleRoot', render: (v: string) => <Typography.Text className="score-log-mono" copyable>{v}</Typography.Text> },
+        ]}
+      />
+    </div>
+  );
+}

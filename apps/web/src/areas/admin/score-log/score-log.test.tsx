@@ -17,6 +17,7 @@ const PROJECT = '5b0c8f4e-2d7a-4c51-9a43-0f6e1d2c3b4a';
 const hex = (c: string) => c.repeat(64);
 
 const entry = (seq: number, over: Partial<ScoreLogEntryView> = {}): ScoreLogEntryView => ({
+  v: 2,
   seq,
   kind: 'SCORE_SUBMITTED',
   round: 'PRELIMINARY',
@@ -37,6 +38,18 @@ const LIST = [
   entry(1),
 ];
 
+const ANCHOR = {
+  id: 'anchor-1',
+  round: 'PRELIMINARY' as const,
+  resultVersionId: 'version-1',
+  version: 1,
+  seq: 2,
+  headHash: hex('2'),
+  merkleRoot: hex('c'),
+  newsId: 'news-1',
+  publishedAt: '2025-09-30T02:00:00.000Z',
+};
+
 const page = (list: ScoreLogEntryView[]): Page<ScoreLogEntryView> => ({ list, page: 1, size: 10, total: list.length });
 
 const verified = (over: Partial<ScoreLogVerifyAnswer> = {}): ScoreLogVerifyAnswer => ({
@@ -46,6 +59,8 @@ const verified = (over: Partial<ScoreLogVerifyAnswer> = {}): ScoreLogVerifyAnswe
   lastHash: hex('3'),
   tookMs: 12,
   checkedAt: '2025-10-01T02:00:00.000Z',
+  anchors: { count: 1 },
+  live: { sheets: 9 },
   ...over,
 });
 
@@ -60,6 +75,7 @@ function mockGet(info: StaffInfo, verify: () => Promise<ApiEnvelope<unknown>> = 
       return ok(page(params.seq ? LIST.filter((e) => String(e.seq) === params.seq) : LIST));
     }
     if (url === '/admin/score-log/verify') return verify();
+    if (url === '/admin/score-log/anchors') return ok({ list: [ANCHOR] });
     if (url === '/admin/score-log/export') return { blob: new Blob(['x']), fileName: 'x' } as never;
     throw new Error(`unexpected GET ${url}`);
   });
@@ -152,6 +168,36 @@ describe('评分存证', { timeout: 60_000 }, () => {
     // The entry's drawer says why it is broken.
     fireEvent.click(within(screen.getByTestId('score-log-broken-row').closest('tr')!).getByTestId('score-log-detail-open'));
     expect((await screen.findByTestId('score-log-detail-broken', {}, SLOW)).textContent).toContain('记录内容与其哈希不符');
+  });
+
+  it('校验: an intact chain that no longer matches its published head, or a sheet that differs from its entry, is named; the published heads are listed', async () => {
+    mockGet(superAdmin(), async () =>
+      ok(
+        verified({
+          ok: false,
+          anchors: { count: 1, firstMismatch: { reason: 'ANCHOR_HEAD_MISMATCH', anchorId: 'anchor-1', round: 'PRELIMINARY', version: 1, seq: 2, expected: hex('2'), found: hex('d') } },
+          live: {
+            sheets: 9,
+            firstDifference: { reason: 'SHEET_FIELD_DIFFERS', sheetId: 'sheet-7', round: 'PRELIMINARY', projectId: PROJECT, projectName: '医保智能审核', expertId: 'x', expertCode: 'E0007', field: 'total', expected: '77', found: '100', seq: 1 },
+          },
+        }),
+      ),
+    );
+    renderRoute(PATH);
+    const heads = await screen.findByTestId('score-log-anchors', {}, SLOW);
+    expect(heads.textContent).toContain('初赛第 1 版');
+    expect(heads.textContent).toContain(hex('c'));
+    fireEvent.click(screen.getByTestId('score-log-verify-button'));
+    const anchor = await screen.findByTestId('score-log-anchor-mismatch', {}, SLOW);
+    expect(anchor.textContent).toContain('与初赛第 1 版公示的链头（序号 2）不符');
+    expect(anchor.textContent).toContain('链头哈希与公示时不符');
+    expect(anchor.textContent).toContain(hex('d'));
+    const live = screen.getByTestId('score-log-live-difference');
+    expect(within(live).getByTestId('score-log-live-where').textContent).toBe('评分表 sheet-7，项目「医保智能审核」，专家 E0007，字段 total');
+    expect(live.textContent).toContain('77');
+    expect(live.textContent).toContain('100');
+    expect(screen.queryByTestId('score-log-verify-ok')).toBeNull();
+    expect(screen.queryByTestId('score-log-verify-broken')).toBeNull();
   });
 
   it('校验: a gap marks the entry after the missing one', async () => {

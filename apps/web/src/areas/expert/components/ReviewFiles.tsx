@@ -15,7 +15,7 @@ const toPreviewFile = (file: ContestAttachment): PreviewFile => ({
 });
 
 export interface ReviewFilesProps {
-  detail: Pick<ExpertProjectDetail, 'application' | 'applicationChars' | 'presentation' | 'video' | 'others'>;
+  detail: Pick<ExpertProjectDetail, 'application' | 'applicationChars' | 'presentation' | 'video' | 'others' | 'download'>;
   /** The expert's own mark (code and masked account) over every previewed page. */
   watermark: string | null;
 }
@@ -23,8 +23,10 @@ export interface ReviewFilesProps {
 /**
  * The project's materials: the application PDF and the presentation open in the preview dialog
  * (PDF viewer, images) under the expert's watermark, switching between the previewable files;
- * the video plays in the page; every file can be downloaded. The server answers 404 for a project not assigned to the
- * expert or in conflict, files included.
+ * the video plays in the page. 下载 only where 专家下载材料 allows it (off by default: preview only;
+ * 'pdf': PDFs, which the server stamps with the expert's watermark; 'all': every file), as the
+ * server enforces (403 otherwise, docs/security.md "Blind review"). The server answers 404 for a
+ * project not assigned to the expert or in conflict, files included.
  */
 export function ReviewFiles({ detail, watermark }: ReviewFilesProps) {
   const { t } = useTranslation('expert');
@@ -36,6 +38,7 @@ export function ReviewFiles({ detail, watermark }: ReviewFilesProps) {
     { key: 'others', files: detail.others ?? [] },
   ];
   const previewable = groups.flatMap((g) => g.files).filter(isPreviewable);
+  const downloadable = (file: ContestAttachment) => detail.download === 'all' || (detail.download === 'pdf' && file.extension === 'pdf');
   const open = (file: ContestAttachment) =>
     preview(previewable.map(toPreviewFile), previewable.indexOf(file), { watermark });
 
@@ -61,16 +64,18 @@ export function ReviewFiles({ detail, watermark }: ReviewFilesProps) {
             {t('detail.files.preview')}
           </Button>
         )}
-        <Button
-          type="link"
-          size="small"
-          icon={<DownloadOutlined />}
-          aria-label={t('detail.files.downloadOf', { name: file.name })}
-          onClick={() => void downloadAttachment(file).catch(() => undefined)}
-          data-testid="file-download"
-        >
-          {t('detail.files.download')}
-        </Button>
+        {downloadable(file) && (
+          <Button
+            type="link"
+            size="small"
+            icon={<DownloadOutlined />}
+            aria-label={t('detail.files.downloadOf', { name: file.name })}
+            onClick={() => void downloadAttachment(file).catch(() => undefined)}
+            data-testid="file-download"
+          >
+            {t('detail.files.download')}
+          </Button>
+        )}
       </Space>
     </div>
   );

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
-import { ExclamationCircleOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { round2, type ContestAttachment, type FileRef, type MyAppeal, type MyResults, type MyRoundResult } from '@contest/shared';
+import { ROUND_SLUGS, round2, type ContestAttachment, type FileRef, type MyAppeal, type MyResults, type MyRoundResult } from '@contest/shared';
 import { AttachmentList } from '../../../components/contest';
 import { AppealStatusTag, OutcomeTag, PeriodCountdown, useResultsMessage, useServerClock } from '../../../components/results';
 import { AppealDialog } from './AppealDialog';
-import { MY_RESULTS_QUERY_KEY, fetchMyResults } from './results-api';
+import { saveBlob } from '../../../lib/save-blob';
+import { MY_RESULTS_QUERY_KEY, fetchMyResults, fetchReceipt } from './results-api';
 import './results-card.css';
 
 const time = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '--');
@@ -110,6 +111,7 @@ function ResultCard({ result, now }: { result: MyRoundResult; now: number }) {
             ...(result.newsId
               ? [{ key: 'notice', label: t('mine.notice'), children: <Link to={noticePath(result.newsId)}>{t('mine.openNotice')}</Link> }]
               : []),
+            ...(result.anchor ? [{ key: 'receipt', label: t('mine.receipt'), span: 'filled' as const, children: <ReceiptItem result={result} anchor={result.anchor} /> }] : []),
           ]}
         />
       ) : (
@@ -183,6 +185,40 @@ function AppealView({ appeal }: { appeal: MyAppeal }) {
           <div className="results-card__text">{appeal.reply}</div>
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * 存证回执 (product.md 12): the head published with the notice, and the team's own score-log
+ * entries with their Merkle paths as a JSON file anyone can check against it (docs/security.md).
+ */
+function ReceiptItem({ result, anchor }: { result: MyRoundResult; anchor: NonNullable<MyRoundResult['anchor']> }) {
+  const { t } = useTranslation('results');
+  const [loading, setLoading] = useState(false);
+  const download = async () => {
+    setLoading(true);
+    try {
+      const receipt = await fetchReceipt(ROUND_SLUGS[result.round]);
+      const blob = new Blob([`${JSON.stringify(receipt, null, 2)}\n`], { type: 'application/json' });
+      saveBlob({ blob, fileName: null }, `score-receipt-${ROUND_SLUGS[result.round]}-v${receipt.publication.version}.json`);
+    } catch {
+      // The API client has shown the refusal.
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <div className="results-card__receipt" data-testid="receipt">
+      <Typography.Text type="secondary">{t('mine.receiptHead', { seq: anchor.seq })}</Typography.Text>
+      <Typography.Text className="results-card__hash" copyable={{ text: anchor.merkleRoot }} data-testid="receipt-root">
+        {t('mine.receiptRoot')}：{anchor.merkleRoot}
+      </Typography.Text>
+      <div>
+        <Button size="small" icon={<DownloadOutlined />} loading={loading} onClick={() => void download()} data-testid="receipt-download">
+          {t('mine.receiptDownload')}
+        </Button>
+      </div>
     </div>
   );
 }

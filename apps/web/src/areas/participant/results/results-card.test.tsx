@@ -28,6 +28,7 @@ function prelimResult(over: Partial<MyRoundResult> = {}): MyRoundResult {
     appeal: null,
     canAppeal: true,
     appealBlocker: null,
+    anchor: null,
     ...over,
   };
 }
@@ -46,6 +47,7 @@ const unpublishedFinal: MyRoundResult = {
   appeal: null,
   canAppeal: false,
   appealBlocker: null,
+  anchor: null,
 };
 
 const mine = (...rounds: MyRoundResult[]): MyResults => ({ now: NOW, rounds: [...rounds, unpublishedFinal] });
@@ -159,6 +161,32 @@ describe('评审结果 card', { timeout: 60_000 }, () => {
     expect(within(card).queryByTestId('appeal-open')).toBeNull();
     // The team's own appeal explains itself: no second "already appealed" notice.
     expect(within(card).queryByTestId('appeal-blocker')).toBeNull();
+  });
+
+  it('存证回执: the published head and root are shown, and the receipt downloads as JSON; none without a head', async () => {
+    const anchor = { seq: 42, headHash: 'a'.repeat(64), merkleRoot: 'b'.repeat(64) };
+    const receipt = { format: 'contest-score-receipt', publication: { version: 1 }, merkle: { size: 42, root: anchor.merkleRoot }, entries: [] };
+    const get = renderDetail(mine(prelimResult({ anchor })));
+    const base = get.getMockImplementation()!;
+    get.mockImplementation(async (url, config) => (url === '/results/prelim/receipt' ? ok(receipt) : base(url, config)));
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:test/receipt');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const card = await screen.findByTestId('result-card-PRELIMINARY', {}, { timeout: 20_000 });
+    const item = within(card).getByTestId('receipt');
+    expect(item.textContent).toContain('第 42 条');
+    expect(within(item).getByTestId('receipt-root').textContent).toContain('b'.repeat(64));
+    fireEvent.click(within(item).getByTestId('receipt-download'));
+    await waitFor(() => expect(created).toHaveBeenCalledTimes(1));
+    expect(get.mock.calls.some(([url]) => url === '/results/prelim/receipt')).toBe(true);
+    const blob = created.mock.calls[0]![0] as Blob;
+    expect(blob.type).toBe('application/json');
+    expect(JSON.parse(await blob.text())).toEqual(receipt);
+  });
+
+  it('no receipt button for a version published without a head', async () => {
+    renderDetail(mine(prelimResult()));
+    const card = await screen.findByTestId('result-card-PRELIMINARY', {}, { timeout: 20_000 });
+    expect(within(card).queryByTestId('receipt')).toBeNull();
   });
 
   it('a submitted appeal says by when the organisers answer', async () => {

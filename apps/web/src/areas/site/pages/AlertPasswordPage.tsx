@@ -13,7 +13,8 @@ import {
   schemaRule,
   useTranslateMessage,
 } from '../../../lib/form-rules';
-import { saveRedirectPath, useToken, useUserInfo } from '../../../lib/session';
+import { clearAccountInfo, saveRedirectPath, takeRedirectPath, useToken, useUserInfo } from '../../../lib/session';
+import { useNavigate } from 'react-router';
 import '../../../components/auth/auth-forms.css';
 import './password-page.css';
 import { useFeedback } from '../../../components/feedback';
@@ -37,6 +38,9 @@ export function AlertPasswordPage() {
   const openAuthModal = useOpenAuthModal();
   const token = useToken('USER');
   const { data: info } = useUserInfo();
+  const navigate = useNavigate();
+  // Set by an administrator: the only thing this account may do until it is changed.
+  const required = info?.mustChangePassword === true;
   const [form] = Form.useForm<AlertPasswordValues>();
   const [loading, setLoading] = useState(false);
   const busy = useRef(false);
@@ -53,6 +57,11 @@ export function AlertPasswordPage() {
       );
       void message.success(translate(res.message || AUTH_MSG.passwordChanged));
       form.resetFields();
+      if (required) {
+        // The account works again: fresh info, then where the user was going.
+        clearAccountInfo('USER');
+        void navigate(takeRedirectPath('USER') ?? '/my-sign', { replace: true });
+      }
     } catch (err) {
       const text = fieldErrorOf(err);
       if (!text) return;
@@ -93,6 +102,7 @@ export function AlertPasswordPage() {
                 {t('alertPassword.account', { name: info.account.name })}
               </p>
             )}
+            {required && <Alert type="warning" showIcon title={t('common:authMsg.passwordChangeRequired')} data-testid="password-change-required" />}
             <p className="password-page__intro">{t('alertPassword.intro')}</p>
             <Form
               form={form}
