@@ -23,7 +23,7 @@ import { ApiError } from '../../api';
 import { api } from '../../lib/api';
 import { getToken, useToken } from '../../lib/session';
 import { saveBlob } from '../../lib/save-blob';
-import { dictLang } from '../../components/contest/contest-common';
+import { dictLang } from '../../lib/dict-lang';
 
 export async function fetchNewsPage(params: { category?: NewsCategory; page: number; size?: number; lang?: Locale }): Promise<Page<NewsListItem>> {
   const { category, page, size = PAGE_SIZE_DEFAULT, lang = dictLang() } = params;

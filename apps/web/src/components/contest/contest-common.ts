@@ -6,20 +6,13 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOCALE, normalizeLocale, type ContestAttachment, type DictLabels, type DictOptions, type Locale } from '@contest/shared';
+import { type ContestAttachment, type DictLabels, type DictOptions, type Locale } from '@contest/shared';
 import type { UploadValueItem } from '../../lib/upload';
 import { api, dataOf } from '../../lib/api';
 import { downloadAttachmentFile } from '../../lib/download-attachment';
-import { i18n } from '../../i18n';
+import { dictLang } from '../../lib/dict-lang';
 
-/**
- * The page's language as the dictionary calls take it (`lang`): English pages get the items'
- * English names, falling back to Chinese (issue 12). Sent always, Chinese too: without it the
- * server would follow the browser's Accept-Language rather than the page.
- */
-export function dictLang(language: string | undefined = i18n.resolvedLanguage ?? i18n.language): Locale {
-  return normalizeLocale(language) ?? DEFAULT_LOCALE;
-}
+export { dictLang } from '../../lib/dict-lang';
 
 /** Keys carry the language, so switching it fetches the names again. */
 export const DICT_QUERY_KEYS = {
