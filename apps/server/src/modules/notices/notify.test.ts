@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_EVENTS, TEMPLATE_EVENT_CODES, fillTemplate, type MessageTemplateItem, type PromotionPreview, type TemplateEventCode } from '@contest/shared';
 import { accounts, messageRecipients, messages, noticeOutbox, prelimDocs, promotions, scoreSheets, statusHistory, teams } from '../../db/schema.js';
 import { createSessionService } from '../auth/session.service.js';
+import { runDailyVerify } from '../score-log/daily-verify.js';
 import type { Reply } from '../../../test/admin-helpers.js';
 import { api, completeTeam, makePdf, openWindow, seedDictionary, setSetting, upload, withContest } from '../../../test/contest-helpers.js';
 import { fakeFile } from '../../../test/files-helpers.js';
@@ -347,6 +348,17 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
       const compared = await ok(api<CompareAnswer>(t, 'GET', '/api/admin/results/prelim/versions/compare?a=1&b=2&changedOnly=true', { headers: admin.headers }));
       const projects = new Set([...compared.body.data.rows.filter((r) => r.movement !== 'REMOVED').map((r) => r.projectId), appellants[1]!.projectId]);
       return Promise.all([...projects].map(ownerOf));
+    },
+  },
+  {
+    code: 'SCORE_LOG_MISMATCH',
+    run: async () => {
+      // APPEAL_ACCEPTED's flow wrote a submitted sheet beside the log: the daily check names it to
+      // every enabled super admin (docs/security.md "Score log: anchors and receipts").
+      const supers = (await db().select({ id: accounts.id }).from(accounts).where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN'), eq(accounts.enabled, true)))).map((r) => r.id);
+      await withEmail(supers);
+      expect(await runDailyVerify(db())).toEqual({ ok: false, notified: supers.length });
+      return supers;
     },
   },
 ];

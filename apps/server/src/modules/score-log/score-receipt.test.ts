@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, scoreLogCanonical } from './score-log.js';
 import {
+  canonicalJson,
+  scoreLogCanonical,
   bytesToHex,
   checkScoreReceipt,
   hexToBytes,
@@ -13,7 +14,13 @@ import {
   sha256TextHex,
   verifyMerklePath,
   type ScoreReceipt,
-} from './score-receipt.js';
+} from '@contest/shared';
+
+/**
+ * The pure receipt rules of packages/shared (score-receipt.ts) with Node's SHA-256, as the server
+ * and an outside checker use them; tested here because the shared package carries no Node types.
+ */
+const bytes = (prefix: number[], ...hex: string[]) => Buffer.concat([Buffer.from(prefix), ...hex.map((h) => Buffer.from(h, 'hex'))]);
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 const hashes = (n: number) => Array.from({ length: n }, (_, i) => createHash('sha256').update(`entry ${i + 1}`).digest('hex'));
@@ -35,8 +42,8 @@ describe('Merkle tree (RFC 9162)', () => {
 
   it('leaf and node carry the domain-separation prefixes 0x00 / 0x01', () => {
     const h = hashes(1)[0]!;
-    expect(merkleLeaf(sha256, h)).toBe(createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(h, 'hex')])).digest('hex'));
-    expect(merkleNode(sha256, h, h)).toBe(createHash('sha256').update(Buffer.concat([Buffer.from([1]), Buffer.from(h, 'hex'), Buffer.from(h, 'hex')])).digest('hex'));
+    expect(merkleLeaf(sha256, h)).toBe(createHash('sha256').update(bytes([0], h)).digest('hex'));
+    expect(merkleNode(sha256, h, h)).toBe(createHash('sha256').update(bytes([1], h, h)).digest('hex'));
   });
 
   it('the one-pass root equals the recursive definition for every size up to 70', () => {
