@@ -38,15 +38,28 @@ async function readAll(stream: Readable, maxBytes: number): Promise<Uint8Array> 
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-async function count(data: Uint8Array): Promise<number> {
+type PdfDocument = Awaited<ReturnType<typeof import('pdfjs-dist/legacy/build/pdf.mjs').getDocument>['promise']>;
+
+/** Opens `data` with pdf.js, runs `read` and always frees the document; any failure is an UnreadablePdfError. */
+async function withPdf<T>(data: Uint8Array, read: (doc: PdfDocument) => Promise<T>): Promise<T> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  let doc;
+  let doc: PdfDocument;
   try {
     doc = await getDocument({ data, ...DOCUMENT_OPTIONS }).promise;
   } catch (err) {
     throw new UnreadablePdfError((err as Error).message);
   }
   try {
+    return await read(doc);
+  } catch (err) {
+    throw new UnreadablePdfError((err as Error).message);
+  } finally {
+    await doc.destroy();
+  }
+}
+
+const count = (data: Uint8Array): Promise<number> =>
+  withPdf(data, async (doc) => {
     const pages: PdfTextItem[][] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
@@ -54,12 +67,7 @@ async function count(data: Uint8Array): Promise<number> {
       page.cleanup();
     }
     return countPages(pages);
-  } catch (err) {
-    throw new UnreadablePdfError((err as Error).message);
-  } finally {
-    await doc.destroy();
-  }
-}
+  });
 
 /** The text (pages joined) and the metadata (Info fields and XMP values) of a PDF, for the formal check. */
 export interface PdfContent {
@@ -69,15 +77,8 @@ export interface PdfContent {
 
 const INFO_FIELDS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'Company', 'Manager'];
 
-async function content(data: Uint8Array): Promise<PdfContent> {
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  let doc;
-  try {
-    doc = await getDocument({ data, ...DOCUMENT_OPTIONS }).promise;
-  } catch (err) {
-    throw new UnreadablePdfError((err as Error).message);
-  }
-  try {
+const content = (data: Uint8Array): Promise<PdfContent> =>
+  withPdf(data, async (doc) => {
     const texts: string[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
@@ -94,17 +95,15 @@ async function content(data: Uint8Array): Promise<PdfContent> {
     const raw: unknown = xmp?.getRaw();
     if (typeof raw === 'string') metadata.XMP = raw.replace(/<[^>]*>/g, ' ');
     return { text: texts.join('\n'), metadata };
-  } catch (err) {
-    throw new UnreadablePdfError((err as Error).message);
-  } finally {
-    await doc.destroy();
-  }
-}
+  });
 
 /** Text and metadata of a stored PDF (the formal check's blind-review warning); in the same one-at-a-time line as the count. */
-export async function readPdfContent(stream: Readable, maxBytes: number): Promise<PdfContent> {
+export const readPdfContent = (stream: Readable, maxBytes: number): Promise<PdfContent> => inLine(stream, maxBytes, content);
+
+/** Reads the stream, then waits its turn in the one-at-a-time line of pdf.js work. */
+async function inLine<T>(stream: Readable, maxBytes: number, read: (data: Uint8Array) => Promise<T>): Promise<T> {
   const data = await readAll(stream, maxBytes);
-  const run = queue.then(() => content(data));
+  const run = queue.then(() => read(data));
   queue = run.catch(() => undefined);
   return run;
 }
@@ -113,9 +112,4 @@ export async function readPdfContent(stream: Readable, maxBytes: number): Promis
  * Counted characters of a stored PDF by the spec's rule (section 5), the same number the web
  * preview shows. Never a number from the client.
  */
-export async function countPdfCharacters(stream: Readable, maxBytes: number): Promise<number> {
-  const data = await readAll(stream, maxBytes);
-  const run = queue.then(() => count(data));
-  queue = run.catch(() => undefined);
-  return run;
-}
+export const countPdfCharacters = (stream: Readable, maxBytes: number): Promise<number> => inLine(stream, maxBytes, count);

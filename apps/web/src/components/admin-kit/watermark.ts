@@ -4,22 +4,13 @@
  * Drawn as an SVG tile rather than on a canvas: no canvas dependency, and the text is
  * testable. The CSP allows data: images.
  */
-import { ADMIN_WATERMARK } from '@contest/shared';
+import { ADMIN_WATERMARK, maskAccountName } from '@contest/shared';
 
 /**
- * Hides the middle of an account so a screenshot identifies its author without exposing
- * the full login name: 11+ characters (a phone number) keep the first 3 and last 4
- * (138****0001); shorter ones keep the first and last character (e***1); one or two
- * characters keep only the first.
+ * Hides the middle of an account (one rule with the server's stamp on downloaded PDFs):
+ * 138****0001, e***1.
  */
-export function maskAccount(account: string): string {
-  const chars = Array.from(account.trim());
-  const n = chars.length;
-  if (n === 0) return '';
-  if (n <= 2) return `${chars[0]}${'*'.repeat(n - 1)}`;
-  const [head, tail] = n >= 11 ? [3, 4] : [1, 1];
-  return chars.slice(0, head).join('') + '*'.repeat(n - head - tail) + chars.slice(n - tail).join('');
-}
+export const maskAccount = maskAccountName;
 
 /** The watermark's lines: the account code (when there is one) and the masked account. */
 export function watermarkLines(code: string | null | undefined, account: string): string[] {
