@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { asc, eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -468,12 +469,25 @@ describe('export', () => {
 });
 
 describe('npm run verify-score-log', () => {
-  const CLI = fileURLToPath(new URL('../../db/verify-score-log-cli.ts', import.meta.url));
   const SERVER_DIR = fileURLToPath(new URL('../../..', import.meta.url));
+  // The command as deployments run it: a fresh bundle of the current sources (build.mjs, about a
+  // second), started with plain node. Seven starts under tsx, which compiles the whole graph each
+  // time, took most of a minute on the 2-core CI machine.
+  let bundle = '';
+  let CLI = '';
+  beforeAll(async () => {
+    // Under apps/server/node_modules: inside the repository, so node finds the external packages.
+    const cache = join(SERVER_DIR, 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    bundle = mkdtempSync(join(cache, 'verify-cli-'));
+    CLI = join(bundle, 'verify-score-log-cli.js');
+    await promisify(execFile)(process.execPath, ['build.mjs', '--outdir', bundle], { cwd: SERVER_DIR });
+  }, 60_000);
+  afterAll(() => rmSync(bundle, { recursive: true, force: true }));
 
   function run(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: SERVER_DIR, env: { ...process.env, REDIS_URL: '', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: SERVER_DIR, env: { ...process.env, REDIS_URL: '', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
