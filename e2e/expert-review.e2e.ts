@@ -585,7 +585,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     expect(participantErrors).toEqual([]);
   });
 
-  // Trust (product.md 12): the team's receipt checks against the root the public notice printed.
+  // Trust (docs/security.md): the team's receipt checks against the root the public notice printed.
   it('the team downloads its score receipt after publication; it checks out against the root in the notice', async () => {
     const page = participant.page;
     await page.goto(`${portal.url}/material-submission/detail`);

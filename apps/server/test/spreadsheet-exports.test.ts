@@ -9,7 +9,7 @@ import { seedExperts, seedGroup, seedProjects } from './review-helpers.js';
 import { signIn, type SignedIn } from './sign-in.js';
 
 /**
- * product.md 12: spreadsheet exports never hold a cell a spreadsheet program would run as a
+ * docs/security.md: spreadsheet exports never hold a cell a spreadsheet program would run as a
  * formula (docs/security.md, "Spreadsheet exports"). Every .xlsx the server hands out is found
  * in the route table, fetched with data whose text starts with =, +, -, @, tab or CR, and read
  * back with ExcelJS: no formula cell, no text cell starting with such a character unquoted.

@@ -935,7 +935,7 @@ export const scoreLog = pgTable(
 );
 
 /**
- * Published heads of the score log (product.md 12): the chain head (seq and hash) and the RFC 9162
+ * Published heads of the score log (docs/security.md): the chain head (seq and hash) and the RFC 9162
  * Merkle root over entries 1..seq, printed in the 公示 notice of a result version. Verification
  * recomputes both; a later rewrite, even of the whole chain, no longer matches.
  */

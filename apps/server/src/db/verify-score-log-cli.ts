@@ -5,8 +5,8 @@ import { openDatabase } from './client.js';
 
 /**
  * `npm run verify-score-log [-- --json] [-- --batch N]`: recomputes the whole 评分存证 chain
- * (issue 13), checks it against the heads published with the 公示 notices and every score sheet
- * against its last entry (product.md 12), on the configured database (DATABASE_URL, else the embedded one under DATA_DIR;
+ * (docs/security.md), checks it against the heads published with the 公示 notices and every score sheet
+ * against its last entry (docs/security.md), on the configured database (DATABASE_URL, else the embedded one under DATA_DIR;
  * the server must be stopped for the embedded one, which one process owns at a time).
  *
  * Exit status: 0 intact, 1 broken or different (the first broken entry, published head and sheet

@@ -1,5 +1,5 @@
 /**
- * The reach rule for accounts (product.md 12, docs/security.md "Accounts and reach"): staff hand
+ * The reach rule for accounts (docs/security.md "Accounts and reach"): staff hand
  * out only what they hold. Shared so the console can tell these refusals from a missing button.
  */
 

@@ -33,7 +33,7 @@ export const TIE_BREAKS = ['RULE_SCORE', 'TRIMMED_MEAN', 'CRITERIA', 'RAW_MEAN']
 export type TieBreak = (typeof TIE_BREAKS)[number];
 
 /**
- * What an expert may download (product.md 12; docs/security.md "Blind review"): 'none' (the
+ * What an expert may download (docs/security.md "Blind review"): 'none' (the
  * default) = preview only, the server refuses downloads; 'pdf' = PDFs, stamped on every page with
  * the expert's watermark; 'all' = PDFs stamped, other kinds as they are (blind: metadata stripped).
  */

@@ -307,7 +307,7 @@ export const TEMPLATE_EVENTS = {
       smsText: `${SIGN}{round}结果已更正，您的项目「{projectName}」：{result}，请登录大赛官网查看。`,
     },
   },
-  // The daily score-log verification found a difference (product.md 12): every super admin.
+  // The daily score-log verification found a difference (docs/security.md): every super admin.
   SCORE_LOG_MISMATCH: {
     name: '评分存证校验异常',
     audience: 'STAFF',

@@ -59,7 +59,7 @@ export const RESULTS_MSG = {
   appealRejected: '申诉已驳回，已通知参赛团队',
   appealAccepted: '申诉已受理，项目已进入复评',
   appealReviewClosed: '本轮评审时间已结束，专家无法复评；请先在大赛设置中调整评审时间',
-  // Score receipts (product.md 12)
+  // Score receipts (docs/security.md)
   receiptNotFound: '未找到本队的存证回执',
   receiptNoAnchor: '本轮公示未附存证链头，无法生成回执',
 } as const;

@@ -105,7 +105,7 @@ export interface ScoreLogBrokenEntry {
 }
 
 /**
- * Why the live data disagrees with the log (product.md 12), first difference only:
+ * Why the live data disagrees with the log (docs/security.md), first difference only:
  * - SHEET_NOT_LOGGED: a submitted sheet (it counts in the ranking) has no SCORE_SUBMITTED entry.
  * - SHEET_STATE_DIFFERS: the sheet's state is not the one its last entry says (submitted in the
  *   log, draft/returned now; or returned in the log and submitted now).

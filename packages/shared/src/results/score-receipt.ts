@@ -1,5 +1,5 @@
 /**
- * Anchors and receipts of the 评分存证 (product.md 12, docs/security.md "Score log: anchors and
+ * Anchors and receipts of the 评分存证 (docs/security.md "Score log: anchors and
  * receipts"). Pure functions, no I/O and no crypto library: the caller passes SHA-256 (node:crypto
  * on the server and in tests, any implementation elsewhere), so the web app or an outside party can
  * check a receipt with the same code.

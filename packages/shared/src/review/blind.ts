@@ -1,5 +1,5 @@
 /**
- * Blind review of files (product.md 12; docs/security.md, "Blind review"): the neutral names
+ * Blind review of files (docs/security.md, "Blind review"): the neutral names
  * experts see, the watermark stamped on what they download, and the formal check's warning when
  * an application names its own team. Pure; no I/O.
  */

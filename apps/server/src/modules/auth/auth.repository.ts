@@ -101,7 +101,7 @@ export function createAuthRepository(db: Db) {
     /**
      * When the failed logins since `since` happened, oldest first: of an account (wrong passwords
      * and SMS codes, whatever name it was tried under), or of a name with no account behind it in
-     * the realm, so that an unknown name is treated exactly like a real one (issue 14).
+     * the realm, so that an unknown name is treated exactly like a real one (docs/security.md).
      */
     failureTimes: async (who: { accountId: string } | { realm: Realm; identifier: string }, since: Date): Promise<Date[]> => {
       const where =

@@ -20,14 +20,14 @@ import { SMS_MSG } from '../sms/sms.service.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
 
-/** Five failures within this window lock the account (product.md 2)... */
+/** Five failures within this window lock the account (docs/security.md)... */
 export const LOCK_WINDOW_MS = 15 * 60_000;
 /** ...for this long from the fifth failure. */
 export const LOCK_DURATION_MS = 15 * 60_000;
 export const MAX_PASSWORD_FAILURES = 5;
 
 /**
- * The lock as product.md 2 states it: five failures within 15 minutes lock the account for 15
+ * The lock as docs/security.md states it: five failures within 15 minutes lock the account for 15
  * minutes from the fifth. `times` are the failures (oldest first) of the last window + lock;
  * answers when the lock ends, or null when there is none at `at`. Failures refused by a lock are
  * recorded as LOCKED, not as failures, so they neither count nor prolong it.
@@ -91,7 +91,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
   /**
    * Failed attempts of the account, or for a name (or phone) with no account, the failed
    * attempts on that name. Unknown names thus ask for the slider and lock exactly like real
-   * ones, so no answer tells whether an account exists (issue 14).
+   * ones, so no answer tells whether an account exists (docs/security.md).
    */
   const failuresOf = async (realm: Realm, identifier: string, account: AccountRow | undefined): Promise<Failures> => {
     const at = now();

@@ -11,7 +11,7 @@ import { seedExperts, seedGroup, seedProjects, type SeededExpert } from '../../.
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
 
 /**
- * Blind review of files (product.md 12; docs/security.md, "Blind review"): what an expert receives
+ * Blind review of files (docs/security.md, "Blind review"): what an expert receives
  * names no team (file names, headers, metadata), downloads follow 专家下载材料 and carry the
  * expert's watermark, and an expert's signed link works for that expert's session only.
  */

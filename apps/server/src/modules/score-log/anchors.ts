@@ -1,5 +1,5 @@
 /**
- * Published heads and receipts of the score log (product.md 12; docs/security.md "Score log:
+ * Published heads and receipts of the score log (docs/security.md "Score log:
  * anchors and receipts"). The results module calls `anchorHead` and `saveAnchor` inside the
  * transaction that publishes a version, and prints the head in its notice; a team's receipt is
  * its entries with their Merkle inclusion paths under the root published with the version.

@@ -1,5 +1,5 @@
 /**
- * The daily verification (product.md 12; docs/security.md "Score log: anchors and receipts"): a
+ * The daily verification (docs/security.md "Score log: anchors and receipts"): a
  * scheduled durable job (lib/jobs.ts) runs the whole check and, on any difference, tells every
  * enabled super admin by in-site message through the notice templates (event
  * SCORE_LOG_MISMATCH). An intact log sends nothing.

@@ -1,5 +1,5 @@
 /**
- * The score log against the live data (product.md 12; docs/api-results.md "Verification"): a
+ * The score log against the live data (docs/api-results.md "Verification"): a
  * chain that only agrees with itself proves nothing about the scores the ranking reads, so every
  * sheet is compared with its last SCORE_SUBMITTED / SCORE_RETURNED entry, and every submitted
  * sheet (each counts in a ranking) must have one.

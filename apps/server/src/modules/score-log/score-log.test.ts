@@ -532,7 +532,7 @@ describe('npm run verify-score-log', () => {
       expect(JSON.parse((await run(env, ['--json', '--batch', '1'])).out).firstBroken).toMatchObject({ seq: 2, reason: 'HASH_MISMATCH' });
 
       // The chain put back, but a published head that no longer matches and a submitted sheet
-      // with no entry (product.md 12): both named.
+      // with no entry (docs/security.md): both named.
       database = await open();
       await database.db.execute(sql`update score_log set payload = '{"i": 1}' where seq = 2`);
       const [owner, expert] = await database.db

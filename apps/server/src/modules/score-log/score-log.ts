@@ -12,7 +12,7 @@
  *   waited on while holding it.
  * - `verifyScoreLog(db)` reads the chain in seq order in batches (keyset on the primary key),
  *   recomputes every hash and checks the links and the numbering, then the published heads and
- *   the live sheets (product.md 12).
+ *   the live sheets (docs/security.md).
  */
 import { createHash } from 'node:crypto';
 import { asc, desc, eq, gt, sql } from 'drizzle-orm';

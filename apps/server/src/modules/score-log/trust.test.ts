@@ -21,7 +21,7 @@ import { hashedOf, scoreLogHash, verifyScoreLog } from './score-log.js';
 
 /**
  * The score log checked against the live data and its published heads, and the teams' receipts
- * (product.md 12; docs/security.md "Score log: anchors and receipts"). Projects A 77 / B 80 /
+ * (docs/security.md "Score log: anchors and receipts"). Projects A 77 / B 80 /
  * C 70 scored through the expert calls by three experts, A promoted, the preliminary result
  * published (its notice prints the head).
  */

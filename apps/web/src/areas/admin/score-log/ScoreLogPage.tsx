@@ -231,7 +231,7 @@ function VerifyResult({ result, onShow, onShowAll }: { result: ScoreLogVerifyAns
 
 
 /**
- * What the chain alone cannot show (product.md 12): a published head the log no longer matches
+ * What the chain alone cannot show (docs/security.md): a published head the log no longer matches
  * (rewritten after publication, even with every hash recomputed), and the first score sheet whose
  * live data differs from its last entry, named by sheet, project, expert and field.
  */

@@ -15,5 +15,5 @@ export const SCORE_LOG_EXPORT_URL = '/admin/score-log/export';
 
 export const fetchScoreLogPage = (params: object) => dataOf(api.get<Page<ScoreLogEntryView>>('/admin/score-log', { params }));
 export const verifyScoreLog = () => dataOf(api.get<ScoreLogVerifyAnswer>('/admin/score-log/verify'));
-/** The heads published with the 公示 notices (product.md 12). */
+/** The heads published with the 公示 notices (docs/security.md). */
 export const fetchScoreLogAnchors = () => dataOf(api.get<ScoreLogAnchorList>('/admin/score-log/anchors'));

@@ -190,7 +190,7 @@ function AppealView({ appeal }: { appeal: MyAppeal }) {
 }
 
 /**
- * 存证回执 (product.md 12): the head published with the notice, and the team's own score-log
+ * 存证回执 (docs/security.md): the head published with the notice, and the team's own score-log
  * entries with their Merkle paths as a JSON file anyone can check against it (docs/security.md).
  */
 function ReceiptItem({ result, anchor }: { result: MyRoundResult; anchor: NonNullable<MyRoundResult['anchor']> }) {
