@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type Browser } from './support/browser.js';
-import { pdfWithText } from './support/pdf.js';
+import { pdfObjectsText, pdfWithText } from './support/pdf.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { apiClient, collectErrors, staffLogin } from './support/ui.js';
 
@@ -10,6 +11,7 @@ import { apiClient, collectErrors, staffLogin } from './support/ui.js';
  * named after the team, the admin passes the formal check and puts the project in a group of
  * expert E0002; the expert's review page names the file by project code and kind, offers no
  * 下载 (downloads are off by default), and the server refuses a download while the preview works.
+ * With 专家下载材料 set to PDF, 下载 appears and the file the browser saves is the stamped copy.
  */
 let portal: Portal;
 let api: ReturnType<typeof apiClient>;
@@ -133,5 +135,24 @@ describe('blind review: what an expert receives names no team', () => {
     await page.locator('.preview-dialog__watermark').waitFor();
     await expert.screenshot('blind-review-expert-1440');
     expect(errors.filter((e) => !/403/.test(e))).toEqual([]);
+  });
+  it('with 专家下载材料 = PDF the expert downloads, under the neutral name, a copy stamped in an embedded Chinese font', async () => {
+    const settings = await api.ok<Record<string, Record<string, unknown>>>('GET', '/admin/settings', superToken);
+    await api.ok('PUT', '/admin/settings', superToken, { ...settings, review: { ...settings.review, expertDownload: 'pdf' } });
+    const page = expert.page;
+    await page.reload();
+    const files = page.getByTestId('review-files');
+    const button = files.getByTestId('file-download').first();
+    await button.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const code = `P-${prelimId.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+    expect(download.suggestedFilename()).toBe(`${code}-申报书.pdf`);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('%PDF');
+    // The stamp's font is embedded as a subset (tag+name), so any reader draws the masked name;
+    // the uploaded file had no font of that name.
+    expect(pdfObjectsText(bytes)).toMatch(/\/BaseFont ?\/[A-Z]{6}\+NotoSansSC-Regular/);
+    expect(pdfObjectsText(pdfWithText('Our plan for smart claims review'))).not.toContain('NotoSansSC');
+    await api.ok('PUT', '/admin/settings', superToken, settings);
   });
 });

@@ -1,3 +1,5 @@
+import { inflateSync } from 'node:zlib';
+
 /**
  * A one-page PDF whose text pdf.js (and the server) can read, with a correct xref table. A
  * footer (e.g. "Page 1 of 1") checks the page-number rule of the character count.
@@ -23,4 +25,24 @@ export function pdfWithText(text: string, footer?: string): Buffer {
   for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/**
+ * A PDF's objects as text, compressed streams (object streams included) inflated, for checks
+ * such as "this font is embedded" on a file whose dictionaries pdf-lib packed into streams.
+ */
+export function pdfObjectsText(bytes: Buffer): string {
+  const raw = bytes.toString('latin1');
+  const parts = [raw];
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) continue;
+    try {
+      parts.push(inflateSync(bytes.subarray(start, end)).toString('latin1'));
+    } catch {
+      // Not a Flate stream (or trailing bytes): its text stays as it is.
+    }
+  }
+  return parts.join('\n');
 }

@@ -57,11 +57,24 @@ export async function pdfMetadata(bytes: Uint8Array): Promise<{ info: Record<str
 
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-/** The text of each page, as pdf.js reads it (what a reader or a copy-paste gets). */
-export async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
+/**
+ * The text of each page, as pdf.js reads it (what a reader or a copy-paste gets). pdf.js drops
+ * glyphs outside the page; `wholePlane` widens every page first, so a stamp tiled past the
+ * edges is read whole, once per tile.
+ */
+export async function pdfPageTexts(bytes: Uint8Array, options: { wholePlane?: boolean } = {}): Promise<string[]> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  let data: Uint8Array = new Uint8Array(bytes);
+  if (options.wholePlane) {
+    const widened = await PDFDocument.load(data);
+    for (const page of widened.getPages()) {
+      page.setMediaBox(-10_000, -10_000, 20_000, 20_000);
+      page.setCropBox(-10_000, -10_000, 20_000, 20_000);
+    }
+    data = await widened.save();
+  }
   const doc = await getDocument({
-    data: new Uint8Array(bytes),
+    data,
     standardFontDataUrl: `${join(PDFJS_DIR, 'standard_fonts')}/`,
     isEvalSupported: false,
     verbosity: 0,

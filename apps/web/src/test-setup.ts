@@ -1,5 +1,7 @@
 // Keeps each test's storage and DOM independent.
+import { createRequire } from 'node:module';
 import { afterEach } from 'vitest';
+import { antdStylesInserted } from './test-styles';
 import { cleanup, configure } from '@testing-library/react';
 import axios from 'axios';
 import { registerDayjs, registerResources } from './i18n';
@@ -18,6 +20,22 @@ axios.defaults.adapter = async (config) => {
     code: 'ERR_NETWORK',
     config,
   });
+};
+
+// antd's CSS-in-JS writes hundreds of style rules into the document, and every getComputedStyle
+// in happy-dom (Testing Library's role and name queries, antd's table width) matched each element
+// against all of them: most of the suite's time. Tests check behaviour and text, not looks (the
+// browser journeys and their screenshots check those), so the styles are made but not inserted.
+// A test about the styles themselves turns them on (insertAntdStyles in test-styles.ts).
+const dynamicCss = createRequire(import.meta.url)('@rc-component/util/lib/Dom/dynamicCSS') as {
+  updateCSS: (css: string, key: string, options?: object) => HTMLStyleElement;
+};
+const insertCss = dynamicCss.updateCSS;
+dynamicCss.updateCSS = (css, key, options) => {
+  if (antdStylesInserted()) return insertCss(css, key, options);
+  const style = document.createElement('style');
+  style.textContent = css;
+  return style;
 };
 
 // The first render pulls in antd and lazy route chunks, which can exceed the 1 s default on CI.

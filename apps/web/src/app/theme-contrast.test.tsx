@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render, waitFor } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { Button, Tag, theme as antdTheme } from 'antd';
 import { initI18n } from '../i18n';
 import { contrastRatio } from '../lib/contrast';
 import { DEFAULT_THEME_COLOR, initPreferences } from '../lib/preferences';
+import { insertAntdStyles } from '../test-styles';
 import { AppProviders, buildTheme } from './providers';
 
 const PRESETS = ['red', 'volcano', 'orange', 'gold', 'yellow', 'lime', 'green', 'cyan', 'blue', 'geekblue', 'purple', 'magenta'];
@@ -56,6 +57,9 @@ describe.each([
 });
 
 describe('the component tokens reach the page', () => {
+  beforeAll(() => insertAntdStyles());
+  afterAll(() => insertAntdStyles(false));
+
   it("writes a success tag and a danger link in the readable colours (antd's CSS variables)", async () => {
     initPreferences({ search: '', storage: localStorage, languages: ['zh-CN'] });
     initI18n();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTeamNames, maskAccountName, neutralFileName, projectCodeOf } from './blind.js';
+import { findTeamNames, maskAccountName, maskPersonName, neutralFileName, projectCodeOf } from './blind.js';
 
 describe('neutral file names', () => {
   it('name the project by code and the material by kind', () => {
@@ -15,6 +15,15 @@ describe('neutral file names', () => {
     expect(maskAccountName('e0001')).toBe('e***1');
     expect(maskAccountName('13800000001')).toBe('138****0001');
     expect(maskAccountName('ab')).toBe('a*');
+  });
+
+  it('mask names as Chinese forms do: first character, and the last from three on', () => {
+    expect(maskPersonName('张明')).toBe('张*');
+    expect(maskPersonName(' 张晓明 ')).toBe('张*明');
+    expect(maskPersonName('欧阳晓明')).toBe('欧**明');
+    expect(maskPersonName('李')).toBe('李');
+    expect(maskPersonName('')).toBe('');
+    expect(maskPersonName('Alice')).toBe('A***e');
   });
 });
 

@@ -46,6 +46,19 @@ export function maskAccountName(account: string): string {
   return chars.slice(0, head).join('') + '*'.repeat(n - head - tail) + chars.slice(n - tail).join('');
 }
 
+/**
+ * Hides a person's name the way Chinese forms do: the first character stays, then 张* for two
+ * characters and 张*明 for three or more (the last one stays too). Latin names keep the first
+ * and last letter of the whole. Used in the stamp on PDFs an expert downloads.
+ */
+export function maskPersonName(name: string): string {
+  const chars = Array.from(name.trim());
+  const n = chars.length;
+  if (n <= 1) return chars.join('');
+  if (n === 2) return `${chars[0]}*`;
+  return `${chars[0]}${'*'.repeat(n - 2)}${chars[n - 1]}`;
+}
+
 /** Where the formal check found the team named: the application's text or one of its metadata fields. */
 export interface BlindFinding {
   /** 'text' or the metadata field (Author, Creator, Title, Company, ...). */

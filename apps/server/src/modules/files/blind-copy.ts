@@ -6,7 +6,8 @@
  * docs/decisions.md, "Blind copies are made when read"); the stored original never changes.
  */
 import JSZip from 'jszip';
-import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, StandardFonts, degrees, rgb } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, degrees } from 'pdf-lib';
+import { textBlockPdf } from '../../lib/cjk-pdf.js';
 
 /** Kinds whose metadata is stripped; others (images, video, archives, old binary Office) go as stored. */
 const OFFICE_ZIP = new Set(['docx', 'xlsx', 'pptx']);
@@ -99,15 +100,11 @@ export function stripMetadata(bytes: Uint8Array, extension: string): Promise<Uin
 }
 
 /**
- * Watermark text as the standard PDF font (WinAnsi) can draw it: printable ASCII, anything else
- * shown as '*'. The lines are the expert code, the masked account (the code in lower case) and
- * the time, so no CJK font needs embedding (docs/decisions.md, "Blind copies are made when read").
+ * Every page of the PDF stamped with `lines` (expert code, masked name, time), diagonally and
+ * tiled, faint, drawn over the content. The lines are set once in the CJK font
+ * (lib/cjk-pdf.ts) and placed on every page as one shared drawing, so a long document grows
+ * by a few kilobytes, not by a copy of the text per page.
  */
-export function watermarkText(text: string): string {
-  return Array.from(text, (c) => (/^[\x20-\x7e]$/.test(c) ? c : '*')).join('');
-}
-
-/** Every page of the PDF stamped with `lines`, diagonally and tiled, faint, drawn over the content. */
 export async function stampPdf(bytes: Uint8Array, lines: readonly string[]): Promise<Uint8Array> {
   let doc: PDFDocument;
   try {
@@ -115,20 +112,14 @@ export async function stampPdf(bytes: Uint8Array, lines: readonly string[]): Pro
   } catch (err) {
     throw new BlindCopyError((err as Error).message);
   }
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const text = lines.map(watermarkText);
-  const size = 14;
-  const lineHeight = size * 1.4;
-  const blockWidth = Math.max(...text.map((l) => font.widthOfTextAtSize(l, size)));
+  const [block] = await doc.embedPdf(await textBlockPdf(lines, { size: 14, color: '#666666' }));
   for (const page of doc.getPages()) {
     const { x: left, y: bottom, width, height } = page.getCropBox();
-    const stepX = blockWidth + 80;
-    const stepY = text.length * lineHeight + 90;
+    const stepX = block!.width + 80;
+    const stepY = block!.height + 90;
     for (let y = bottom - height * 0.2; y < bottom + height; y += stepY) {
       for (let x = left - width * 0.2; x < left + width; x += stepX) {
-        text.forEach((line, i) =>
-          page.drawText(line, { x, y: y - i * lineHeight, size, font, color: rgb(0.4, 0.4, 0.4), opacity: 0.25, rotate: degrees(30) }),
-        );
+        page.drawPage(block!, { x, y, opacity: 0.25, rotate: degrees(30) });
       }
     }
   }

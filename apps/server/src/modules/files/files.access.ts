@@ -18,7 +18,7 @@ export interface ExpertFileView {
   name: string;
   blind: boolean;
   download: ExpertDownloadMode;
-  /** Watermark lines: expert code, masked account. */
+  /** Stamp lines for a download: expert code, masked name (the time is added when stamped). */
   watermark: string[];
 }
 

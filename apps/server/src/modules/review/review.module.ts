@@ -5,7 +5,7 @@ import { createAdminGuards, createMenuAccess, type AdminGuards } from '../admin/
 import type { IdentityServices } from '../auth/identity.module.js';
 import { expertsRoutes } from '../experts/experts.routes.js';
 import type { NoticeOutbox } from '../notices/notice-outbox.js';
-import { maskAccountName, neutralFileName, readSettings, type ContestSettings } from '@contest/shared';
+import { maskAccountName, maskPersonName, neutralFileName, readSettings, type ContestSettings } from '@contest/shared';
 import type { ExpertFileView } from '../files/files.access.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
 import { createReminders, type Reminders } from '../workflow/reminders.js';
@@ -76,7 +76,8 @@ export async function registerReview(api: FastifyInstance, deps: AppDeps, identi
 /**
  * How an expert gets a file they may read (files.access ExpertFileView; docs/security.md, "Blind
  * review"): under blind review the neutral name (project code + material kind), a blind copy,
- * and the 专家下载材料 setting; the watermark names the expert code and masked account.
+ * and the 专家下载材料 setting; the stamp on a downloaded PDF names the expert code and masked
+ * name (the masked account when the expert has no name), the files module adds the time.
  */
 export function createExpertFileView(db: Db) {
   const view = createRoundView();
@@ -87,8 +88,13 @@ export function createExpertFileView(db: Db) {
     const settings = readSettings(await settingsRepo.readAll());
     const blind = settings.review.blind;
     const name = blind ? neutralFileName(material.prelimId, material.kind, file.extension, material.otherIndex) : file.originalName;
-    return { name, blind, download: settings.review.expertDownload, watermark: [expert.code, maskAccountName(expert.username)].filter(Boolean) };
+    return { name, blind, download: settings.review.expertDownload, watermark: stampLines(expert) };
   };
+}
+
+function stampLines(expert: { code: string | null; name: string | null; username: string }): string[] {
+  const who = expert.name?.trim() ? maskPersonName(expert.name) : maskAccountName(expert.username);
+  return [expert.code ?? '', who].filter(Boolean);
 }
 
 /** The files module's rule for experts (registered before this module): a file of a project the expert scores. */

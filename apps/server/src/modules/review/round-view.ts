@@ -306,7 +306,7 @@ export function createRoundView() {
 
   /**
    * The project material an attachment is (for the neutral name an expert sees), and the
-   * expert's code and login name (for their watermark). Null when no project holds the file.
+   * expert's code, name and login name (for the stamp on what they download). Null when no project holds the file.
    */
   async function materialOf(tx: Db, expertId: string, attachmentId: string) {
     const [doc] = await tx
@@ -316,8 +316,8 @@ export function createRoundView() {
         sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`,
       )
       .limit(1);
-    const [account] = await tx.select({ code: accounts.code, username: accounts.username }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
-    const expert = { code: account?.code ?? '', username: account?.username ?? '' };
+    const [account] = await tx.select({ code: accounts.code, name: accounts.name, username: accounts.username }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
+    const expert = { code: account?.code ?? '', name: account?.name ?? null, username: account?.username ?? '' };
     if (!doc) return { material: null, expert };
     const kind: MaterialKind =
       doc.applicationFileId === attachmentId ? 'application' : doc.presentationFileId === attachmentId ? 'presentation' : doc.videoFileId === attachmentId ? 'video' : 'other';
