@@ -1,6 +1,6 @@
 // Keeps each test's storage and DOM independent.
 import { createRequire } from 'node:module';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { antdStylesInserted } from './test-styles';
 import { cleanup, configure } from '@testing-library/react';
 import axios from 'axios';
@@ -47,4 +47,14 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   document.body.innerHTML = '';
+});
+
+// Most files share one module graph and one set of globals per worker (vite.config.ts): what a
+// file spied on or stubbed is put back when it ends, so the next file starts from the originals.
+// Some files assign URL's blob helpers outright (Object.assign), which no restore undoes.
+const { createObjectURL, revokeObjectURL } = URL;
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  Object.assign(URL, { createObjectURL, revokeObjectURL });
 });
