@@ -1,7 +1,8 @@
 /**
  * The layering rules of DEVELOPERS.md, checked on every `npm test` (npm run lint:deps).
  * routes -> service -> repository -> db; services know no Fastify; web areas never import each
- * other; shared imports nothing of the apps; the apps never import each other.
+ * other; shared imports nothing of the apps; the apps never import each other; on the server,
+ * nothing at the bottom (lib, db, config) imports from above and no module imports app.ts.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -63,6 +64,25 @@ module.exports = {
       to: { path: '(\\.repository\\.ts$|^apps/server/src/db/(client|schema)\\.ts$)', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'server-bottom-imports-nothing-above',
+      comment:
+        'lib/, db/ and config/ are the bottom of the server (docs/architecture.md, "Direction of dependencies"): ' +
+        'they import no module, plugin, seed, command or top-level file (app.ts, app-deps.ts), not even a ' +
+        'type. Tests may: they build the whole app.',
+      severity: 'error',
+      from: { path: '^apps/server/src/(lib|db|config)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/server/src/((modules|plugins|seed|cli)/|[^/]+\\.ts$)' },
+    },
+    {
+      name: 'modules-import-no-app',
+      comment:
+        'app.ts builds the app from the modules, so a module takes what it needs from app-deps.ts, never from ' +
+        'app.ts or the other top-level files, seed/ or cli/ (a type import would close a circle too). Tests may.',
+      severity: 'error',
+      from: { path: '^apps/server/src/(modules|plugins)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/server/src/((seed|cli)/|[^/]+\\.ts$)', pathNot: '^apps/server/src/app-deps\\.ts$' },
+    },
+    {
       name: 'only-config-reads-env',
       comment: 'Checked by ESLint (no-restricted-properties on process.env); listed here for the record.',
       severity: 'ignore',
@@ -74,6 +94,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^(apps|packages)/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] } },
+    },
+    {
+      name: 'no-circular-through-the-app',
+      comment:
+        'no-circular lets type-only circles pass (a type names its owner freely inside a module); one through a ' +
+        'top-level file of the server (app.ts, app-deps.ts) is caught here, type-only or not.',
+      severity: 'error',
+      from: { path: '^apps/server/src/' },
+      to: { circular: true, via: { path: '^apps/server/src/[^/]+\\.ts$' }, viaOnly: { dependencyTypesNot: ['dynamic-import'] } },
     },
   ],
   options: {

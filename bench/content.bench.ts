@@ -8,8 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/server/src/app.js';
 import type { AppConfig } from '../apps/server/src/config/config.js';
-import { seed } from '../apps/server/src/db/seed.js';
-import { seedContent } from '../apps/server/src/db/seed-content.js';
+import { seed } from '../apps/server/src/seed/seed.js';
+import { seedContent } from '../apps/server/src/seed/seed-content.js';
 import { createStorage } from '../apps/server/src/lib/storage/create-storage.js';
 import { registerIdentity } from '../apps/server/src/modules/auth/identity.module.js';
 import { registerContent } from '../apps/server/src/modules/content/content.module.js';

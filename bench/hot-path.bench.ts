@@ -334,7 +334,7 @@ async function serveCeiling(): Promise<void> {
   const { ownDatabase, originOf } = await import('./support/app.js');
   const { openDatabase } = await import('../apps/server/src/db/client.js');
   const { runMigrations } = await import('../apps/server/src/db/migrate.js');
-  const { seed } = await import('../apps/server/src/db/seed.js');
+  const { seed } = await import('../apps/server/src/seed/seed.js');
   const serverUrl = process.env.DATABASE_URL ?? '';
   const own = serverUrl.startsWith('postgres') ? await ownDatabase(serverUrl, 'bench_hotbare') : null;
   const dataDir = mkdtempSync(join(tmpdir(), 'contest-bench-hotbare-'));

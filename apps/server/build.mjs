@@ -18,10 +18,10 @@ await build({
   // (docs/backup.md, docs/deploy.md).
   entryPoints: {
     server: 'src/server.ts',
-    seed: 'src/db/seed-cli.ts',
-    'backup-cli': 'src/db/backup-cli.ts',
-    'restore-cli': 'src/db/restore-cli.ts',
-    'verify-score-log-cli': 'src/db/verify-score-log-cli.ts',
+    seed: 'src/cli/seed-cli.ts',
+    'backup-cli': 'src/cli/backup-cli.ts',
+    'restore-cli': 'src/cli/restore-cli.ts',
+    'verify-score-log-cli': 'src/cli/verify-score-log-cli.ts',
   },
   outdir,
   bundle: true,

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
+import type { AppDeps, RouteEntry } from './app-deps.js';
 import type { AppConfig } from './config/config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
@@ -23,25 +24,11 @@ import { registerContent } from './modules/content/content.module.js';
 import { createDocumentFileRule } from './modules/documents/documents.service.js';
 import { createExpertFileRule, createExpertFileView, registerReview } from './modules/review/review.module.js';
 import { createDbKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
-import { createJobRunner, type JobRunner } from './lib/jobs.js';
+import { createJobRunner } from './lib/jobs.js';
 import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
 import { registerTemplates } from './modules/templates/templates.module.js';
 import { registerResults } from './modules/results/results.module.js';
 import { registerScoreLog } from './modules/score-log/score-log.module.js';
-
-/** What services need from the outside world; built once per app, closed with it. */
-export interface AppDeps {
-  config: AppConfig;
-  database: Database;
-  redis: Redis | null;
-  /** Short-lived shared state: Redis when configured, else the database (kv_store). */
-  kv: KvStore;
-  /**
-   * Durable background jobs (lib/jobs.ts): modules `register` their kinds while the app is
-   * built and `kick()` after an enqueue; the runner starts when the app is ready, stops on close.
-   */
-  jobs: JobRunner;
-}
 
 /** The leftover-upload sweep (product.md 9 and 11): one run a day across all instances. */
 export const FILES_SWEEP_JOB = 'files.sweep';
@@ -49,25 +36,6 @@ const FILES_SWEEP_EVERY_MS = 24 * 3600_000;
 /** Expired kv_store rows (no Redis): reads ignore them already, the sweep keeps the table small. */
 export const KV_SWEEP_JOB = 'kv.sweep';
 const KV_SWEEP_EVERY_MS = 3600_000;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-    /** Every route as registered (method, url, onRequest hooks, config): tests walk it. */
-    routeTable: RouteEntry[];
-  }
-  interface FastifyContextConfig {
-    /** The operation-record action a write declares (admin and expert writes must). */
-    audit?: string;
-  }
-}
-
-export interface RouteEntry {
-  method: string | string[];
-  url: string;
-  onRequest: unknown[];
-  config: { audit?: string } | undefined;
-}
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { seed, type SeedResult } from './db/seed.js';
-import { seedContent } from './db/seed-content.js';
+import { seed, type SeedResult } from './seed/seed.js';
+import { seedContent } from './seed/seed-content.js';
 import { createStorage } from './lib/storage/create-storage.js';
 
 /** Seeds under the startup lock, so two instances starting together never both create an admin. */

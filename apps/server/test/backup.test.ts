@@ -16,7 +16,7 @@ import { loadConfig, type AppConfig } from '../src/config/config.js';
 import { loadTestConfig } from '../src/config/test-config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { accounts, attachments, scoreSheets, teams } from '../src/db/schema.js';
-import { BackupError, createBackup, externalBackupSteps, restoreBackup, type BackupManifest } from '../src/db/backup.js';
+import { BackupError, createBackup, externalBackupSteps, restoreBackup, type BackupManifest } from '../src/cli/backup.js';
 import { seedAtStartup } from '../src/startup.js';
 import { fakeFile, multipart, newUploadId, piecesOf } from './files-helpers.js';
 import { openWindow, setSetting } from './contest-helpers.js';
@@ -115,7 +115,7 @@ async function repack(archive: string, out: string, edit: (dir: string) => void)
 
 /** One of the CLIs (`npm run backup` / `npm run restore`) as its own process. */
 function runCli(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`../src/db/${file}`, import.meta.url)), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`../src/cli/${file}`, import.meta.url)), ...args], {
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', STORAGE_DRIVER: 'disk', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

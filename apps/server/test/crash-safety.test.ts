@@ -13,8 +13,8 @@ import { DEFAULT_RUBRICS, UPLOAD_PIECE_SIZE, UPLOAD_RESTART_REASON } from '@cont
 import { loadTestConfig } from '../src/config/test-config.js';
 import { openDatabase, type Database, type Db } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { seed } from '../src/db/seed.js';
-import { seedContent } from '../src/db/seed-content.js';
+import { seed } from '../src/seed/seed.js';
+import { seedContent } from '../src/seed/seed-content.js';
 import {
   accounts,
   attachments,

@@ -29,6 +29,17 @@ const FILES: Record<string, string> = {
   'apps/server/src/modules/b/b.routes.ts': "import type { Db } from '../../db/client';\nexport const ok = (db: Db) => db;\n",
   'apps/server/src/db/schema.ts': 'export const table = 1;\n',
   'apps/server/src/db/client.ts': 'export type Db = { q: 1 };\n',
+  // The server's floors: lib/db reaching up (a type too), a module naming app.ts (a type-only circle).
+  'apps/server/src/lib/uses-module.ts': "import type { Thing } from '../modules/c/c.module';\nexport type T = Thing;\n",
+  'apps/server/src/db/uses-app.ts': "import { buildApp } from '../app';\nexport const built = buildApp;\n",
+  'apps/server/src/config/uses-cli.ts': "import { run } from '../cli/run-cli';\nexport const r = run;\n",
+  'apps/server/src/cli/run-cli.ts': "import { table } from '../db/schema';\nexport const run = () => table;\n",
+  'apps/server/src/modules/c/c.module.ts':
+    "import type { AppDeps } from '../../app';\nexport type Thing = AppDeps;\nexport const registerC = (deps: AppDeps) => deps;\n",
+  'apps/server/src/app.ts': "import { registerC } from './modules/c/c.module';\nexport interface AppDeps { x: 1 }\nexport const buildApp = () => registerC;\n",
+  'apps/server/src/app-deps.ts': "import type { Db } from './db/client';\nexport interface Deps { db: Db }\n",
+  'apps/server/src/modules/d/d.module.ts': "import type { Deps } from '../../app-deps';\nexport const registerD = (deps: Deps) => deps;\n",
+  'apps/server/src/lib/whole-app.test.ts': "import { buildApp } from '../app';\nexport const t = buildApp;\n",
 };
 
 let dir: string;
@@ -67,6 +78,11 @@ describe('dependency rules (.dependency-cruiser.cjs) catch each breach', () => {
     ['repositories-import-no-services-or-routes', 'apps/server/src/modules/a/a.repository.ts'],
     ['routes-reach-data-through-services', 'apps/server/src/modules/a/a.routes.ts'],
     ['no-circular', 'apps/server/src/modules/a/'],
+    ['server-bottom-imports-nothing-above', 'apps/server/src/lib/uses-module.ts'],
+    ['server-bottom-imports-nothing-above', 'apps/server/src/db/uses-app.ts'],
+    ['server-bottom-imports-nothing-above', 'apps/server/src/config/uses-cli.ts'],
+    ['modules-import-no-app', 'apps/server/src/modules/c/c.module.ts'],
+    ['no-circular-through-the-app', 'apps/server/src/'],
   ])('%s: %s', (rule, from) => {
     expect(found(rule, from), JSON.stringify(violations, null, 1)).toBe(true);
   });
@@ -74,5 +90,18 @@ describe('dependency rules (.dependency-cruiser.cjs) catch each breach', () => {
   it('lets a route name the Db type, and flags nothing in the clean files', () => {
     const flagged = new Set(violations.map((v) => v.from));
     for (const clean of ['apps/server/src/modules/b/b.routes.ts', 'apps/web/src/areas/site/page.ts', 'apps/web/src/lib/x.ts']) expect(flagged.has(clean), clean).toBe(false);
+  });
+
+  it('lets a module take its dependencies from app-deps.ts and a test build the app', () => {
+    const flagged = new Set(violations.map((v) => v.from));
+    for (const clean of ['apps/server/src/modules/d/d.module.ts', 'apps/server/src/app-deps.ts', 'apps/server/src/lib/whole-app.test.ts']) {
+      expect(flagged.has(clean), clean).toBe(false);
+    }
+  });
+
+  it('no-circular alone lets the type-only circle through app.ts pass: the rule above is what catches it', () => {
+    const typeCircle = (v: { rule: string; from: string }) => v.from === 'apps/server/src/app.ts' || v.from === 'apps/server/src/modules/c/c.module.ts';
+    expect(violations.filter((v) => v.rule === 'no-circular').some(typeCircle)).toBe(false);
+    expect(violations.filter((v) => v.rule === 'no-circular-through-the-app').some(typeCircle)).toBe(true);
   });
 });

@@ -21,3 +21,4 @@ export * from './results/score-receipt.js';
 export * from './results/messages.js';
 export * from './results/api.js';
 export * from './results/appeal-workflow.js';
+export * from './results/result-workflow.js';

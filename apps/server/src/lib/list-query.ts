@@ -10,7 +10,8 @@
 import { and, asc, Column, desc, eq, gt, gte, ilike, inArray, is, like, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgSelect } from 'drizzle-orm/pg-core';
 import type { SortOrder } from '@contest/shared';
-import { containsPattern, createCountCache, rangeEndExclusive, rangeStart, type CountCache } from '../modules/admin/admin-util.js';
+import { createCountCache, type CountCache } from './count-cache.js';
+import { containsPattern, rangeEndExclusive, rangeStart } from './filter-values.js';
 
 /** A column, or an SQL expression (`lower(name)`), a list may be sorted by. */
 export type Sortable = AnyColumn | SQL;

@@ -5,17 +5,17 @@ import { RESULTS_MSG as M } from './messages.js';
 /**
  * An appeal's status machine on the workflow core (product.md 10): a team files it (one per round:
  * a record exists already refuses a second, the database's unique key settles races), an admin
- * with appeal:decide rejects or accepts it with a reply, and the new version published after the
- * re-review resolves it. The server checks every step with `workflow.check`; the console offers
- * the decision only where `actionsFrom` says so.
+ * with appeal:decide (the route's check) rejects or accepts it with a reply, and the new version
+ * published after the re-review resolves it. The server takes every step on `workflow.transition` /
+ * `workflow.record`; the console offers the decision only where `actionsFrom` says so.
  */
 export const APPEAL_WORKFLOW = defineWorkflow({
   subject: 'APPEAL',
   states: APPEAL_STATUSES,
   transitions: [
     { action: 'FILE', from: [null], to: 'SUBMITTED', by: ['USER'], reasonRequired: true },
-    { action: 'REJECT', from: ['SUBMITTED'], to: 'REJECTED', by: ['ADMIN'], reasonRequired: true, permission: 'appeal:decide' },
-    { action: 'ACCEPT', from: ['SUBMITTED'], to: 'ACCEPTED', by: ['ADMIN'], reasonRequired: true, permission: 'appeal:decide' },
+    { action: 'REJECT', from: ['SUBMITTED'], to: 'REJECTED', by: ['ADMIN'], reasonRequired: true },
+    { action: 'ACCEPT', from: ['SUBMITTED'], to: 'ACCEPTED', by: ['ADMIN'], reasonRequired: true },
     { action: 'RESOLVE', from: ['ACCEPTED'], to: 'RESOLVED', by: ['ADMIN'] },
   ],
   refusals: { FILE: M.appealAlready, REJECT: M.appealDecided, ACCEPT: M.appealDecided, RESOLVE: M.appealDecided },

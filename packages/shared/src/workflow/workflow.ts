@@ -4,6 +4,8 @@ import type { Realm } from '../enums.js';
  * One description for every status machine of the contest (sign-up, materials, final-round
  * entry; later score sheets, appeals). A workflow is data: its states and the transitions
  * between them, each named by an action, with who may take it and whether a reason is needed.
+ * Which admin button code a step needs is the route's check alone (docs/decisions.md, "Workflow
+ * transitions carry no permission").
  * The server applies them in one place (modules/workflow), the web reads them to decide which
  * buttons to show, and tests walk them.
  */
@@ -17,8 +19,6 @@ export interface TransitionDef<S extends string = string, A extends string = str
   by: readonly Realm[];
   /** A reason must be given (return, reject, removal). */
   reasonRequired?: boolean;
-  /** Button code an admin needs (checked by the route too). */
-  permission?: string;
 }
 
 export interface WorkflowDef<S extends string = string, A extends string = string> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import type { IdentityServices } from '../auth/identity.module.js';
 import { createAuditRepository } from '../audit/audit.repository.js';
 import { auditRoutes } from '../audit/audit.routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { OPENAPI_PATH, openApiDocument } from '../../plugins/openapi.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';

@@ -4,7 +4,7 @@ import { AUTH_MSG, MSG, VALIDATION_MSG as V, type SmsKey } from '@contest/shared
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { accounts, loginRecords, messageRecipients, operationRecords, prelimDocs, sessions as sessionsTable, settings, teams } from '../../db/schema.js';
 import { deliverMessage } from '../messages/deliver.js';
-import { seed } from '../../db/seed.js';
+import { seed } from '../../seed/seed.js';
 import { badRequest } from '../../lib/errors.js';
 import { createAuthRepository } from './auth.repository.js';
 import { authRoutes } from './auth.routes.js';

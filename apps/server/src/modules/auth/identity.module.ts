@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AUTH_MSG, LOGIN_PER_ACCOUNT_PER_MINUTE, SETTINGS_KEYS, loginPerIpPerMinuteOf } from '@contest/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { badRequest } from '../../lib/errors.js';
 import { createCaptchaService } from '../captcha/captcha.service.js';
 import { captchaRoutes } from '../captcha/captcha.routes.js';

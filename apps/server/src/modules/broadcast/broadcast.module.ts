@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { enqueueJob, type JobRunner } from '../../lib/jobs.js';
 import type { AdminGuards } from '../admin/admin.guard.js';
 import { BROADCAST_JOB, createBroadcastJob, type BroadcastJobDeps, type BroadcastJobHandler } from './broadcast.job.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_CHANGE_REQUIRED } from '@contest/shared';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { AppError } from '../../lib/errors.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';

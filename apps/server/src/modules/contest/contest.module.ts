@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';

@@ -6,7 +6,7 @@ import { signIn } from '../../../test/sign-in.js';
 import { api, operationsBy } from '../../../test/admin-helpers.js';
 import { dictItems, dictTypes } from '../../db/schema.js';
 import { seedAtStartup } from '../../startup.js';
-import { fillDictionaryEnglishNames } from '../../db/seed.js';
+import { fillDictionaryEnglishNames } from '../../seed/seed.js';
 import { acceptedLanguages } from './request-locale.js';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { CONTENT_MSG, TEMPLATE_CODES, type DocAudience, type DocCategory, type DocumentItem } from '@contest/shared';
 import { accounts, attachments, documents, messageRecipients, messages, siteContent, teams } from '../../db/schema.js';
-import { seedContent } from '../../db/seed-content.js';
+import { seedContent } from '../../seed/seed-content.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { createContentTestApp } from '../../../test/content-app.js';

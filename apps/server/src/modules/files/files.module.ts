@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { watchEventLoopLag } from '../../lib/event-loop-lag.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';

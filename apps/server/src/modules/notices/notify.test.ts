@@ -141,7 +141,16 @@ describe('email notices', () => {
     expect((await auditTeam(off.teamId, { outcome: 'APPROVED' })).statusCode).toBe(200);
     expect((await inbox(off.user.accountId)).map((m) => m.title)).toEqual(['报名审核通过']);
     expect(await outboxOf(off.user.accountId)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 300));
+    // Absence needs a positive signal, not a fixed delay: switch email back on, approve a later
+    // team and wait for its mail; once it has arrived, anything sent for the earlier approval
+    // would have arrived before it.
+    await setSetting(t, 'notify.email', true);
+    const later = await submittedTeam();
+    const laterAddress = await emailOf(later.user.accountId);
+    expect((await auditTeam(later.teamId, { outcome: 'APPROVED' })).statusCode).toBe(200);
+    const laterDeadline = Date.now() + 5_000;
+    while (!sink.mails.some((m) => m.to.includes(laterAddress)) && Date.now() < laterDeadline) await new Promise((r) => setTimeout(r, 20));
+    expect(sink.mails.filter((m) => m.to.includes(laterAddress))).toHaveLength(1);
     expect(sink.mails.filter((m) => m.to.includes(offAddress))).toEqual([]);
     await setSetting(t, 'notify.email', undefined);
   });

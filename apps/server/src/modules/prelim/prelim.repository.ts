@@ -3,11 +3,10 @@ import type { PrelimAdminFilter, PrelimSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, finalEntries, prelimDocs, reminders, teams } from '../../db/schema.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
-import { createCountCache } from '../admin/admin-util.js';
+import { createCountCache } from '../../lib/count-cache.js';
 
 export type PrelimRow = typeof prelimDocs.$inferSelect;
 export type NewPrelimRow = typeof prelimDocs.$inferInsert;
-export type FinalEntryRow = typeof finalEntries.$inferSelect;
 
 const lastReminded = sql<string | null>`(select max(${reminders.day})::text from ${reminders} where ${reminders.subjectType} = 'PRELIM' and ${reminders.subjectId} = ${prelimDocs.id})`;
 
@@ -140,16 +139,6 @@ export function createPrelimRepository(db: Db) {
     },
 
     finalEntry: async (prelimId: string) => (await db.select().from(finalEntries).where(eq(finalEntries.prelimId, prelimId)).limit(1))[0],
-    lockFinalEntry: async (prelimId: string, tx: Db) => (await tx.select().from(finalEntries).where(eq(finalEntries.prelimId, prelimId)).for('update').limit(1))[0],
-    /** Creates the entry (first addition) or moves it; raises its version. */
-    async upsertFinal(tx: Db, prelimId: string, status: 'IN' | 'OUT', reason: string, at: Date): Promise<FinalEntryRow> {
-      const [row] = await tx
-        .insert(finalEntries)
-        .values({ prelimId, status, reason, createdAt: at, updatedAt: at })
-        .onConflictDoUpdate({ target: finalEntries.prelimId, set: { status, reason, updatedAt: at, version: sql`${finalEntries.version} + 1` } })
-        .returning();
-      return row!;
-    },
   };
 }
 export type PrelimRepository = ReturnType<typeof createPrelimRepository>;

@@ -37,6 +37,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import type { Reminders } from '../workflow/reminders.js';
 import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
+import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { maskOwner } from '../../lib/pii.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
@@ -82,6 +83,8 @@ export function createPrelimService({
   reminders: Reminders;
   afterCommit?: () => void;
 }) {
+  const finals = createFinalEntriesService({ workflow });
+
   /** The caller's team when it is approved; writes by anyone else are refused. */
   async function approvedTeam(ownerId: string): Promise<TeamRow> {
     const team = await repo.teamOf(ownerId);
@@ -418,21 +421,21 @@ export function createPrelimService({
       const doc = await db.transaction(async (tx) => {
         const doc = await repo.lockById(id, tx);
         if (!doc) throw notFound(M.prelimNotFound);
-        const entry = await repo.lockFinalEntry(id, tx);
+        const entry = await finals.lock(tx, id);
         if (input.version !== undefined && entry && entry.version !== input.version) {
           throw badRequest(M.stale, { reason: 'STALE', status: entry.status, version: entry.version });
         }
         const from = entry?.status ?? null;
-        const to = workflow.check(FINAL_WORKFLOW, action, from, actor, input.reason);
+        // Refused as before the approval check: the step first, then the materials' state.
+        workflow.check(FINAL_WORKFLOW, action, from, actor, input.reason);
         if (action === 'ADD' && doc.status !== 'APPROVED') throw badRequest(M.finalNeedsApproved, { reason: 'NOT_ALLOWED' });
-        await repo.upsertFinal(tx, id, to, input.reason, contest.now());
-        await workflow.record(tx, {
-          workflow: FINAL_WORKFLOW,
-          subjectId: id,
+        await finals.move(tx, {
+          prelimId: id,
+          action,
           from,
-          to,
           reason: input.reason,
           actor,
+          at: contest.now(),
           operation: {
             action: 'final:promote',
             targetType: 'prelim_doc',

@@ -2,7 +2,6 @@ import {
   APPEAL_ATTACHMENT_ORIGIN,
   APPEAL_WORKFLOW,
   appealWindowOpen,
-  CONTEST_MSG,
   RESULTS_MSG as M,
   REVIEW_ROUNDS,
   ROUND_NAMES,
@@ -25,9 +24,8 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { type AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
-import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import type { OperationActor } from '../audit/operation-log.js';
 import { uniqueNoOf } from '../files/files.service.js';
-import { notifyEvent } from '../notices/notify.js';
 import type { ScoringService } from '../review/scoring.service.js';
 import { anchorOfVersion } from '../score-log/anchors.js';
 import { appendScoreLog, scoreLogActor } from '../score-log/score-log.js';
@@ -174,46 +172,44 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
       const peek = await repo.findAppeal(tx, id);
       if (!peek) throw notFound(M.appealNotFound);
       await lockResults(tx, peek.appeal.round, 'shared');
-      const a = await repo.lockAppeal(tx, id);
-      if (!a) throw notFound(M.appealNotFound);
-      if (a.version !== body.version) throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: a.status, version: a.version });
-      // The step on the workflow core: only a SUBMITTED appeal is decided, by an admin.
-      const step = stepOf(APPEAL_WORKFLOW, accept ? 'ACCEPT' : 'REJECT', a.status, actor.auth.realm);
-      if (!step.ok) throw step.reason === 'FORBIDDEN' ? forbidden() : badRequest(step.message, { reason: 'NOT_ALLOWED', status: a.status });
-      const round = a.round;
+      const round = peek.appeal.round;
       const roundName = ROUND_NAMES[round];
-      const at = deps.now();
-      if (accept) {
-        // Experts can only re-score inside the round's review window (the review module's rule).
-        const settings = await deps.settingsOf(tx);
-        if (phaseState(settings.phases[ROUND_PHASE[round]], at) !== 'OPEN') throw badRequest(M.appealReviewClosed, { reason: 'REVIEW_CLOSED' });
-      }
-      const status = step.to;
-      await repo.updateAppeal(tx, a.id, {
-        status,
-        reply: body.reply,
-        decidedBy: actor.auth.accountId,
-        decidedAt: at,
-        rereview: accept ? { mode: accept.mode, expertIds: accept.mode === 'ADD_EXPERTS' ? [...new Set(accept.expertIds)] : [] } : null,
-        updatedAt: at,
-      });
-      const actorName = await repo.accountName(tx, actor.auth.accountId, actor.auth.username);
-      await repo.insertHistory(tx, [
-        { subjectType: 'APPEAL', subjectId: a.id, fromStatus: 'SUBMITTED', toStatus: status, reason: body.reply, actorId: actor.auth.accountId, actorRealm: actor.auth.realm, actorName, createdAt: at },
-      ]);
       const projectName = peek.projectName;
-      await recordOperation(tx, actor, {
-        action: 'appeal:decide',
-        targetType: 'appeal',
-        targetId: a.id,
-        summary: `${accept ? '受理' : '驳回'}${roundName}结果申诉「${projectName}」（${peek.orgName}）${accept ? `，${accept.mode === 'RETURN_SCORES' ? '退回全部评分复评' : `增加 ${accept.expertIds.length} 名复评专家`}` : ''}；答复：${body.reply}`,
+      // Experts can only re-score inside the round's review window (the review module's rule);
+      // read before the step, refused after the appeal's own state (the guard below).
+      const reviewOpen = accept ? phaseState((await deps.settingsOf(tx)).phases[ROUND_PHASE[round]], deps.now()) === 'OPEN' : true;
+      // The step on the workflow core: only a SUBMITTED appeal is decided, by an admin; the
+      // decision, its history row, the operation record and the team's notice in this transaction.
+      const { row: a, to: status } = await deps.workflow.transition(tx, {
+        workflow: APPEAL_WORKFLOW,
+        action: accept ? 'ACCEPT' : 'REJECT',
+        actor,
+        reason: body.reply,
+        expectedVersion: body.version,
+        notFoundMessage: M.appealNotFound,
+        lock: (t) => repo.lockAppeal(t, id),
+        guard: () => {
+          if (!reviewOpen) throw badRequest(M.appealReviewClosed, { reason: 'REVIEW_CLOSED' });
+        },
+        apply: (t, row, to, at) =>
+          repo.updateAppeal(t, row.id, {
+            status: to,
+            reply: body.reply,
+            decidedBy: actor.auth.accountId,
+            decidedAt: at,
+            rereview: accept ? { mode: accept.mode, expertIds: accept.mode === 'ADD_EXPERTS' ? [...new Set(accept.expertIds)] : [] } : null,
+            updatedAt: at,
+          }),
+        subjectId: (row) => row.id,
+        operation: (row) => ({
+          action: 'appeal:decide',
+          targetType: 'appeal',
+          targetId: row.id,
+          summary: `${accept ? '受理' : '驳回'}${roundName}结果申诉「${projectName}」（${peek.orgName}）${accept ? `，${accept.mode === 'RETURN_SCORES' ? '退回全部评分复评' : `增加 ${accept.expertIds.length} 名复评专家`}` : ''}；答复：${body.reply}`,
+        }),
+        notice: (row) => ({ code: accept ? 'APPEAL_ACCEPTED' : 'APPEAL_REJECTED', ownerId: row.ownerId, vars: { projectName, round: roundName, reason: body.reply } }),
       });
-      await notifyEvent(tx, {
-        code: accept ? 'APPEAL_ACCEPTED' : 'APPEAL_REJECTED',
-        accountIds: [a.ownerId],
-        vars: { projectName, round: roundName, reason: body.reply },
-        senderId: actor.auth.accountId,
-      });
+      const at = a.decidedAt!;
       if (accept) {
         // The review module's re-review in this transaction (its refusals refuse the decision);
         // after the appeal's own writes, so its score-log entries come right before ours.
@@ -313,15 +309,23 @@ export function createAppealsService(deps: AppealsDeps, repo: PublicationReposit
         });
         // Another appeal of the team won the unique (round, team) meanwhile.
         if (!row) throw badRequest(M.appealAlready, { reason: 'ALREADY_APPEALED' });
-        const actorName = (await repo.accountName(tx, accountId, '')) || project!.teamName;
-        await repo.insertHistory(tx, [
-          { subjectType: 'APPEAL', subjectId: row.id, fromStatus: null, toStatus: 'SUBMITTED', reason: input.reason, actorId: accountId, actorRealm: 'USER', actorName, createdAt: now },
-        ]);
-        await notifyEvent(tx, {
-          code: 'APPEAL_RECEIVED',
-          accountIds: [accountId],
-          vars: { projectName: entry!.projectName, round: ROUND_NAMES[round], periodEnd: beijingMinute(current!.periodEndsAt) },
-          senderId: null,
+        // The FILE step on the workflow core: history (the team's name when the account has none)
+        // and the team's notice; a participant's step has no operation record.
+        const actor: OperationActor = { auth: { accountId, realm: 'USER', username: '' } };
+        await deps.workflow.record(tx, {
+          workflow: APPEAL_WORKFLOW,
+          subjectId: row.id,
+          from: null,
+          to: deps.workflow.check(APPEAL_WORKFLOW, 'FILE', null, actor, input.reason),
+          reason: input.reason,
+          actor,
+          actorName: project!.teamName,
+          notice: {
+            code: 'APPEAL_RECEIVED',
+            ownerId: accountId,
+            vars: { projectName: entry!.projectName, round: ROUND_NAMES[round], periodEnd: beijingMinute(current!.periodEndsAt) },
+          },
+          at: now,
         });
         return myAppeal(tx, row);
       });

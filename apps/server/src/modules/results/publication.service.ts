@@ -4,11 +4,10 @@ import {
   RESULT_OUTCOME_NAMES,
   REVIEW_ROUNDS,
   ROUND_NAMES,
-  FINAL_WORKFLOW,
+  RESULT_WORKFLOW,
   canonicalJson,
   isSelectedOutcome,
   round2,
-  stepOf,
   type AppealCounts,
   type AwardRule,
   type CompareQuery,
@@ -38,6 +37,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import { notifyEvent } from '../notices/notify.js';
 import { computeRound, type RoundScores } from '../review/results.service.js';
 import { createResultsRepository, type ResultsRepository } from '../review/results.repository.js';
@@ -99,6 +99,7 @@ const levelsOf = (entries: readonly ResultEntryView[], awards: AwardRule | null)
  */
 export function createPublicationService(deps: PublicationDeps, repo: PublicationRepository = createPublicationRepository(), reviewRepo: ResultsRepository = createResultsRepository()) {
   const { db } = deps;
+  const finals = createFinalEntriesService({ workflow: deps.workflow });
 
   async function trackNames(tx: Db): Promise<(code: string | null) => string> {
     const labels = await reviewRepo.trackLabels(tx);
@@ -411,42 +412,32 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
       return !p || p.outcome !== e.outcome || p.awardCode !== e.awardCode || p.rank !== e.rank || p.score !== e.score;
     });
     const label = `${ROUND_NAMES[round]}结果公示（第 ${number} 版）`;
-    await repo.insertHistory(
-      tx,
-      changed.map((e) => ({
-        subjectType: 'RESULT',
-        subjectId: e.projectId,
-        fromStatus: prevById.get(e.projectId)?.outcome ?? null,
-        toStatus: e.outcome,
-        reason: `${label}：${outcomeText(e)}${e.rank !== null ? `，排名 ${e.rank}` : ''}${reason ? `；更正原因：${reason}` : ''}`,
-        actorId: actor.auth.accountId,
-        actorRealm: actor.auth.realm,
-        actorName,
-        createdAt: at,
-      })),
-    );
+    // Every changed line on the RESULT workflow (its rank alone may have moved: keepSame).
+    await deps.workflow.recordMany(tx, {
+      workflow: RESULT_WORKFLOW,
+      actor,
+      at,
+      keepSame: true,
+      steps: changed.map((e) => {
+        const from = prevById.get(e.projectId)?.outcome ?? null;
+        return {
+          subjectId: e.projectId,
+          from,
+          to: deps.workflow.check(RESULT_WORKFLOW, e.outcome, from, actor),
+          reason: `${label}：${outcomeText(e)}${e.rank !== null ? `，排名 ${e.rank}` : ''}${reason ? `；更正原因：${reason}` : ''}`,
+        };
+      }),
+    });
 
-    // Accepted appeals end with this version.
+    // Accepted appeals end with this version (APPEAL workflow, RESOLVE).
     const resolved = previous ? await repo.lockAccepted(tx, round) : [];
-    const resolve = stepOf(APPEAL_WORKFLOW, 'RESOLVE', 'ACCEPTED', actor.auth.realm);
-    if (!resolve.ok) throw badRequest(resolve.message, { reason: 'NOT_ALLOWED' });
+    const steps = [];
     for (const a of resolved) {
-      await repo.updateAppeal(tx, a.id, { status: resolve.to, resolvedVersion: number, resolvedAt: at, updatedAt: at });
+      const to = deps.workflow.check(APPEAL_WORKFLOW, 'RESOLVE', a.status, actor);
+      await repo.updateAppeal(tx, a.id, { status: to, resolvedVersion: number, resolvedAt: at, updatedAt: at });
+      steps.push({ subjectId: a.id, from: a.status, to, reason: `复评结束，已发布第 ${number} 版结果` });
     }
-    await repo.insertHistory(
-      tx,
-      resolved.map((a) => ({
-        subjectType: 'APPEAL',
-        subjectId: a.id,
-        fromStatus: resolve.from,
-        toStatus: resolve.to,
-        reason: `复评结束，已发布第 ${number} 版结果`,
-        actorId: actor.auth.accountId,
-        actorRealm: actor.auth.realm,
-        actorName,
-        createdAt: at,
-      })),
-    );
+    await deps.workflow.recordMany(tx, { workflow: APPEAL_WORKFLOW, actor, at, steps });
 
     // The teams: everyone on version 1; later, those whose line changed and the appellants.
     const settings = (await deps.settingsOf(tx)).notify;
@@ -527,19 +518,13 @@ export function createPublicationService(deps: PublicationDeps, repo: Publicatio
     // Materials row, then final entry, in id order: the order of every other writer of them.
     for (const id of [...add, ...remove].sort()) {
       const doc = await reviewRepo.lockDoc(tx, id);
-      const entry = await reviewRepo.lockFinalEntry(tx, id);
+      const entry = await finals.lock(tx, id);
       const from = entry?.status ?? null;
       const action = now.has(id) ? 'ADD' : 'REMOVE';
       if ((action === 'ADD' && (from === 'IN' || doc?.status !== 'APPROVED')) || (action === 'REMOVE' && from !== 'IN')) continue;
-      const to = deps.workflow.check(FINAL_WORKFLOW, action, from, actor, why);
-      if (action === 'ADD') {
-        await reviewRepo.upsertFinal(tx, id, why, at);
-        added++;
-      } else {
-        await repo.removeFinal(tx, id, why, at);
-        removed++;
-      }
-      await deps.workflow.record(tx, { workflow: FINAL_WORKFLOW, subjectId: id, from, to, reason: why, actor, at });
+      await finals.move(tx, { prelimId: id, action, from, reason: why, actor, at });
+      if (action === 'ADD') added++;
+      else removed++;
     }
     return { added, removed };
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { requireRealm } from '../auth/auth.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';
 import type { ReviewDeps } from '../review/review.module.js';

@@ -2,13 +2,12 @@ import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizz
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppealStatus, ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, appeals, attachments, finalEntries, news, prelimDocs, promotions, resultEntries, resultVersions, statusHistory, teams } from '../../db/schema.js';
+import { accounts, appeals, attachments, news, prelimDocs, promotions, resultEntries, resultVersions, statusHistory, teams } from '../../db/schema.js';
 import { contains, equals } from '../../lib/list-query.js';
 
 export type VersionRow = typeof resultVersions.$inferSelect;
 export type EntryRow = typeof resultEntries.$inferSelect;
 export type AppealRow = typeof appeals.$inferSelect;
-export type HistoryInsert = typeof statusHistory.$inferInsert;
 
 /**
  * Advisory lock per round's result, held to the end of the transaction. EXCLUSIVE: publishing a
@@ -165,14 +164,6 @@ export function createPublicationRepository() {
       return row?.name || fallback;
     },
 
-    /** A final entry moved OUT (as 决赛项目管理's removal writes it), its version raised. */
-    async removeFinal(tx: Db, prelimId: string, reason: string, at: Date): Promise<void> {
-      await tx
-        .update(finalEntries)
-        .set({ status: 'OUT', reason, updatedAt: at, version: sql`${finalEntries.version} + 1` })
-        .where(eq(finalEntries.prelimId, prelimId));
-    },
-
     // ---------------------------------------------------------------- news and history
     async insertNews(tx: Db, values: typeof news.$inferInsert): Promise<string> {
       const [row] = await tx.insert(news).values(values).returning({ id: news.id });
@@ -181,10 +172,6 @@ export function createPublicationRepository() {
 
     async newsOffline(tx: Db, id: string, at: Date): Promise<void> {
       await tx.update(news).set({ status: 'OFFLINE', updatedAt: at }).where(and(eq(news.id, id), eq(news.status, 'PUBLISHED')));
-    },
-
-    async insertHistory(tx: Db, rows: HistoryInsert[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += 500) await tx.insert(statusHistory).values(rows.slice(i, i + 500));
     },
 
     /** The appeal's own history and the project's result history, oldest first. */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  FINAL_WORKFLOW,
   REVIEW_MSG as M,
   phaseState,
   round2,
@@ -15,6 +14,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { logPromotion } from '../score-log/review-entries.js';
+import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import type { Notice } from '../workflow/workflow.service.js';
 import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './results.service.js';
 import { createResultsRepository, type ResultsRepository } from './results.repository.js';
@@ -58,6 +58,7 @@ interface Plan {
  * chain only, which the admin should see before confirming. None for PICKED.
  */
 export function createPromotionService(deps: Deps, repo: ResultsRepository = createResultsRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
+  const finals = createFinalEntriesService({ workflow: deps.workflow });
   /** `tx` given: inside the confirm's transaction, computed there (never from the shared cache). */
   async function plan(body: PromotionBody, tx?: Db): Promise<Plan> {
     const db = tx ?? deps.db;
@@ -164,15 +165,12 @@ export function createPromotionService(deps: Deps, repo: ResultsRepository = cre
         for (const id of p.selected) {
           const doc = await repo.lockDoc(tx, id);
           if (!doc || doc.status !== 'APPROVED') throw badRequest(M.promoteStale, { reason: 'STALE' });
-          const entry = await repo.lockFinalEntry(tx, id);
+          const entry = await finals.lock(tx, id);
           if (entry?.status === 'IN') {
             already++;
             continue;
           }
-          const from = entry?.status ?? null;
-          const to = deps.workflow.check(FINAL_WORKFLOW, 'ADD', from, actor, reason);
-          await repo.upsertFinal(tx, id, reason, at);
-          await deps.workflow.record(tx, { workflow: FINAL_WORKFLOW, subjectId: id, from, to, reason, actor, notice: promotedNotice(doc), at });
+          await finals.move(tx, { prelimId: id, action: 'ADD', from: entry?.status ?? null, reason, actor, notice: promotedNotice(doc), at });
           added++;
         }
         await recordOperation(tx, actor, {

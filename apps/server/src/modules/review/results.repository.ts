@@ -197,16 +197,6 @@ export function createResultsRepository() {
 
     lockDoc: async (tx: Db, id: string) =>
       (await tx.select({ id: prelimDocs.id, status: prelimDocs.status, projectName: prelimDocs.projectName, ownerId: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.id, id)).for('update').limit(1))[0],
-    lockFinalEntry: async (tx: Db, id: string) => (await tx.select().from(finalEntries).where(eq(finalEntries.prelimId, id)).for('update').limit(1))[0],
-
-    /** As the manual add of 决赛项目管理 writes it: created, or moved back IN, its version raised. */
-    async upsertFinal(tx: Db, prelimId: string, reason: string, at: Date): Promise<void> {
-      await tx
-        .insert(finalEntries)
-        .values({ prelimId, status: 'IN', reason, createdAt: at, updatedAt: at })
-        .onConflictDoUpdate({ target: finalEntries.prelimId, set: { status: 'IN', reason, updatedAt: at, version: sql`${finalEntries.version} + 1` } });
-    },
-
     async insertPromotion(tx: Db, values: typeof promotions.$inferInsert): Promise<PromotionRow> {
       const [row] = await tx.insert(promotions).values(values).returning();
       return row!;

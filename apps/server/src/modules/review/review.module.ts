@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import type { Db } from '../../db/client.js';
 import { createAdminGuards, createMenuAccess, type AdminGuards } from '../admin/admin.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { createAdminGuards, createMenuAccess } from '../admin/admin.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';
 import { SCORE_LOG_VERIFY_EVERY_MS, SCORE_LOG_VERIFY_JOB, runDailyVerify } from './daily-verify.js';

@@ -3,7 +3,7 @@ import type { TeamAdminFilter, TeamSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, prelimDocs, reminders, teams } from '../../db/schema.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
-import { createCountCache } from '../admin/admin-util.js';
+import { createCountCache } from '../../lib/count-cache.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type NewTeamRow = typeof teams.$inferInsert;

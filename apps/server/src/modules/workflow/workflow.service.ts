@@ -28,6 +28,25 @@ export interface RecordInput<S extends string> {
   operation?: OperationEntry;
   /** When it happened (demo data replays a past); now by default. */
   at?: Date;
+  /** The name the history shows when the actor's account has none (a team's appeal: the team's name). */
+  actorName?: string;
+}
+
+/** One record's step of a batch written by `recordMany` (a version's result lines, resolved appeals). */
+export interface BatchStep<S extends string> {
+  subjectId: string;
+  from: S | null;
+  to: S;
+  reason?: string | null;
+}
+
+export interface RecordManyInput<S extends string> {
+  workflow: WorkflowDef<S, string>;
+  actor: OperationActor;
+  steps: readonly BatchStep<S>[];
+  at?: Date;
+  /** Also a history row for a step that keeps its state (a result line whose rank or score moved). */
+  keepSame?: boolean;
 }
 
 export interface TransitionInput<S extends string, A extends string, R extends { status: S; version: number }> {
@@ -58,10 +77,14 @@ export interface TransitionInput<S extends string, A extends string, R extends {
  * the caller kicks the outbox after the commit).
  */
 export function createWorkflowService({ now = () => new Date() }: { now?: () => Date } = {}) {
+  async function actorNameOf(tx: Db, actor: OperationActor, fallback = actor.auth.username): Promise<string> {
+    const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, actor.auth.accountId)).limit(1);
+    return account?.name || fallback;
+  }
+
   async function record<S extends string>(tx: Db, input: RecordInput<S>): Promise<void> {
     const at = input.at ?? now();
     if (input.from !== input.to) {
-      const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, input.actor.auth.accountId)).limit(1);
       await tx.insert(statusHistory).values({
         subjectType: input.workflow.subject,
         subjectId: input.subjectId,
@@ -70,7 +93,7 @@ export function createWorkflowService({ now = () => new Date() }: { now?: () => 
         reason: input.reason ?? null,
         actorId: input.actor.auth.accountId,
         actorRealm: input.actor.auth.realm,
-        actorName: account?.name || input.actor.auth.username,
+        actorName: await actorNameOf(tx, input.actor, input.actorName),
         createdAt: at,
       });
     }
@@ -81,9 +104,33 @@ export function createWorkflowService({ now = () => new Date() }: { now?: () => 
     if (input.operation && input.actor.auth.realm !== 'USER') await recordOperation(tx, input.actor, input.operation);
   }
 
+  /**
+   * The history rows of many records changed by one act (a published version), inserted in
+   * batches of 500; the act's operation record and notices are the caller's (one for the act).
+   */
+  async function recordMany<S extends string>(tx: Db, input: RecordManyInput<S>): Promise<void> {
+    const steps = input.steps.filter((x) => input.keepSame || x.from !== x.to);
+    if (!steps.length) return;
+    const at = input.at ?? now();
+    const actorName = await actorNameOf(tx, input.actor);
+    const rows = steps.map((x) => ({
+      subjectType: input.workflow.subject,
+      subjectId: x.subjectId,
+      fromStatus: x.from,
+      toStatus: x.to,
+      reason: x.reason ?? null,
+      actorId: input.actor.auth.accountId,
+      actorRealm: input.actor.auth.realm,
+      actorName,
+      createdAt: at,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await tx.insert(statusHistory).values(rows.slice(i, i + 500));
+  }
+
   return {
     now,
     record,
+    recordMany,
 
     /** The step a caller may take now, or the 400/403 refusing it. */
     check<S extends string, A extends string>(workflow: WorkflowDef<S, A>, action: A, from: S | null, actor: OperationActor, reason?: string | null): S {

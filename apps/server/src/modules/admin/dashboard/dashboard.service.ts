@@ -1,5 +1,5 @@
 import { DASHBOARD_DAYS, PRELIM_DOC_STATUSES, TEAM_STATUSES, type AdminDashboard } from '@contest/shared';
-import { rangeStart } from '../admin-util.js';
+import { rangeStart } from '../../../lib/filter-values.js';
 import type { DashboardRepository } from './dashboard.repository.js';
 
 const DAY_MS = 86_400_000;

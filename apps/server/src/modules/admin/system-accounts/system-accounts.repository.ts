@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL } from 'dri
 import type { SystemAccountListQuery } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
 import { accountRoles, accounts, roles } from '../../../db/schema.js';
-import { containsPattern } from '../admin-util.js';
+import { containsPattern } from '../../../lib/filter-values.js';
 import { piiSearch } from '../../../lib/pii.js';
 
 export type AdminAccountRow = typeof accounts.$inferSelect;

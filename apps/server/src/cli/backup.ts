@@ -10,9 +10,9 @@ import { count, sql } from 'drizzle-orm';
 import { create as createTar, extract as extractTar } from 'tar';
 import type { AppConfig } from '../config/config.js';
 import { STORAGE_KEY_PATTERN } from '../lib/storage/storage.js';
-import { openDatabase, type Database, type Db } from './client.js';
-import { migrationsFolder } from './migrate.js';
-import { accounts, attachments, scoreSheets, teams } from './schema.js';
+import { openDatabase, type Database, type Db } from '../db/client.js';
+import { migrationsFolder } from '../db/migrate.js';
+import { accounts, attachments, scoreSheets, teams } from '../db/schema.js';
 
 /**
  * Backup and restore of one installation (issue 14, docs/backup.md).
@@ -432,7 +432,7 @@ async function migrationLevel(db: Db): Promise<MigrationLevel> {
 }
 
 function appVersion(): string {
-  // apps/server/package.json, from src/db (tsx) or dist (the bundle).
+  // apps/server/package.json, from src/cli (tsx) or dist (the bundle).
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++) {
     const file = join(dir, 'package.json');

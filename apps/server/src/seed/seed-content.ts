@@ -6,8 +6,8 @@ import type { Storage } from '../lib/storage/storage.js';
 import { deliverMessage } from '../modules/messages/deliver.js';
 import { createSiteContentRepository } from '../modules/site-content/site-content.repository.js';
 import { textPdf, type TextBlock } from '../modules/documents/text-pdf.js';
-import type { Db } from './client.js';
-import { accounts, attachments, documents, messages } from './schema.js';
+import type { Db } from '../db/client.js';
+import { accounts, attachments, documents, messages } from '../db/schema.js';
 
 /**
  * Content every portal needs from the first start (site blocks, the templates the sign-up page

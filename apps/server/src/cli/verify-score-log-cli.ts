@@ -1,7 +1,7 @@
 import { SCORE_LOG_ANCHOR_BREAK_NAMES, SCORE_LOG_BREAK_NAMES, SCORE_LOG_DIFFERENCE_NAMES } from '@contest/shared';
 import { ConfigError, loadConfig, loadDotEnv } from '../config/config.js';
 import { verifyScoreLog } from '../modules/score-log/score-log.js';
-import { openDatabase } from './client.js';
+import { openDatabase } from '../db/client.js';
 
 /**
  * `npm run verify-score-log [-- --json] [-- --batch N]`: recomputes the whole 评分存证 chain

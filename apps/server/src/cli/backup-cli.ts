@@ -11,7 +11,7 @@ import { createBackup, defaultBackupName, runBackupCli } from './backup.js';
 async function main(argv: string[]): Promise<number> {
   const at = argv.indexOf('--out');
   if (at >= 0 && !argv[at + 1]) throw new ConfigError('--out needs a file name');
-  const unknown = argv.filter((a, i) => a.startsWith('-') && a !== '--out' && i !== at + 1);
+  const unknown = argv.filter((a, i) => a.startsWith('-') && a !== '--out' && (at < 0 || i !== at + 1));
   if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown[0]} (usage: npm run backup -- [--out <file.tar.gz>])`);
   loadDotEnv();
   const config = loadConfig();

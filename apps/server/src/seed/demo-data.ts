@@ -1,4 +1,4 @@
-import type { TeamPerson } from './schema.js';
+import type { TeamPerson } from '../db/schema.js';
 
 /** Sample content for `--demo`, so a new user can click through every screen. */
 export const DEMO_PASSWORD = 'Demo@2025';

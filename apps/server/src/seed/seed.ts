@@ -10,7 +10,7 @@ import {
   flattenMenus,
 } from '@contest/shared';
 import { generatePassword, hashPassword } from '../lib/password.js';
-import type { Db } from './client.js';
+import type { Db } from '../db/client.js';
 import { createWorkflowService } from '../modules/workflow/workflow.service.js';
 import {
   accountRoles,
@@ -27,7 +27,7 @@ import {
   roles,
   settings,
   teams,
-} from './schema.js';
+} from '../db/schema.js';
 import { DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_REVIEW_TEAMS, DEMO_TEAMS } from './demo-data.js';
 
 export interface SeedOptions {

@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, loadDotEnv } from '../config/config.js';
 import { printSeedResult } from '../startup.js';
-import { openDatabase } from './client.js';
-import { runMigrations } from './migrate.js';
-import { seed } from './seed.js';
-import { seedContent } from './seed-content.js';
+import { openDatabase } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+import { seed } from '../seed/seed.js';
+import { seedContent } from '../seed/seed-content.js';
 import { createStorage } from '../lib/storage/create-storage.js';
 
 /** `npm run seed [-- --demo]`: migrate and seed without starting the server. */

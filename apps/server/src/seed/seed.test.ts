@@ -5,9 +5,9 @@ import { ADMIN_BUTTONS, ADMIN_MENUS, DICTIONARY_SEED, flattenMenus } from '@cont
 import { createTestDatabase } from '../../test/helpers.js';
 import { loadTestConfig } from '../config/test-config.js';
 import { verifyPassword } from '../lib/password.js';
-import type { Database } from './client.js';
-import { runMigrations } from './migrate.js';
-import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, statusHistory, teams } from './schema.js';
+import type { Database } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, statusHistory, teams } from '../db/schema.js';
 import { seed } from './seed.js';
 
 let database: Database;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createCountCache } from './admin-util.js';
+import { createCountCache } from './count-cache.js';
 
 describe('createCountCache', () => {
   it('shares one count among concurrent callers and keeps a large total for the TTL only', async () => {

@@ -1,0 +1,22 @@
+/**
+ * Values of list filters, turned into SQL by lib/list-query.ts and the repositories.
+ *
+ * Filters arrive as Beijing wall-clock dates (`YYYY-MM-DD`) or times (`YYYY-MM-DD HH:mm:ss`),
+ * the formats of spec section 9. They become instants here; ranges are [from, toExclusive).
+ */
+const BEIJING = '+08:00';
+
+export function rangeStart(value: string | undefined): Date | undefined {
+  if (!value) return undefined;
+  return new Date(value.length === 10 ? `${value}T00:00:00${BEIJING}` : `${value.replace(' ', 'T')}${BEIJING}`);
+}
+
+/** A bare date covers its whole day; a time covers its whole second. */
+export function rangeEndExclusive(value: string | undefined): Date | undefined {
+  if (!value) return undefined;
+  const start = rangeStart(value)!;
+  return new Date(start.getTime() + (value.length === 10 ? 86_400_000 : 1000));
+}
+
+/** LIKE pattern for "contains", with the user's % and _ taken literally. */
+export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
