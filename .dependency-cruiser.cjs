@@ -1,5 +1,5 @@
 /**
- * The layering rules of DEVELOPERS.md, checked on every `npm test` (npm run lint:deps).
+ * The layering rules (docs/architecture.md), checked on every `npm test` (npm run lint:deps).
  * routes -> service -> repository -> db; services know no Fastify; web areas never import each
  * other; shared imports nothing of the apps; the apps never import each other; on the server,
  * nothing at the bottom (lib, db, config) imports from above and no module imports app.ts.
