@@ -18,7 +18,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only apps/server/src/config reads process.env (DEVELOPERS.md).' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only apps/server/src/config reads process.env (CONTRIBUTING.md).' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       // Control characters are matched on purpose (sanitising, refusing C0 controls and bidi overrides).
       'no-control-regex': 'off',

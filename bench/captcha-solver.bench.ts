@@ -1,9 +1,9 @@
 /**
- * Slider captcha against scripts (issue 14, finding 5). Issues N (default 200) challenges from
+ * Slider captcha against scripts (docs/rules/identity.md, "Slider captcha"). Issues N (default 200) challenges from
  * the real captcha service and measures:
  * - the simple matcher: slide the piece along its row and take the offset where the piece's
  *   pixels times the hole's darkening best match the background (what a script written in an
- *   afternoon does, and what e2e/support/slider.ts did until issue 14);
+ *   afternoon does, and what e2e/support/slider.ts did before the decoys);
  * - the outline matcher: the one the journeys use now (e2e/support/slider.ts), reading the
  *   hole's shape the way a person does; its figure says how far the image alone still holds
  *   against a determined script (not far: the trajectory checks and the login limits carry the rest);

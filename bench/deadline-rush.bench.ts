@@ -1,5 +1,5 @@
 /**
- * Deadline rush (issue 15): N participants (1,000) who all start within WINDOW seconds (10), each
+ * Deadline rush (docs/performance.md, "Deadline rush"): N participants (1,000) who all start within WINDOW seconds (10), each
  * signing in, opening the participant centre (GET /api/user/account), saving a sign-up draft,
  * uploading an S MB certificate (20) in 5 MB pieces through the real chunked API (5 in flight, the
  * last piece alone, as the web uploader does) plus a one-piece commitment letter, then submitting

@@ -1,5 +1,5 @@
 /**
- * Hot path benchmark (issue 15): the calls every page makes, through the real app, against
+ * Hot path benchmark (docs/performance.md, "Hot path"): the calls every page makes, through the real app, against
  * their ceiling, a bare Fastify running exactly the same SQL by hand (same statements, same
  * parameters, same prepared-statement names, same checks, same answer), both in child processes
  * of this one and measured side by side, on the embedded PGlite, or on PostgreSQL when

@@ -1,5 +1,5 @@
 /**
- * Bulk in-site message benchmark (issue 12), through the real app in a child process (its RSS
+ * Bulk in-site message benchmark (docs/performance.md, "Bulk in-site message"), through the real app in a child process (its RSS
  * measured alone; the clients here see its answers as a browser would), on the embedded database,
  * or on PostgreSQL when DATABASE_URL is set (a database of the bench's own, bench_msg_<time>,
  * dropped at the end):

@@ -1,5 +1,5 @@
 /**
- * Expert review algorithms (issue 11), pure functions of packages/shared, no database:
+ * Expert review algorithms (docs/rules/review.md), pure functions of packages/shared, no database:
  * - automatic assignment: PROJECTS (default 10 000) projects to EXPERTS (300) experts in GROUPS
  *   (30) groups over 8 tracks, with organisations shared between teams and experts so a few
  *   percent of the pairs are conflicts of interest (codes, names written differently, declared);

@@ -1,5 +1,5 @@
 /**
- * Score query (成绩查询) benchmark, issue 11: a national preliminary round of PROJECTS (default
+ * Score query (成绩查询) benchmark (docs/performance.md, "Expert review"): a national preliminary round of PROJECTS (default
  * 10 000) approved projects in 43 review groups of 300 experts (7 a group, one of 6), every
  * project scored by each expert of its group (about 70 000 submitted sheets with comments),
  * through the real app (buildApp, super-admin token) on the embedded database:

@@ -7,7 +7,7 @@ import { submitLogin } from './support/login.js';
 import { ownPassword } from './support/ui.js';
 
 /**
- * Roles end to end (issue 6): the super admin builds a role from a few menus and buttons and an
+ * Roles end to end (docs/rules/admin.md, "Roles"): the super admin builds a role from a few menus and buttons and an
  * operator holding it; the operator sees exactly that, is refused other pages, works with tabs,
  * leaves a trail in 运营账号审计; disabling an account throws its open session out at its next call.
  * Three browsers: super admin, operator, participant (staff realms allow one session each).

@@ -11,7 +11,7 @@ import { apiClient, choose, collectErrors, dialogsStill, item, openDialog, ownPa
 import { png } from './support/png.js';
 
 /**
- * Content and messaging end to end (issue 12), in Chromium against the built portal with its demo
+ * Content and messaging end to end (docs/rules/content.md), in Chromium against the built portal with its demo
  * data. An operator holding the news, SMS, in-site message and feedback pages writes an article in
  * 新闻资讯 with a picture uploaded through the editor, keeps it as a draft (not public, but the
  * preview shows it), publishes it (the public list and detail show it at once, the picture

@@ -14,7 +14,7 @@ import { startPortal, type Portal } from './support/portal.js';
 import { apiClient, collectErrors, dialogsStill, openDialog, ownPassword, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
 
 /**
- * Expert review end to end (issue 11), in Chromium against the built portal with its demo data
+ * Expert review end to end (docs/rules/review.md), in Chromium against the built portal with its demo data
  * (eight projects whose materials passed the formal check; demo10 belongs to expert E0001's own
  * organisation). An admin imports three experts from an .xlsx sheet, assigns the projects to two
  * groups automatically and moves one by hand; an imported expert accepts the agreement, opens a
@@ -380,7 +380,7 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     expect(records[0]!.count).toBe(finals.total);
   });
 
-  // Issue 13: the preliminary result is published (version 1), a team that did not advance
+  // Results (docs/rules/results.md): the preliminary result is published (version 1), a team that did not advance
   // appeals, the admin accepts with an added expert, whose score moves the project into the
   // final; version 2 is published and compared, the team reads it; the score log holds it all.
   // The preliminary review window is still open here: an appeal is only accepted while experts

@@ -7,7 +7,7 @@ import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
 
 /**
- * The speed test (issue 15) in Chromium against the built portal: a signed-in participant times
+ * The speed test (docs/decisions.md, "Speed-test page") in Chromium against the built portal: a signed-in participant times
  * a real download and upload through the probes (XMLHttpRequest progress, raw upload body),
  * reads the estimates, and the page passes axe. demo5 has no team: the default ceilings apply.
  */

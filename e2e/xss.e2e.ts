@@ -7,7 +7,7 @@ import { apiClient } from './support/ui.js';
 import { ALL_PAYLOADS } from './support/xss-corpus.js';
 
 /**
- * The sanitiser's XSS corpus rendered by Chromium (issue 12): every payload is saved as part of
+ * The sanitiser's XSS corpus rendered by Chromium (docs/rules/content.md, "Rich text"): every payload is saved as part of
  * a news body through the admin API, published, and the public detail page is opened with traps
  * set before any script of the page runs: alert/confirm/prompt/print replaced, native dialogs
  * watched, and every Content-Security-Policy violation reported. The CSP (`script-src 'self'`)
@@ -142,7 +142,7 @@ describe('XSS corpus rendered in Chromium', () => {
 
   it(`every corpus payload (${ALL_PAYLOADS.length}), published in news bodies, renders inert on the public pages`, async () => {
     // Control characters (NUL, which PostgreSQL text cannot hold, other C0 controls but tab/CR/LF,
-    // DEL, bidi overrides and isolates) are refused at the door (400, issue 14): nothing stored.
+    // DEL, bidi overrides and isolates) are refused at the door (400): nothing stored.
     const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
     const withNul = ALL_PAYLOADS.filter((p) => FORBIDDEN.test(p));
     expect(withNul.length).toBeGreaterThan(0);

@@ -18,8 +18,8 @@ export default defineConfig({
     // Never inline assets as data: URLs; the production CSP allows images from 'self' only.
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1500,
-    // Two pages: the portal, and the PDF viewer page the preview dialog frames (spec section 2:
-    // /pdf/web/viewer.html?file=...), served by the app like any built file.
+    // Two pages: the portal, and the PDF viewer page the preview dialog frames
+    // (/pdf/web/viewer.html?file=...), served by the app like any built file.
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),

@@ -29,7 +29,7 @@ function solidPixels(block: Rgba, inset: number): Array<[number, number]> {
 /**
  * The simple matcher: the hole is the piece's picture under a 45 % black fill, so the piece's
  * pixels times 0.55 should match the background at the right offset. Solved every captcha
- * before issue 14; the decoy holes and the shaded, textured hole fill are there to defeat it.
+ * before the decoys; the decoy holes and the shaded, textured hole fill are there to defeat it.
  */
 export function findGapSimple(bg: Rgba, block: Rgba, top: number): number {
   const inside = solidPixels(block, 3);

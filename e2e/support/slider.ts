@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { findGapByOutline } from './slider-solvers.js';
 
 /**
- * Finds the gap the way a person does: by the hole's shape. Since issue 14 the background has
+ * Finds the gap the way a person does: by the hole's shape. The background has
  * decoy holes (one carrying the piece's own picture as bait, which the old "piece times the
  * darkening" matcher fell for) and the real hole is shaded over, so the journeys read the
  * outline instead (slider-solvers.ts, shared with bench/captcha-solver.bench.ts). No test hook
@@ -73,7 +73,7 @@ async function dragOnce(page: Page, usedNonce: string | null): Promise<string> {
   const distance = gap * scale;
   await page.mouse.move(startX, startY);
   await page.mouse.down();
-  // A person's drag (the server judges the track since issue 14): quick at first and slowing
+  // A person's drag (the server judges the track, docs/rules/identity.md, "Slider captcha"): quick at first and slowing
   // into the hole, uneven gaps between moves, and a hand that never holds a level line.
   const steps = 16 + Math.floor(Math.random() * 6);
   let wobble = 0;

@@ -30,7 +30,7 @@ import { registerTemplates } from './modules/templates/templates.module.js';
 import { registerResults } from './modules/results/results.module.js';
 import { registerScoreLog } from './modules/score-log/score-log.module.js';
 
-/** The leftover-upload sweep (product.md 9 and 11): one run a day across all instances. */
+/** The leftover-upload sweep (docs/decisions.md, "Jobs, templates and email"): one run a day across all instances. */
 export const FILES_SWEEP_JOB = 'files.sweep';
 const FILES_SWEEP_EVERY_MS = 24 * 3600_000;
 /** Expired kv_store rows (no Redis): reads ignore them already, the sweep keeps the table small. */

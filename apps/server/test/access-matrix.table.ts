@@ -1,5 +1,5 @@
 /**
- * Who may call what (issue 14): one row per `METHOD /api/path` of the app's route table, one
+ * Who may call what (docs/security.md, "V4 Access control"): one row per `METHOD /api/path` of the app's route table, one
  * column per identity, each cell the status that identity gets. access-matrix.test.ts builds the
  * whole app with these identities, calls every row as each of them and checks the cell; a route
  * without a row (or a row without a route) fails it, so a new route cannot skip this table.
@@ -118,7 +118,7 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   // Each caller's own signed link when accessUrl gave one, else A's link re-pointed at the caller (forged): 403.
   'GET /api/attachment/stream/:id#signed-link': r('403 ok 403 | ok 403 | ok 403 403 403'),
   'GET /api/attachment/speed': SIGNED_IN,
-  // The upload probe (issue 15) takes the same callers; the matrix sends no body, so the let-in get 400.
+  // The upload probe (the speed test) takes the same callers; the matrix sends no body, so the let-in get 400.
   'POST /api/attachment/speed': SIGNED_IN,
 
   // ---- contest: sign-up and materials (modules/contest, team, prelim) --------------------------

@@ -36,7 +36,7 @@ import { seedExperts, seedGroup, seedProjects } from './review-helpers.js';
 import { ensureMenusAndButtons, signIn, type SignedIn } from './sign-in.js';
 
 /**
- * The access matrix (issue 14): every route of the app called as each identity of
+ * The access matrix (docs/security.md, "V4 Access control"): every route of the app called as each identity of
  * access-matrix.table.ts, the answer checked against the table's cell. Fixtures are made once;
  * path ids point at participant A's records so that "own / another's" means something.
  */
@@ -513,7 +513,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-describe('access matrix (issue 14)', () => {
+describe('access matrix', () => {
   it('has a row for every route, and no row for a route that is gone', () => {
     const routes = new Set(routeKeys().map((r) => r.key));
     const rows = new Set(Object.keys(ACCESS_MATRIX).map(routeOf));

@@ -12,7 +12,7 @@ afterAll(async () => t?.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
-describe('GET /api/admin/openapi.json (issue 14)', () => {
+describe('GET /api/admin/openapi.json', () => {
   it('is refused to strangers, participants and experts with the 401 envelope', async () => {
     const participant = await signIn(t, { realm: 'USER' });
     const expert = await signIn(t, { realm: 'EXPERT' });

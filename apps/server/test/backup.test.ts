@@ -26,7 +26,7 @@ import { signIn, type SignedIn } from './sign-in.js';
 import { createPostgresDatabase, dropPostgresDatabase, readPgliteTemplate, withDatabaseName, type TestDatabaseTemplate } from './test-database.js';
 
 /**
- * Backup and restore (issue 14, docs/backup.md): a demo installation on the embedded database
+ * Backup and restore (docs/backup.md): a demo installation on the embedded database
  * with uploaded files (single and chunked) and submitted score sheets is backed up, restored
  * into a fresh folder and compared row by row and byte by byte; the portal starts on the copy.
  * Tampered archives and non-empty targets are refused without touching the target.

@@ -9,7 +9,8 @@ import { createTestApp } from './helpers.js';
 import { signIn, type SignedIn } from './sign-in.js';
 
 /**
- * Issue 14 (B): every operation of the API description (docs/openapi.json, built from the same
+ * The bad-input walk (docs/decisions.md, "Generated API description and the bad-input walk"):
+ * every operation of the API description (docs/openapi.json, built from the same
  * app) gets bad input in every path parameter, query field and body field — wrong types, a 1 MB
  * string, unicode edge cases, NUL, SQL/HTML/path payloads — plus malformed bodies (missing,
  * broken JSON, wrong content type, malformed multipart), sent as the identity the route needs.

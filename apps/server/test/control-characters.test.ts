@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from './helpers.js';
 import { signIn, type SignedIn } from './sign-in.js';
 
 /**
- * Issue 14: request text may not carry control characters (BEL, ESC, ...) or bidirectional
+ * Request text may not carry control characters (BEL, ESC, ...) or bidirectional
  * overrides/isolates (U+202A-U+202E, U+2066-U+2069), which garble logs and exports and make
  * names read backwards. Refused once for every route (plugins/zod.ts), with one message.
  */

@@ -38,7 +38,7 @@ import { seedGroup } from './review-helpers.js';
 import { readPgliteTemplate, type TestDatabaseTemplate } from './test-database.js';
 
 /**
- * kill -9 of the real server process in the middle of four writes (issue 14): the join of a
+ * kill -9 of the real server process in the middle of four writes (docs/backup.md, "Crash safety"): the join of a
  * chunked upload, a sign-up submit, a batch audit of many teams and an expert's score submit.
  * Each round starts the server (`--demo`, embedded database on disk), sends the four requests,
  * SIGKILLs the process at a different point of them per round (KILLS below), and then opens the

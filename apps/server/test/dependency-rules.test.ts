@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * `npm run lint:deps` passes on the project; this proves its rules can fail: a throwaway tree
- * with one breach of each layering rule of DEVELOPERS.md, cruised with the project's own
+ * with one breach of each layering rule of CONTRIBUTING.md, cruised with the project's own
  * config, must be reported under that rule's name (and the clean files under none).
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -28,7 +28,7 @@ async function solveCaptcha(): Promise<{ imageKey: string; slidingDistance: numb
   const challenge = (await t.app.inject({ method: 'GET', url: '/api/captcha', remoteAddress: ip() })).json().data;
   expect(challenge.canvasSrc).toMatch(/^data:image\/png;base64,/);
   const { x } = JSON.parse((await t.app.deps.kv.get(captchaKeys.answer(challenge.nonceStr)))!) as { x: number };
-  // A person's drag (issue 14): eased, wobbling, taking its time after the picture arrived.
+  // A person's drag (docs/rules/identity.md, "Slider captcha"): eased, wobbling, taking its time after the picture arrived.
   const points = Array.from({ length: 13 }, (_, i) => [Math.round((x + 2) * (1 - (1 - i / 12) ** 3) * 10) / 10, i ? (i % 3) - 1 : 0, i * 25]);
   await new Promise((resolve) => setTimeout(resolve, 400));
   const check = await t.app.inject({
@@ -75,7 +75,7 @@ describe('identity through the real wiring', () => {
     expect(info.json().data.account.name).toBe(user.username);
   });
 
-  it('a login code for an unregistered phone answers as if sent, sends nothing, and its login answers as a wrong code (issue 14, 4)', async () => {
+  it('a login code for an unregistered phone answers as if sent, sends nothing, and its login answers as a wrong code', async () => {
     const stranger = '13712345600';
     const first = await sendSms(stranger, 'LOGIN_VERIFY_KEY');
     expect(first.json()).toEqual({ status: 200, code: 'OK', message: '验证码已发送', data: { resendAfterSeconds: 60 } });

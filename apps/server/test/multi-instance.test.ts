@@ -25,7 +25,7 @@ import { deleteRedisPrefix } from './helpers.js';
 import { PIN_HEADER, SERVED_BY_HEADER, startRoundRobinProxy } from './round-robin-proxy.js';
 
 /**
- * product.md 11: two real server processes behind one reverse proxy, on one PostgreSQL database,
+ * docs/deploy.md, "Two instances (scaling)": two real server processes behind one reverse proxy, on one PostgreSQL database,
  * one Redis prefix, one S3 store (s3rver) and one shared DATA_DIR (upload pieces), as
  * deploy/compose.yaml runs them. Each is the production start: the bundle build.mjs makes, run
  * as `node …/server.js` (the Dockerfile's CMD, the systemd unit), not the sources through tsx.

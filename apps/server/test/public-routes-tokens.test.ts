@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from './helpers.js';
 import { signIn, type SignedIn } from './sign-in.js';
 
 /**
- * Issue 14: a public call must answer a signed-in staff member (admin or expert token) as it
+ * A public call must answer a signed-in staff member (admin or expert token) as it
  * answers an anonymous caller; a token of another realm is no reason to refuse what the public
  * may read. Walked over the whole route table, so a new public call is checked too.
  */

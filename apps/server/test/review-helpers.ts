@@ -7,7 +7,7 @@ import { TEST_PASSWORD, type SignedIn } from './sign-in.js';
 import { hashPassword } from '../src/lib/password.js';
 
 /**
- * Seeding for the review tests (issue 11): projects (approved materials of approved teams),
+ * Seeding for the review tests (docs/rules/review.md): projects (approved materials of approved teams),
  * experts (with profile, organisation and declared conflicts) and groups, written straight into
  * the database so each test builds exactly the situation it checks.
  */

@@ -1,5 +1,5 @@
 /**
- * The admin menu tree and permission buttons (product.md section 7). They are data: seeded
+ * The admin menu tree and permission buttons (docs/rules/admin.md, "Menus and buttons"). They are data: seeded
  * into the database at install, bundled by roles, and sent to the console by
  * GET /admin/user/account. The web router maps each admin route to one of these codes.
  */
@@ -48,7 +48,7 @@ export const ADMIN_MENUS = [
     ],
   },
   {
-    // Issue 13 (product.md 10): publication of a round's result, appeals, the tamper-evident log.
+    // docs/rules/results.md: publication of a round's result, appeals, the tamper-evident log.
     code: 'results', name: '结果公示', nameEn: 'Results', path: '/admin/results', icon: 'NotificationOutlined',
     children: [
       { code: 'resultPublish', name: '结果发布', nameEn: 'Publication', path: '/admin/results/publish' },
@@ -153,7 +153,7 @@ export const ADMIN_BUTTONS = [
   { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
   { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'systemSettings' },
   { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
-  // Personal information in full (issue 14 finding 11): reveal one record's phones, e-mails and
+  // Personal information in full (docs/rules/admin.md, "Personal information"): reveal one record's phones, e-mails and
   // credit codes (each reveal recorded) and export them unmasked. Not tied to a page: it hangs on
   // 首页, which every operator has, so granting it opens no other page (a button brings its menu).
   { code: 'pii:view', name: '查看完整个人信息', menuCode: 'home' },

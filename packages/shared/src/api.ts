@@ -1,5 +1,5 @@
 /**
- * The one response envelope (product.md section 3): the HTTP status always equals `status`.
+ * The one response envelope (docs/rules/screens.md, "Calls and answers"): the HTTP status always equals `status`.
  * `code` is machine-readable so the web client never matches on message text.
  */
 export interface ApiEnvelope<T = unknown> {
@@ -45,7 +45,7 @@ export interface Page<T> {
   total: number;
 }
 
-/** Query arrays travel comma-separated (spec section 7): `?ids=1,2,3`. */
+/** Query arrays travel comma-separated (docs/rules/screens.md, "Calls and answers"): `?ids=1,2,3`. */
 export function splitQueryArray(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   const parts = Array.isArray(value) ? value : [value];

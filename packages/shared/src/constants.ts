@@ -1,4 +1,4 @@
-/** Business constants of portal-spec section 9; every screen and the server read them from here. */
+/** Business constants (docs/rules/screens.md and the other rules pages); every screen and the server read them from here. */
 
 export const API_BASE = '/api';
 

@@ -1,6 +1,6 @@
 /**
- * Data dictionary seeded at install (product.md section 7); admins edit it later. Every type and
- * item carries its English name (issue 12): English pages show it, falling back to `name`.
+ * Data dictionary seeded at install (docs/rules/admin.md, "Data dictionary"); admins edit it later. Every type and
+ * item carries its English name: English pages show it, falling back to `name`.
  */
 export interface DictTypeSeed {
   code: string;

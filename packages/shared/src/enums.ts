@@ -6,7 +6,7 @@ export const ROLE = {
 } as const;
 export type RoleCode = (typeof ROLE)[keyof typeof ROLE];
 
-/** The three session realms, each with its own token (product.md section 3). */
+/** The three session realms, each with its own token (docs/rules/identity.md, "Three realms"). */
 export const REALMS = ['USER', 'ADMIN', 'EXPERT'] as const;
 export type Realm = (typeof REALMS)[number];
 

@@ -1,6 +1,6 @@
 const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 
-/** Human file size, base 1024, units Bytes to YB (spec section 9); two decimals at most. */
+/** Human file size, base 1024, units Bytes to YB (docs/rules/screens.md, "Dates, sizes, toasts"); two decimals at most. */
 export function formatFileSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(1024)), UNITS.length - 1);

@@ -11,7 +11,7 @@ export function normalizeLocale(tag: string | null | undefined): Locale | null {
 }
 
 /**
- * Language default (spec section 1): the `lang` query parameter, else the browser's
+ * Language default (docs/rules/screens.md, "Language and preferences"): the `lang` query parameter, else the browser's
  * languages (zh-cn or en), else zh-cn. A stored choice is applied by the caller first.
  */
 export function resolveLocale(input: {

@@ -69,7 +69,7 @@ export const AUTH_MSG = {
   passwordChangeRequired: '密码由管理员设置，请先修改密码',
 } as const;
 
-/** Validation messages of spec section 5 (and later features). Shown under form fields as is. */
+/** Validation messages (docs/rules/identity.md, "Registration", and later features). Shown under form fields as is. */
 export const VALIDATION_MSG = {
   usernameRequired: '请输入用户名',
   usernameFormat: '只能输入小写字母或数字',

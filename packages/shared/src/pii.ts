@@ -1,6 +1,6 @@
 /**
- * Masking of personal information (China's Personal Information Protection Law, issue 14
- * finding 11): the one place that decides how a phone number, an e-mail address, a unified
+ * Masking of personal information (China's Personal Information Protection Law; docs/rules/admin.md,
+ * "Personal information"): the one place that decides how a phone number, an e-mail address, a unified
  * social credit code or a free-text contact reads when the console shows it masked. The
  * server masks with these before a value leaves it; the web only displays what it gets.
  *

@@ -15,7 +15,7 @@ import { migrationsFolder } from '../db/migrate.js';
 import { accounts, attachments, scoreSheets, teams } from '../db/schema.js';
 
 /**
- * Backup and restore of one installation (issue 14, docs/backup.md).
+ * Backup and restore of one installation (docs/backup.md).
  *
  * One `.tar.gz` holds `manifest.json`, `database/pglite.tar` (the embedded database as PGlite's
  * own `dumpDataDir()` writes it) and `files/<storage key>` (the disk driver's stored files). The

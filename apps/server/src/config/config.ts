@@ -74,7 +74,7 @@ const envSchema = z.object({
       .optional(),
   ),
   // PostgreSQL connections per instance: the hot calls are a few short statements each, so more
-  // connections than the database's cores mostly add contention (docs/performance.md, issue 15).
+  // connections than the database's cores mostly add contention (docs/performance.md).
   DATABASE_POOL_MAX: z.coerce
     .number({ error: 'must be an integer from 1 to 100' })
     .int({ error: 'must be an integer from 1 to 100' })

@@ -255,7 +255,7 @@ export const teams = pgTable(
   ],
 );
 
-/** Preliminary materials (product.md 5): one row per approved team once first saved; no row = NOT_FILLED. */
+/** Preliminary materials (docs/rules/materials.md): one row per approved team once first saved; no row = NOT_FILLED. */
 export const prelimDocs = pgTable(
   'prelim_docs',
   {
@@ -318,7 +318,7 @@ export const statusHistory = pgTable(
   (t) => [index('status_history_subject_idx').on(t.subjectType, t.subjectId, t.createdAt)],
 );
 
-/** In-site messages (product.md 8): one row per message, one recipient row per account. */
+/** In-site messages (docs/rules/content.md): one row per message, one recipient row per account. */
 export const messages = pgTable(
   'messages',
   {
@@ -359,7 +359,7 @@ export const messageRecipients = pgTable(
   ],
 );
 
-/** Participant feedback (product.md 8): admins reply and close; the participant sees the reply. */
+/** Participant feedback (docs/rules/content.md): admins reply and close; the participant sees the reply. */
 export const feedback = pgTable(
   'feedback',
   {
@@ -381,7 +381,7 @@ export const feedback = pgTable(
   (t) => [index('feedback_owner_idx').on(t.ownerId, t.createdAt), index('feedback_status_idx').on(t.status, t.createdAt)],
 );
 
-/** Downloadable documents (product.md 8): templates, guides, data documents, by audience. */
+/** Downloadable documents (docs/rules/content.md): templates, guides, data documents, by audience. */
 export const documents = pgTable(
   'documents',
   {
@@ -480,7 +480,7 @@ export const loginRecords = pgTable(
 );
 
 /**
- * Stored files (product.md section 9). `uniqueNo` is the public handle that appears in
+ * Stored files (docs/files.md). `uniqueNo` is the public handle that appears in
  * filePath links; `id` never leaves the server except through it. Content is immutable: a
  * new upload is a new row.
  */
@@ -610,7 +610,7 @@ export const noticeOutbox = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Expert review (issue 11, product.md section 6). A "project" is a preliminary-materials row
+// Expert review (docs/rules/review.md). A "project" is a preliminary-materials row
 // (prelim_docs.id) in both rounds; the final round's projects are those with a final entry IN.
 
 const roundCheck = (col: unknown) => sql`${col} in ('PRELIMINARY', 'FINAL')`;
@@ -800,7 +800,7 @@ export const promotions = pgTable('promotions', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Messaging (issue 12, product.md 8 and 11): one template model for the three channels, bulk
+// Messaging (docs/rules/content.md): one template model for the three channels, bulk
 // sends, and durable jobs.
 
 export type Channel = 'INSITE' | 'SMS' | 'EMAIL';
@@ -857,7 +857,7 @@ export const messageBatches = pgTable(
 );
 
 /**
- * Durable background jobs (product.md 11): claimed with FOR UPDATE SKIP LOCKED, so one instance
+ * Durable background jobs (docs/decisions.md, "Jobs, templates and email"): claimed with FOR UPDATE SKIP LOCKED, so one instance
  * runs each; a running job whose heartbeat stopped (process killed) is claimed again and resumes
  * from its own records (per-recipient idempotency lives in the work, e.g. notice_outbox's unique
  * batch + recipient + channel).
@@ -905,7 +905,7 @@ export const kvStore = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Tamper-evident score log (issue 13, product.md 10): every score submission, return, re-review,
+// Tamper-evident score log (docs/rules/results.md, "Score log"): every score submission, return, re-review,
 // promotion and publication appended in order; each entry carries the hash of the one before it,
 // so an edit or deletion anywhere breaks the chain from that entry on.
 
@@ -956,7 +956,7 @@ export const scoreLogAnchors = pgTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Results publication (公示) and appeals (issue 13, product.md 10). A round's result is published
+// Results publication (公示) and appeals (docs/rules/results.md). A round's result is published
 // as version 1 and corrected by later versions after re-review; every version is kept with the
 // rule it was built with and each project's line as published.
 

@@ -2,7 +2,7 @@
  * Values of list filters, turned into SQL by lib/list-query.ts and the repositories.
  *
  * Filters arrive as Beijing wall-clock dates (`YYYY-MM-DD`) or times (`YYYY-MM-DD HH:mm:ss`),
- * the formats of spec section 9. They become instants here; ranges are [from, toExclusive).
+ * the formats of docs/rules/screens.md, "Dates, sizes, toasts". They become instants here; ranges are [from, toExclusive).
  */
 const BEIJING = '+08:00';
 

@@ -1,5 +1,5 @@
 /**
- * Durable background jobs (product.md 11) on the `jobs` table, with no job library: PGlite has one
+ * Durable background jobs (docs/decisions.md, "Jobs, templates and email") on the `jobs` table, with no job library: PGlite has one
  * connection and no LISTEN between processes, and the maintained PostgreSQL job libraries need
  * either (docs/decisions.md, "Jobs, templates and email").
  *

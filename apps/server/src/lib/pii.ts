@@ -1,5 +1,5 @@
 /**
- * Personal information in the console's answers (issue 14 finding 11), the server half of
+ * Personal information in the console's answers (docs/rules/admin.md, "Personal information"), the server half of
  * packages/shared/src/pii.ts:
  *
  * - `MASKED_PII` / `FULL_PII`: the serialisers of every admin answer and export that carries a

@@ -63,7 +63,7 @@ describe('htmlToText', () => {
 });
 
 /**
- * The XSS corpus (issue 12). Every entry is checked two ways: what it must become (where the
+ * The XSS corpus (docs/rules/content.md, "Rich text"). Every entry is checked two ways: what it must become (where the
  * outcome is fixed) and, for all of them, a structural reading of the output by an HTML
  * tokenizer: only allowed tags and attributes, no event handler, no address with another scheme
  * than http(s), mailto or a site path, no style with anything but plain values.

@@ -2,8 +2,8 @@ import { Parser } from 'htmlparser2';
 import sanitize, { type Attributes, type IOptions } from 'sanitize-html';
 
 /**
- * Allow-list HTML sanitiser for rich text (news bodies, site blocks, messages): product.md 8.
- * Built on the maintained sanitize-html library (issue 12): it tokenises with htmlparser2 (the
+ * Allow-list HTML sanitiser for rich text (news bodies, site blocks, messages): docs/rules/content.md, "Rich text".
+ * Built on the maintained sanitize-html library (docs/decisions.md, "News CMS and the sanitiser"): it tokenises with htmlparser2 (the
  * HTML5 tokenizer rules, entities decoded) and writes a new document from the allowed tags and
  * attributes only, every text and attribute value escaped again, so what a browser parses from
  * the output is what was checked here. The library does the tag, scheme and CSS work; the

@@ -39,7 +39,7 @@ function fromFastify(err: FastifyError): Mapped | null {
 
 /**
  * A multipart body its parser could not read (no boundary, cut short): busboy raises plain
- * Errors without a status for these, which would otherwise end as 500s (issue 14, bad-input test).
+ * Errors without a status for these, which would otherwise end as 500s (test/bad-input.test.ts).
  */
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|Unsupported Content-Type\.)$/;
 

@@ -4,7 +4,8 @@ import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type Realm } from '@contest/shared';
 
 /**
- * The API description (issue 14): @fastify/swagger collects every route, the zod request
+ * The API description (docs/decisions.md, "Generated API description and the bad-input walk"):
+ * @fastify/swagger collects every route, the zod request
  * schemas become JSON Schema (fastify-type-provider-zod's transform, on zod's own toJSONSchema),
  * and each operation says who may call it (`x-guard`, read from the guard tags of
  * admin.guard.ts / auth.guard.ts) and which operation record it writes (`x-audit`, the route's
@@ -113,7 +114,7 @@ function describeRoute(input: SwaggerTransformInput): { schema: Record<string, u
 const ENVELOPE = {
   type: 'object',
   description:
-    'Every JSON answer, success or failure (product.md 3): HTTP status equals `status`; `code` is machine-readable; ' +
+    'Every JSON answer, success or failure (docs/rules/screens.md, "Calls and answers"): HTTP status equals `status`; `code` is machine-readable; ' +
     '`message` is for people (request language); `data` is the payload, or on failure null or details such as `{field}` or `{reason}`. ' +
     'File downloads answer with the file itself on success and with this envelope on failure.',
   required: ['status', 'code', 'message', 'data'],

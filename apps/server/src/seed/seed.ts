@@ -141,7 +141,7 @@ export async function seed(db: Db, opts: SeedOptions): Promise<SeedResult> {
 }
 
 /**
- * Rows seeded before English names existed get them (issue 12). Only where the English name was
+ * Rows seeded before English names existed get them (docs/rules/admin.md, "Data dictionary"). Only where the English name was
  * never set (NULL: an admin who removed one leaves '') and the Chinese name is still the seeded
  * one: a row an admin renamed may no longer mean what the seeded English says. One statement per
  * table, as this runs at every start; a second run changes nothing.
@@ -183,7 +183,7 @@ async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Prom
 }
 
 /**
- * A demo team walks the real workflow (product.md 4): saved as a draft, submitted, then decided
+ * A demo team walks the real workflow (docs/rules/sign-up.md): saved as a draft, submitted, then decided
  * by the demo reviewer with a reason, so its history, reasons and notices are those a real team
  * would have.
  */

@@ -102,7 +102,7 @@ function encodeParamValue(value: unknown): string {
 }
 
 /**
- * Query string with arrays comma-separated (`ids=1,2,3`, spec section 7) rather than axios'
+ * Query string with arrays comma-separated (`ids=1,2,3`, docs/rules/screens.md, "Calls and answers") rather than axios'
  * `ids[]=1&ids[]=2`, because the server splits on commas. The commas stay literal; each item is
  * encoded on its own. Absent values and empty arrays are left out: the server reads both as "no filter".
  */
@@ -254,7 +254,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     ...(deps.adapter ? { adapter: deps.adapter } : {}),
   });
 
-  // One flag for admin and expert alike: spec section 4 blocks "all later admin/expert responses".
+  // One flag for admin and expert alike: after a 409 every later admin/expert answer is rejected (docs/rules/screens.md, "Session and redirects").
   let sessionReplaced = false;
 
   const toast = (message: string) => deps.ui.error(message, toastDuration(message));
@@ -339,7 +339,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
         return;
       }
       default:
-        // Spec section 8 lists no toast for other admin/expert statuses; the caller decides.
+        // No toast for other admin/expert statuses (docs/rules/screens.md, "Error toasts"); the caller decides.
         return;
     }
   }

@@ -1,7 +1,7 @@
 import { TOKEN_KEYS, type Realm } from '@contest/shared';
 
 /**
- * The session realm a page belongs to (spec section 6). It is decided by the page URL, not
+ * The session realm a page belongs to (docs/rules/screens.md, "Session and redirects"). It is decided by the page URL, not
  * by the API path, because admin and expert screens call some of the same endpoints.
  */
 export function realmOfPath(pathname: string): Realm {

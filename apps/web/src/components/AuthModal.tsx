@@ -11,7 +11,7 @@ import { RegisterForm } from './auth/RegisterForm';
 import './auth/auth-forms.css';
 
 /**
- * The public login / register dialog (spec sections 2 and 4). Open it with
+ * The public login / register dialog (docs/rules/identity.md, "Sign-in"). Open it with
  * useOpenAuthModal() (components) or openAuthModal() (non-React code).
  */
 export function AuthModal() {

@@ -11,7 +11,7 @@ function historyLength(n: number) {
   vi.spyOn(window.history, 'length', 'get').mockReturnValue(n);
 }
 
-describe('breadcrumb rule (spec section 2)', () => {
+describe('breadcrumb rule', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('shows the back arrow only below the top level and with more than two history entries', () => {

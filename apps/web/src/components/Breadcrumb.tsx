@@ -11,7 +11,7 @@ export interface BreadcrumbHandle {
 }
 
 /**
- * Spec section 2: the back arrow shows when the current path is not a top-level menu path
+ * docs/rules/screens.md, "Public site": the back arrow shows when the current path is not a top-level menu path
  * and the history holds more than two entries (with fewer, "back" would leave the portal).
  */
 export function shouldShowBack(pathname: string, topLevelPaths: readonly string[], historyLength: number): boolean {

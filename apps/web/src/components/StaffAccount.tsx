@@ -6,7 +6,7 @@ import { loginPathOf } from '../api';
 import { logout, useStaffInfo, type StaffRealm } from '../lib/session';
 import { AccountLoading } from './AccountMenu';
 
-/** Admin / expert header block: the account name with a logout entry (spec section 2). */
+/** Admin / expert header block: the account name with a logout entry (docs/rules/screens.md, "Consoles"). */
 export function StaffAccount({ realm, logoutLabel }: { realm: StaffRealm; logoutLabel: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -15,7 +15,7 @@ export type ParticipantAccountState =
   | { status: 'loading' }
   | { status: 'signedIn'; name: string };
 
-/** Signed in means both a token and the user info (spec section 2's personal-centre menu). */
+/** Signed in means both a token and the user info (the personal-centre menu, docs/rules/screens.md, "Public site"). */
 export function useParticipantAccount(): ParticipantAccountState {
   const token = useToken('USER');
   const info = useUserInfo();

@@ -1,6 +1,6 @@
 /**
  * State of the public login/register dialog. A module-level store rather than React
- * context because the HTTP client must open it on a participant 401 (spec section 4),
+ * context because the HTTP client must open it on a participant 401 (docs/rules/screens.md, "Session and redirects"),
  * from outside React.
  */
 import { useCallback, useSyncExternalStore } from 'react';

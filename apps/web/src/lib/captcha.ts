@@ -1,4 +1,4 @@
-/** The slider captcha's server calls and the login-with-captcha sequence (spec section 4). */
+/** The slider captcha's server calls and the login-with-captcha sequence (docs/rules/identity.md, "Sign-in"). */
 import type { CaptchaTrack } from '@contest/shared';
 import { api } from './api';
 
@@ -21,7 +21,7 @@ export async function fetchCaptcha(): Promise<CaptchaChallenge> {
 }
 
 /**
- * POST /captcha/check with the track that brought the handle there (issue 14): the server
+ * POST /captcha/check with the track that brought the handle there (docs/rules/identity.md, "Slider captcha"): the server
  * refuses a right distance that no person's drag or key presses produced.
  */
 export async function checkCaptcha(nonceStr: string, slidingDistance: number, track: CaptchaTrack): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * antd Form rules built from the zod schemas the server validates with (packages/shared
  * schemas/auth.ts), so the form and the server report the same first failure, in the order
- * spec section 5 lists the checks. Messages are the shared Chinese texts; in English they
+ * docs/rules/identity.md, "Registration", lists the checks. Messages are the shared Chinese texts; in English they
  * are swapped for their translation by text, since the server sends the same Chinese texts.
  */
 import { useCallback } from 'react';
@@ -94,7 +94,7 @@ export function newPasswordRule(oldField: string, translate: TranslateMessage): 
 /** Schemas per form field, in one place so every form uses the same ones. */
 export const FIELD_SCHEMAS = {
   loginUsername: loginUsernameSchema,
-  /** Spec section 5 gives the login password the full 8-16 rule, unlike the server's presence check. */
+  /** The login form gives the password the full 8-16 rule, unlike the server's presence check. */
   loginPassword: passwordSchema(VALIDATION_MSG.passwordRequired),
   registerUsername: usernameSchema,
   registerPassword: passwordSchema(VALIDATION_MSG.loginPasswordRequired),

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 
 /**
  * A page whose title comes from data (the /module page is named by the user's
- * dataDocMenuName, spec section 2) lends it to document.title here. Effects run child-first,
+ * dataDocMenuName) lends it to document.title here. Effects run child-first,
  * so a page cannot simply set document.title: the root layout's own effect would overwrite it.
  */
 let override: string | null = null;

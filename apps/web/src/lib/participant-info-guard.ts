@@ -5,7 +5,7 @@ import { useRouteHandle } from './route-handle';
 import { clearAccountInfo, getToken, removeToken, saveRedirectPath, useUserInfo } from './session';
 
 /**
- * Spec section 8: when the participant info cannot be loaded on a page that needs login,
+ * docs/rules/identity.md, "Who am I": when the participant info cannot be loaded on a page that needs login,
  * the token is treated as dead: removed, and the login dialog opened on /. (A 401 is
  * already handled this way by the HTTP client; this covers every other failure.)
  */

@@ -1,5 +1,5 @@
 /**
- * The permission directive of spec section 6 as a component and a hook: an element stays
+ * The permission directive (docs/rules/screens.md, "Permission directive") as a component and a hook: an element stays
  * only when the user may use it. Codes come from the server (admin/expert `buttons`,
  * participant `permissionCodeList`), so hiding is a convenience; the server checks again.
  */

@@ -1,5 +1,5 @@
 /**
- * Browser-side user preferences (spec section 1): language, theme, theme colour and
+ * Browser-side user preferences (docs/rules/screens.md, "Language and preferences"): language, theme, theme colour and
  * navigation visibility, kept in localStorage. One tiny external store so React
  * (usePreferences) and non-React code (i18n, the HTTP client) read the same values.
  */

@@ -1,5 +1,5 @@
 /**
- * Login guards (spec sections 4 and 6). Route loaders rather than components, so a guarded
+ * Login guards (docs/rules/screens.md, "Session and redirects"). Route loaders rather than components, so a guarded
  * page is neither rendered nor has its chunk awaited before the redirect. The layouts' guard on
  * the participant info is useParticipantInfoGuard (./participant-info-guard).
  */
@@ -18,7 +18,7 @@ function targetOf(request: Request): string {
 
 /**
  * Participant pages: without an AccessToken, remember the page, go to / and open the login
- * dialog there; after logging in the dialog brings the user back (spec section 6).
+ * dialog there; after logging in the dialog brings the user back.
  */
 export const requireParticipantLogin: LoaderFunction = ({ request }: LoaderFunctionArgs) => {
   if (getToken('USER')) return null;

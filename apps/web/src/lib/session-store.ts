@@ -1,5 +1,5 @@
 /**
- * The light half of the session (spec sections 4 and 6): tokens in localStorage, observable, and
+ * The light half of the session (docs/rules/screens.md, "Session and redirects"): tokens in localStorage, observable, and
  * the page to return to after logging in. Guards and route tables use it; it pulls in neither the
  * HTTP client nor TanStack Query, so the first load stays small.
  */
@@ -8,7 +8,7 @@ import { TOKEN_KEYS, type Realm } from '@contest/shared';
 
 export type StaffRealm = Exclude<Realm, 'USER'>;
 
-/** sessionStorage key of the page to return to after logging in (spec section 6). */
+/** sessionStorage key of the page to return to after logging in. */
 export const REDIRECT_PATH_KEY = 'redirectPath';
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * Who is signed in, per realm (spec sections 3, 4 and 6). Tokens live in localStorage under
+ * Who is signed in, per realm (docs/rules/screens.md, "Session and redirects"). Tokens live in localStorage under
  * TOKEN_KEYS (the observable store is ./session-store, re-exported here); the user info comes
  * from the server through TanStack Query. The header, the guards and the forms all react to a
  * login or logout at once.

@@ -1,4 +1,4 @@
-/** Entry of the PDF viewer page, /pdf/web/viewer.html?file=<link> (spec section 2). */
+/** Entry of the PDF viewer page, /pdf/web/viewer.html?file=<link> (docs/rules/screens.md, "File preview"). */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initViewerI18n } from './viewer-i18n';

@@ -11,7 +11,7 @@ export const blankToUndefined = (value: unknown) =>
 
 export const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
-/** Paging of spec section 3: `page` (from 1) and `size` (default 10). Answers are `Page<T>` (`list, page, size, total`). */
+/** Paging (docs/rules/screens.md, "Shared widgets"): `page` (from 1) and `size` (default 10). Answers are `Page<T>` (`list, page, size, total`). */
 export const pageQueryFields = {
   page: z.preprocess(blankToUndefined, z.coerce.number({ error: M.pageInvalid }).int(M.pageInvalid).min(1, M.pageInvalid).max(1_000_000, M.pageInvalid).default(1)),
   size: z.preprocess(
@@ -29,9 +29,9 @@ export const enabledQuery = optionalQuery(
   z.enum(['true', 'false'], { error: M.enabledInvalid }).transform((v) => v === 'true'),
 );
 
-/** Spec section 9 date range: YYYY-MM-DD (Beijing days). */
+/** Date range (docs/rules/screens.md, "Dates, sizes, toasts"): YYYY-MM-DD (Beijing days). */
 export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-/** Spec section 9 datetime range: YYYY-MM-DD HH:mm:ss (Beijing time); a bare date is accepted too. */
+/** Datetime range (docs/rules/screens.md, "Dates, sizes, toasts"): YYYY-MM-DD HH:mm:ss (Beijing time); a bare date is accepted too. */
 export const DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])( ([01]\d|2[0-3]):[0-5]\d:[0-5]\d)?$/;
 
 export const dateQuery = optionalQuery(z.string().regex(DATE_PATTERN, M.dateInvalid));
@@ -56,7 +56,7 @@ export interface GeneratedPassword {
 /** Times travel as ISO 8601 strings (UTC, `Z`). */
 export type IsoDateTime = string;
 
-/** GET /admin/track: a page view or UI event of the console (spec section 7 lists the call). */
+/** GET /admin/track: a page view or UI event of the console (docs/api-admin.md, "Console tracking"). */
 export const trackQuerySchema = z.object({
   path: optionalQuery(z.string().max(300)),
   event: optionalQuery(z.string().max(64)),

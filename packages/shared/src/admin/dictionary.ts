@@ -68,7 +68,7 @@ export const dictModuleQuerySchema = z.object({
 });
 export type DictModuleQuery = z.infer<typeof dictModuleQuerySchema>;
 
-/** Option of a select: spec section 3 (code = value, name = label, in the asked language). */
+/** Option of a select (code = value, name = label, in the asked language). */
 export interface DictOption {
   code: string;
   name: string;

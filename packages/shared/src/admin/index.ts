@@ -1,4 +1,4 @@
-// Admin console call schemas and answer types shared by the server and the web app (issue 6).
+// Admin console call schemas and answer types shared by the server and the web app (docs/rules/admin.md).
 // The list of calls, with permissions, is docs/api-admin.md.
 export * from './messages.js';
 export * from './common.js';

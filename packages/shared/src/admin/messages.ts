@@ -1,5 +1,5 @@
 /**
- * Texts of the admin console's calls (issue 6): validation messages shown under form fields
+ * Texts of the admin console's calls (docs/api-admin.md): validation messages shown under form fields
  * and business-rule refusals shown in the console's error toast. Shared so the server and the
  * web forms say the same thing.
  */
@@ -36,7 +36,7 @@ export const ADMIN_MSG = {
   userNotFound: '注册用户不存在',
   exportTooLarge: '导出数据超过 50000 条，请缩小筛选范围',
 
-  // Personal information (issue 14 finding 11): the reveal call and masked values sent back
+  // Personal information (docs/rules/admin.md, "Personal information"): the reveal call and masked values sent back
   piiKindInvalid: '个人信息类型不正确',
   piiRecordNotFound: '记录不存在',
   piiMaskedValue: '请填写完整的信息，不能提交脱敏后的内容',

@@ -4,7 +4,7 @@ import { uuidSchema } from './common.js';
 import { ADMIN_MSG as M } from './messages.js';
 
 /**
- * GET /admin/pii/:kind/:id (issue 14 finding 11): the full personal information of one record,
+ * GET /admin/pii/:kind/:id (docs/rules/admin.md, "Personal information"): the full personal information of one record,
  * for an operator whose role holds `pii:view`; every call is an operation record. The console's
  * lists and details always carry masked values (packages/shared/src/pii.ts).
  *

@@ -5,7 +5,7 @@ import { ADMIN_MSG as M } from './messages.js';
 export const ROLE_CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,31}$/;
 
 /**
- * Why a role write was refused (403, `data.reason`; issue 14, 2): a role never raises its holder.
+ * Why a role write was refused (403, `data.reason`; docs/rules/admin.md, "Roles"): a role never raises its holder.
  * - ownRole: the caller holds the role (as 不能修改自己的角色 on the accounts page).
  * - grantExceedsOwn: the role would carry menus or buttons the caller lacks (`data.codes` lists them).
  * - roleExceedsOwn: the role already carries more than the caller holds.

@@ -16,7 +16,7 @@ export const SETTINGS_FILE_MIN_BYTES = MB;
 export const SETTINGS_FILE_MAX_BYTES = UPLOAD_RULES.PRELIM.maxBytes;
 export const SETTINGS_MAX_APPLICATION_CHARS = 1_000_000;
 /**
- * Bounds of the per-address login ceiling (issue 14, 10): never below the old fixed limit of 30,
+ * Bounds of the per-address login ceiling (docs/rules/identity.md, "Login limits"): never below the old fixed limit of 30,
  * so a setting cannot shut a whole campus out, and high enough for a hospital full of teams.
  */
 export const LOGIN_PER_IP_MIN = 30;

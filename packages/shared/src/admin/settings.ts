@@ -1,5 +1,5 @@
 /**
- * Contest settings (product.md sections 1, 6, 10): the 大赛设置 page reads and writes them as one
+ * Contest settings (docs/rules/admin.md, "Contest settings"): the 大赛设置 page reads and writes them as one
  * object (GET/PUT /admin/settings); the server stores them in the `settings` table, one key per
  * setting (SETTINGS_KEYS), and every module reads them per request, so a change applies at once.
  * Decisions (phase order, appeal window, size ceilings) are in docs/decisions.md.
@@ -25,7 +25,7 @@ const M = SETTINGS_MSG;
 
 export const REVIEW_ROUNDS = ['PRELIMINARY', 'FINAL'] as const;
 export type ReviewRound = (typeof REVIEW_ROUNDS)[number];
-/** Which aggregate ranks a round (product.md 6): trimmed mean by default. */
+/** Which aggregate ranks a round (docs/rules/review.md, "Scoring rule and ranking"): trimmed mean by default. */
 export const SCORE_AGGREGATES = ['TRIMMED_MEAN', 'MEAN', 'MEDIAN', 'ZSCORE'] as const;
 export type ScoreAggregate = (typeof SCORE_AGGREGATES)[number];
 /** Tie-break steps, compared in the chosen order; still tied after the last: equal rank. */
@@ -74,7 +74,7 @@ export interface ContestSettings {
   /** Days after publication during which a team may appeal; never longer than the 公示 period. */
   appeal: { windowDays: number };
   /**
-   * Sign-in protection (issue 14, 10): login calls a minute from one client address, over all
+   * Sign-in protection (docs/rules/identity.md, "Login limits"): login calls a minute from one client address, over all
    * accounts. Each login name has its own fixed limit besides (LOGIN_PER_ACCOUNT_PER_MINUTE).
    */
   security: { loginPerIpPerMinute: number };

@@ -1,5 +1,5 @@
 /**
- * Texts of bulk sends (短信管理, 站内信管理, email; issue 12), joined to the catalogue of
+ * Texts of bulk sends (短信管理, 站内信管理, email; docs/rules/content.md), joined to the catalogue of
  * `isUserMessage`. A file of its own (no zod) so the catalogue stays light. Refusals carry a
  * stable `data.reason` where the console acts on them (`RECALLED`, `NOT_INSITE`, `NO_RECIPIENTS`).
  */

@@ -9,7 +9,7 @@ import { BROADCAST_MSG as M } from './broadcast-messages.js';
 export { BROADCAST_MSG } from './broadcast-messages.js';
 
 /**
- * Bulk sends (product.md 8; 站内信管理 /admin/information/InMailManage, 短信管理
+ * Bulk sends (docs/rules/content.md; 站内信管理 /admin/information/InMailManage, 短信管理
  * /admin/information/NoteManage): a text to a segment of participants over one channel, run as
  * a background job. Calls in docs/api-content.md ("Bulk sends").
  */

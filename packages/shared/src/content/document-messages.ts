@@ -1,5 +1,5 @@
 /**
- * Texts of 文档管理 and of the site blocks' editor (issue 12). Joined to the catalogue of
+ * Texts of 文档管理 and of the site blocks' editor (docs/rules/content.md). Joined to the catalogue of
  * `isUserMessage` (../messages.ts), so the server shows them as written and the console can
  * translate them by text.
  */

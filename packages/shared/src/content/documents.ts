@@ -63,7 +63,7 @@ export interface DocumentItem {
   updatedAt: IsoDateTime;
 }
 
-// ---- 文档管理 (/admin/user/docManage, issue 12) ----
+// ---- 文档管理 (/admin/user/docManage) ----
 
 export const DOC_TITLE_MAX = 100;
 export const DOC_SORT_MAX = 9999;

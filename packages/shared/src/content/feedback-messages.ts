@@ -1,5 +1,5 @@
 /**
- * Texts of feedback administration (issue 12), joined to the catalogue of `isUserMessage`.
+ * Texts of feedback administration (docs/rules/content.md, "Feedback"), joined to the catalogue of `isUserMessage`.
  * Refusals carry `data.reason`: `CLOSED` (the feedback was closed) or `STALE` (someone replied
  * after the admin opened it). A file of its own (no zod) so the catalogue stays light.
  */

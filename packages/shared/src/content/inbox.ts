@@ -25,7 +25,7 @@ export interface InboxMessage {
   createdAt: IsoDateTime;
 }
 
-/** GET /messages/summary (spec section 3: message summary). */
+/** GET /messages/summary: the unread count of the badge. */
 export interface MessageSummary {
   unreadCount: number;
 }

@@ -1,4 +1,4 @@
-// News, site content, documents, in-site messages and feedback (issue 5, content side).
+// News, site content, documents, in-site messages and feedback (docs/rules/content.md).
 // The list of calls is docs/api-content.md.
 export * from './messages.js';
 export * from './news.js';

@@ -1,5 +1,5 @@
 /**
- * Texts of the content calls (issue 5): news, site blocks, documents, in-site messages and
+ * Texts of the content calls (docs/api-content.md): news, site blocks, documents, in-site messages and
  * feedback. Validation texts join the catalogue of `isUserMessage`, so they are shown as written.
  */
 export const CONTENT_MSG = {

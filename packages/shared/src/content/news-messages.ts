@@ -1,5 +1,5 @@
 /**
- * Texts of news administration (issue 12, 新闻资讯), joined to the catalogue of `isUserMessage`.
+ * Texts of news administration (新闻资讯, docs/rules/content.md), joined to the catalogue of `isUserMessage`.
  * Refusals carry `data.field` (the form field) or `data.reason`: `STALE` (someone saved the
  * article after the admin opened it) or `NOT_PUBLISHED` (offline of an article not published).
  * A file of its own (no zod) so the catalogue stays light.

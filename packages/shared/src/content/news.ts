@@ -57,7 +57,7 @@ export interface NewsDetail extends NewsListItem {
   next: NewsNeighbour | null;
 }
 
-// ---- Administration (issue 12, 新闻资讯: /admin/user/siteContentManagement) ----
+// ---- Administration (新闻资讯: /admin/user/siteContentManagement) ----
 
 export const NEWS_TITLE_MAX = 100;
 export const NEWS_SUMMARY_MAX = 300;
@@ -68,7 +68,7 @@ export const NEWS_BODY_MAX = 200_000;
 /** Sort keys of the admin list; without one: pinned first, then the last edited. */
 export const NEWS_ADMIN_SORTS = ['publishAt', 'updatedAt'] as const;
 
-/** GET /admin/news: every status; the publish range reads Beijing time (spec section 9). */
+/** GET /admin/news: every status; the publish range reads Beijing time (docs/rules/screens.md, "Dates, sizes, toasts"). */
 export const adminNewsListQuerySchema = z
   .object({
     ...pageQueryFields,

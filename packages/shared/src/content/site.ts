@@ -34,7 +34,7 @@ export interface SiteBlock {
   updatedAt: IsoDateTime | null;
 }
 
-// ---- Editing the blocks (内容管理, issue 12) ----
+// ---- Editing the blocks (内容管理) ----
 
 export const SITE_TITLE_MAX = 100;
 export const SITE_BODY_MAX = 100_000;

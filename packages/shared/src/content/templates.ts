@@ -4,7 +4,7 @@ import { ADMIN_MSG } from '../admin/messages.js';
 import { BROADCAST_VARIABLES } from './broadcast.js';
 
 /**
- * One template model for the three channels (product.md 8): an event notice (`code` = the
+ * One template model for the three channels (docs/rules/content.md, "Message templates"): an event notice (`code` = the
  * event below, one template per event, defaults as written here) or a template of bulk sends
  * (no code). Bodies name variables in braces ({teamName}); a saved template may use only the
  * variables its event offers. Calls in docs/api-content.md ("Message templates").
@@ -25,7 +25,7 @@ export const TEMPLATE_VARIABLES = {
   round: { label: '评审轮次', example: '初赛' },
   deadlineHint: { label: '截止提示', example: '请在 2025-09-30 18:00（北京时间）前' },
   submittedDate: { label: '提交日期', example: '2025-09-01' },
-  // Results publication and appeals (issue 13).
+  // Results publication and appeals (docs/rules/results.md).
   result: { label: '公示结果', example: '晋级决赛' },
   periodEnd: { label: '公示截止时间', example: '2025-10-05 18:00' },
 } as const satisfies Record<string, { label: string; example: string }>;
@@ -51,7 +51,7 @@ const PRELIM_SMS_VARS = ['projectName', 'status'] as const;
 
 /**
  * The events that send notices today, with their texts as the services wrote them before
- * templates (issue 12): an unedited template sends exactly what was sent before. In-site and
+ * templates: an unedited template sends exactly what was sent before. In-site and
  * email use `subject` and `body`; SMS uses `smsText`. EMAIL goes out only when 邮件通知
  * (notify.email) is on and the recipient has an address; SMS only when 短信通知 is on.
  */
@@ -241,7 +241,7 @@ export const TEMPLATE_EVENTS = {
       smsText: '',
     },
   },
-  // Results publication (公示) and appeals (issue 13): the team of each project of the round.
+  // Results publication (公示) and appeals (docs/rules/results.md): the team of each project of the round.
   RESULT_PUBLISHED: {
     name: '结果公示',
     audience: 'PARTICIPANT',

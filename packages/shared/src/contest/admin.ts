@@ -9,7 +9,7 @@ import type { StatusHistoryEntry, TeamDetail } from './team.js';
 import type { BlindFinding } from '../review/blind.js';
 
 /**
- * The console's contest calls (issue 10): lists, details, audit queue, batch audits, reminders,
+ * The console's contest calls (docs/api-contest.md): lists, details, audit queue, batch audits, reminders,
  * exports of sign-ups and preliminary materials, and the final-round list. docs/api-contest.md.
  */
 

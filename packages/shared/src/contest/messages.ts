@@ -1,5 +1,5 @@
 /**
- * Texts of the contest calls (issue 5): sign-up and preliminary-material form rules, phase
+ * Texts of the contest calls (docs/api-contest.md): sign-up and preliminary-material form rules, phase
  * windows, state-machine refusals and audit outcomes. Shared so the server and the web forms
  * say the same thing; joined to the catalogue of `isUserMessage`.
  */

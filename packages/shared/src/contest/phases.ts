@@ -1,7 +1,7 @@
 import type { IsoDateTime } from '../admin/common.js';
 
 /**
- * Contest phases (product.md section 1). Their windows live in the settings table under
+ * Contest phases (docs/rules/admin.md, "Phases"). Their windows live in the settings table under
  * `contest.phases` as `{signUp: {start, end}, prelimSubmission: ..., prelimReview: ..., finalReview: ...}`
  * with ISO 8601 times (with offset). A missing or null start/end leaves that side open; a phase
  * that is missing or null is not scheduled (closed).

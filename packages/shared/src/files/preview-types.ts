@@ -1,6 +1,6 @@
-// Preview type detection by extension (spec section 5), used by the preview dialog.
+// Preview type detection by extension (docs/rules/screens.md, "File preview"), used by the preview dialog.
 
-/** Extensions the dialog shows as images (spec section 5, plus avif from section 9's list). */
+/** Extensions the dialog shows as images (the preview's list, plus avif). */
 export const PREVIEW_IMAGE_EXTENSIONS = [
   'jpg',
   'png',

@@ -1,4 +1,4 @@
-// The connection speed test (issue 15): the download and upload probes and the page timing them.
+// The connection speed test (docs/decisions.md, "Speed-test page"): the download and upload probes and the page timing them.
 
 const MB = 1024 * 1024;
 

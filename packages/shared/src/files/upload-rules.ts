@@ -51,7 +51,7 @@ const OFFICE = ['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx'] as const;
 const IMAGES = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp'] as const;
 
 /**
- * Server-side ceilings per origin (product.md sections 4, 5, 8): pages may accept less. SVG is
+ * Server-side ceilings per origin (docs/files.md, "Who may upload which origin"): pages may accept less. SVG is
  * never accepted: it is a script-capable document, not a picture, and its content cannot be sniffed.
  */
 export const UPLOAD_RULES: Record<AttachmentOrigin, UploadRule> = {

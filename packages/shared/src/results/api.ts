@@ -1,5 +1,5 @@
 /**
- * Results publication (公示) and appeals (issue 13, product.md 10): request schemas and answer
+ * Results publication (公示) and appeals (docs/rules/results.md): request schemas and answer
  * shapes shared by the server and the web. Paths and rules are in docs/api-results.md; texts in
  * RESULTS_MSG (./messages.ts).
  *

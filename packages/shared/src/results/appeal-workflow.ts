@@ -3,7 +3,7 @@ import { APPEAL_STATUSES } from './api.js';
 import { RESULTS_MSG as M } from './messages.js';
 
 /**
- * An appeal's status machine on the workflow core (product.md 10): a team files it (one per round:
+ * An appeal's status machine on the workflow core (docs/rules/results.md, "Appeals"): a team files it (one per round:
  * a record exists already refuses a second, the database's unique key settles races), an admin
  * with appeal:decide (the route's check) rejects or accepts it with a reply, and the new version
  * published after the re-review resolves it. The server takes every step on `workflow.transition` /

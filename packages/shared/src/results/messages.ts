@@ -1,5 +1,5 @@
 /**
- * Texts of results publication (公示) and appeals (issue 13, product.md 10): refusals, success
+ * Texts of results publication (公示) and appeals (docs/rules/results.md): refusals, success
  * toasts and the names of outcomes. Shared so the server and the web say the same thing; joined
  * to the catalogue of `isUserMessage` (shown as written).
  */

@@ -6,7 +6,7 @@ const PRELIM_OUTCOMES = ['PROMOTED', 'NOT_PROMOTED'] as const;
 const FINAL_OUTCOMES = ['AWARDED', 'NONE'] as const;
 
 /**
- * A project's line in a round's published result (product.md 10), on the workflow core: each
+ * A project's line in a round's published result (docs/rules/results.md), on the workflow core: each
  * published version gives the line an outcome, named by the action (a preliminary line is
  * promoted or not, a final line awarded or not). Version 1 starts every line from no record;
  * a later version moves a changed line within its round. The history keeps a row for every

@@ -1,5 +1,5 @@
 /**
- * Texts of the 评分存证 calls (issue 13), kept apart from zod (score-log.ts) so the message
+ * Texts of the 评分存证 calls (docs/rules/results.md), kept apart from zod (score-log.ts) so the message
  * catalogue of `isUserMessage` stays light.
  */
 export const SCORE_LOG_MSG = {

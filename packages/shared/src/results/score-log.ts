@@ -1,5 +1,5 @@
 /**
- * 评分存证 (issue 13, product.md 10): the tamper-evident score log. Every score submission,
+ * 评分存证 (docs/rules/results.md, "Score log"): the tamper-evident score log. Every score submission,
  * return, re-review, promotion, publication and appeal decision is appended in order; each entry
  * carries the SHA-256 of the one before it. Calls (docs: "Score log"):
  *

@@ -1,5 +1,5 @@
 /**
- * Aggregation and ranking of a round's scores (product.md 6, issue 11).
+ * Aggregation and ranking of a round's scores (docs/rules/review.md, "Scoring rule and ranking").
  * IMPLEMENTED BY: the shared-algorithms helper. Pure and deterministic.
  *
  * - Only submitted sheets count. Totals and criteria are points (0.5 steps), rubric sums to 100.
@@ -87,8 +87,8 @@ export interface AggregateInput {
 
 /**
  * Implementation decisions the comment above leaves open:
- * - The rule score always ranks first (the rule's aggregate is "which aggregate ranks", product.md
- *   6); the tie-break chain then applies in the order given. A RULE_SCORE step in the chain can
+ * - The rule score always ranks first (the rule's aggregate is "which aggregate ranks",
+ *   docs/rules/review.md); the tie-break chain then applies in the order given. A RULE_SCORE step in the chain can
  *   never separate two projects the first comparison left tied, so only the other steps decide.
  *   A chain with fewer steps (or none) ends sooner: more equal ranks.
  * - Trimming needs at least 3 scores whatever the setting, so something is left to average. When

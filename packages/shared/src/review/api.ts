@@ -1,5 +1,5 @@
 /**
- * The expert-review calls (issue 11): request schemas and response shapes shared by the server
+ * The expert-review calls (docs/api-review.md): request schemas and response shapes shared by the server
  * and the web. Paths are in docs/api-review.md. `:r` is a round slug (prelim | final, access.ts);
  * a "project" id is the preliminary-materials id (prelim_docs.id) in both rounds.
  */

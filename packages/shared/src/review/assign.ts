@@ -1,5 +1,5 @@
 /**
- * Automatic assignment of a round's projects to its review groups (product.md 6, issue 11).
+ * Automatic assignment of a round's projects to its review groups (docs/rules/review.md).
  * IMPLEMENTED BY: the shared-algorithms helper. Pure and deterministic: same input, same output.
  *
  * Rules, in order:

@@ -1,5 +1,5 @@
 /**
- * Texts of the expert-review calls (issue 11): expert accounts and import, rubrics, groups and
+ * Texts of the expert-review calls (docs/api-review.md): expert accounts and import, rubrics, groups and
  * assignment, scoring, monitoring, score query and promotion. Shared so the server and the web
  * say the same thing; joined to the catalogue of `isUserMessage`.
  */

@@ -78,7 +78,7 @@ describe('conflictBetween', () => {
   it('matches on the credit code first, whatever the names', () => {
     const cause = conflictBetween(expert({ name: '甲公司', creditCode: CODE_A.toLowerCase() }), { name: '乙有限公司', creditCode: ` ${CODE_A} ` });
     expect(cause).toEqual({ kind: 'CREDIT_CODE', via: 'OWN', expertOrg: '甲公司', teamOrg: '乙有限公司', text: `同一统一社会信用代码 ${maskCreditCode(CODE_A)}` });
-    // The console shows every credit code masked: the kind says they match (issue 14 finding 11).
+    // The console shows every credit code masked: the kind says they match (docs/rules/admin.md, "Personal information").
     expect(cause?.text).toBe('同一统一社会信用代码 9111**********000A');
   });
 

@@ -1,7 +1,7 @@
 /**
- * Conflicts of interest (product.md 6): organisations are the same when their unified social
+ * Conflicts of interest (docs/rules/review.md, "Conflicts of interest"): organisations are the same when their unified social
  * credit codes are equal, or, when either side has no code, when their normalised names are.
- * IMPLEMENTED BY: the shared-algorithms helper (issue 11). Pure; no I/O.
+ * Pure; no I/O.
  */
 
 import { maskCreditCode } from '../pii.js';

@@ -16,7 +16,7 @@ export interface Rubric {
   criteria: Criterion[];
 }
 
-/** product.md 6: 创新性 25, 可行性 25, 应用价值 30, 完整性 20; the final adds 现场答辩. */
+/** docs/rules/review.md, "Rubric": 创新性 25, 可行性 25, 应用价值 30, 完整性 20; the final adds 现场答辩. */
 export const DEFAULT_RUBRICS: Record<ReviewRound, Criterion[]> = {
   PRELIMINARY: [
     { key: 'innovation', name: '创新性', description: '思路、方法或技术的新颖程度，与已有方案相比的改进', max: 25 },

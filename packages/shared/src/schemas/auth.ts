@@ -4,7 +4,7 @@ import { SMS_KEYS } from '../enums.js';
 import { VALIDATION_MSG as V } from '../messages.js';
 
 /**
- * The form rules of spec section 5, shared by the web forms and the server. Checks run in the
+ * The form rules (docs/rules/identity.md, "Registration"), shared by the web forms and the server. Checks run in the
  * order the spec lists them, and the server reports the first failure, so both show the same text.
  */
 export const PASSWORD_PATTERN = /^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]+$/;

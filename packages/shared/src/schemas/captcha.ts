@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CAPTCHA } from '../constants.js';
 
 /**
- * The slider captcha's check (issue 14): the drop position alone told the server nothing about
+ * The slider captcha's check (docs/rules/identity.md, "Slider captcha"): the drop position alone told the server nothing about
  * who dropped it, so the client also sends how the handle got there, and the server judges it.
  *
  * A track is a list of [x, y, t] points:

@@ -26,7 +26,7 @@ const guardOf = (hooks: unknown[]): GuardInfo | undefined =>
 
 /**
  * The route table itself is checked: a new console call that forgets its permission or its
- * audit action fails here, before any page uses it (issue 10, "permissions typed from one source").
+ * audit action fails here, before any page uses it (docs/rules/admin.md, "Menus and buttons").
  */
 describe('every console route declares its permission and, for writes, its audit action', () => {
   it('finds the console routes', () => {

@@ -29,7 +29,7 @@ import { userRoutes } from './users/users.routes.js';
 import { createUserService } from './users/users.service.js';
 
 /**
- * The admin console's calls (issue 6): system accounts, roles, data dictionary (and its public
+ * The admin console's calls (docs/rules/admin.md, docs/api-admin.md): system accounts, roles, data dictionary (and its public
  * reads under /dic), registered users, my account, behaviour auditing, console tracking, the home's dashboard, the reveal of personal information. See docs/api-admin.md.
  */
 export async function registerAdmin(api: FastifyInstance, deps: AppDeps, identity: IdentityServices): Promise<void> {

@@ -3,7 +3,7 @@ import { MASKED_PII, type Pii } from '../../lib/pii.js';
 import type { LoginRecordSortedQuery, OperationRecordSortedQuery } from './audit.query.js';
 import type { AuditRepository } from './audit.repository.js';
 
-/** Behaviour auditing (product.md 7): login and operation records per realm, newest first (or oldest, `order=asc`). */
+/** Behaviour auditing (docs/rules/admin.md): login and operation records per realm, newest first (or oldest, `order=asc`). */
 export function createAuditService(repo: AuditRepository) {
   return {
     /** `pii`: the caller's view of personal information; identifiers are masked either way, it decides how they are searched. */

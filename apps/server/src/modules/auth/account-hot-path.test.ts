@@ -5,7 +5,7 @@ import { signIn } from '../../../test/sign-in.js';
 import { sessions, settings } from '../../db/schema.js';
 
 /**
- * The calls every signed-in page makes (issue 15) run prepared statements: same answers as the
+ * The calls every signed-in page makes (docs/performance.md, "Hot path") run prepared statements: same answers as the
  * queries they replaced, the session checks still taking effect at once.
  */
 let t: TestApp;

@@ -104,7 +104,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
 
   /**
    * Desktop clients send a passed captcha nonce; mobile clients may not, unless the account
-   * failed recently (product.md 2), in which case every client must show the slider.
+   * failed recently (docs/rules/identity.md, "Sign-in"), in which case every client must show the slider.
    */
   async function gateCaptcha(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', imageKey: string | undefined, account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
     if (imageKey) {
@@ -119,7 +119,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
   }
 
   /**
-   * The lock (product.md 2) is the account's, whatever the method: five failed attempts in 15
+   * The lock (docs/rules/identity.md, "Lockout") is the account's, whatever the method: five failed attempts in 15
    * minutes, wrong passwords and wrong SMS codes alike, refuse both password and SMS login.
    */
   async function assertNotLocked(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
@@ -287,7 +287,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       });
     },
 
-    /** GET /user/account: the participant info of spec section 3. */
+    /** GET /user/account: the participant info (docs/rules/identity.md, "Who am I"). */
     async participantInfo(ctx: AuthContext) {
       const row = await repo.participantInfoRow(ctx.accountId);
       if (!row) throw unauthorized();
@@ -310,7 +310,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       };
     },
 
-    /** GET /admin/user/account: the admin/expert info of spec section 3, menus and buttons from the database. */
+    /** GET /admin/user/account: the admin/expert info (docs/rules/identity.md, "Who am I"), menus and buttons from the database. */
     async staffInfo(ctx: AuthContext) {
       const account = (await repo.findById(ctx.accountId))!;
       const { menus, buttons, roles } = await menusFor(ctx, account);

@@ -220,7 +220,7 @@ describe('participant login and sessions', () => {
     const { u } = await register();
     const unknown = await login({ username: `${u.username}x`, password: 'Abc@1234' });
     const wrong = await login({ username: u.username, password: 'Wrong@1234' });
-    // Issue 14 (4): the very same answer whether the account exists or not (no remaining tries).
+    // The very same answer whether the account exists or not (no remaining tries).
     expect(unknown.json()).toEqual({ status: 400, code: 'BAD_REQUEST', message: AUTH_MSG.badCredentials, data: null });
     expect(wrong.json()).toEqual(unknown.json());
     const rows = await t.database.db.select().from(loginRecords).where(eq(loginRecords.identifier, u.username));
@@ -300,12 +300,12 @@ describe('participant login and sessions', () => {
     expect(right.json().data.account).toBe(u.username);
     const reused = await login({ isPhoneLogin: true, phone: u.phone, smsCode: '222333', imageKey: passCaptcha() });
     expect(reused.statusCode).toBe(400);
-    // Issue 14 (4): an unregistered phone answers as a wrong code does, not 该手机号尚未注册.
+    // An unregistered phone answers as a wrong code does, not 该手机号尚未注册.
     const unknown = await login({ isPhoneLogin: true, phone: uniq().phone, smsCode: '999999' });
     expect(unknown.json()).toEqual(wrong.json());
   });
 
-  it('a locked account cannot sign in by SMS either; the lock ends after 15 minutes (issue 14, 7)', async () => {
+  it('a locked account cannot sign in by SMS either; the lock ends after 15 minutes', async () => {
     const { u } = await register();
     for (let i = 0; i < 5; i++) await login({ username: u.username, password: `Wrong@${i}000`, imageKey: passCaptcha() });
     giveCode(u.phone, 'LOGIN_VERIFY_KEY', '246810');
@@ -319,7 +319,7 @@ describe('participant login and sessions', () => {
     expect((await login({ isPhoneLogin: true, phone: u.phone, smsCode: '246810', imageKey: passCaptcha() })).statusCode).toBe(200);
   });
 
-  it('wrong SMS codes count toward the same lock as wrong passwords (issue 14, 7)', async () => {
+  it('wrong SMS codes count toward the same lock as wrong passwords', async () => {
     const { u } = await register();
     giveCode(u.phone, 'LOGIN_VERIFY_KEY', '135790');
     const messages: string[] = [];
@@ -487,7 +487,7 @@ describe('admin and expert consoles', () => {
   });
 });
 
-describe('login answers do not tell which accounts exist (issue 14, 4)', () => {
+describe('login answers do not tell which accounts exist', () => {
   const realms = [
     ['USER', '/api/login'],
     ['ADMIN', '/api/admin/login'],
@@ -523,7 +523,7 @@ describe('login answers do not tell which accounts exist (issue 14, 4)', () => {
   });
 });
 
-describe('the Authorization header (issue 14, 9)', () => {
+describe('the Authorization header', () => {
   it.each(['USER', 'ADMIN', 'EXPERT'] as const)('%s: holds the bare token or "Bearer <token>"', async (realm) => {
     const who = await signIn(t, { realm });
     const url = realm === 'USER' ? '/api/user/account' : '/api/admin/user/account';

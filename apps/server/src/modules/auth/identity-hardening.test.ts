@@ -5,7 +5,7 @@ import { api } from '../../../test/admin-helpers.js';
 import { signIn } from '../../../test/sign-in.js';
 
 /**
- * Issue 14 through the real wiring (buildApp): the login limits per account and per address
+ * Sign-in hardening (docs/security.md, "V2 Authentication") through the real wiring (buildApp): the login limits per account and per address
  * (finding 10) and the bare token in the Authorization header on every guard (finding 9).
  */
 let t: TestApp;
@@ -22,7 +22,7 @@ let seq = 0;
 const attempt = (url: string, username: string, remoteAddress: string) =>
   t.app.inject({ method: 'POST', url, payload: { username, password: 'Wrong@1234' }, remoteAddress });
 
-describe('login limits: per account and per address (issue 14, 10)', () => {
+describe('login limits: per account and per address', () => {
   it('31 logins from one address for different accounts are not blocked below the ceiling', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await attempt('/api/login', `shared${++seq}`, '10.60.0.1')).statusCode);
@@ -74,7 +74,7 @@ describe('login limits: per account and per address (issue 14, 10)', () => {
   }, 120_000);
 });
 
-describe('a bare token in the Authorization header opens every guard (issue 14, 9)', () => {
+describe('a bare token in the Authorization header opens every guard', () => {
   it('participant, admin and expert calls accept both forms', async () => {
     const user = await signIn(t, { realm: 'USER' });
     const admin = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });

@@ -45,7 +45,7 @@ export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Pro
     sms,
     // Codes go only where they can be used: registration to new phones, login and recovery to
     // known ones. A login code for an unknown phone answers as if sent (same answer, same 60 s
-    // wait) but sends nothing, so the login form does not tell which phones are registered (issue 14).
+    // wait) but sends nothing, so the login form does not tell which phones are registered (docs/rules/identity.md, "SMS codes").
     beforeSend: async ({ phone, smsKey }) => {
       const account = await repo.findByPhone('USER', phone);
       if (smsKey === 'REGISTER_VERIFY_KEY' && account) throw badRequest(AUTH_MSG.phoneTaken, { field: 'phone' });

@@ -13,7 +13,7 @@ export interface LoginLimiterDeps {
 }
 
 /**
- * Login limits by account and by address together (issue 14, 10). Per address only, a hospital
+ * Login limits by account and by address together (docs/rules/identity.md, "Login limits"). Per address only, a hospital
  * or campus where hundreds of teams share one address was shut out on deadline day; per name
  * only, one address could try every name. So each name has a tight limit of its own, and each
  * address a generous ceiling that operators can raise in the contest settings. Counters live in

@@ -2,7 +2,7 @@ import type { AuthRepository } from './auth.repository.js';
 import type { AuthContext } from './session.service.js';
 
 /**
- * Button permissions (product.md section 7): SUPER_ADMIN holds every code; a SYSTEM account holds
+ * Button permissions (docs/rules/admin.md, "Menus and buttons"): SUPER_ADMIN holds every code; a SYSTEM account holds
  * the codes its roles grant. Checked on the server for every admin call, whatever the page shows.
  */
 export function createPermissionService(repo: AuthRepository) {

@@ -17,7 +17,7 @@ import { createBroadcastRepository } from './broadcast.repository.js';
 import { createBroadcastService } from './broadcast.service.js';
 
 /**
- * kill -9 in the middle of a bulk send (product.md 8: "survives a restart without sending
+ * kill -9 in the middle of a bulk send (docs/rules/content.md, "Bulk sends": "a restart never sends
  * anything twice"). A worker process runs the in-site and the SMS batch of one segment of 3,000
  * participants; it is SIGKILLed once the jobs are past ~30 %, a new worker takes the jobs over
  * when the dead one's heartbeat is stale, and in the end every recipient holds exactly one inbox

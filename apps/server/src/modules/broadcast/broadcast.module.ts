@@ -17,7 +17,7 @@ export interface BroadcastOptions {
 }
 
 /**
- * 站内信管理, 短信管理 and email bulk sends (issue 12): calls in docs/api-content.md ("Bulk
+ * 站内信管理, 短信管理 and email bulk sends (docs/rules/content.md): calls in docs/api-content.md ("Bulk
  * sends"). Returns the job handler, which the jobs runner of the app runs.
  */
 export async function registerBroadcast(

@@ -33,7 +33,7 @@ const MIN_KEY_INTERVAL_CV = 0.1;
 const CLOCK_SLACK_MS = 100;
 
 /**
- * Judges a captcha track (spec section 4: over 10 s fails; perfectly uniform vertical movement
+ * Judges a captcha track (docs/rules/identity.md, "Slider captcha": over 10 s fails; perfectly uniform vertical movement
  * is not a person). These rules stop scripts that send a bare distance, a straight line or a
  * level track; a script that fakes jitter and easing gets past them, which is why the image
  * (decoys, shaded holes) and the login limits exist too.

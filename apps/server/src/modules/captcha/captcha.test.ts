@@ -190,7 +190,7 @@ describe('captcha service', () => {
       }
       if (Math.abs(best - x) <= CAPTCHA.accuracy) solved++;
     }
-    // Chance (a uniform guess within 3 px) is about 1 in 28; before issue 14 this solved 20 of 20.
+    // Chance (a uniform guess within 3 px) is about 1 in 28; before the trajectory and decoy checks this solved 20 of 20.
     expect(solved, `solved ${solved} of ${runs}`).toBeLessThanOrEqual(3);
   });
 
@@ -302,7 +302,7 @@ describe('captcha service', () => {
   });
 });
 
-describe('captcha trajectory (issue 14): the right distance alone no longer passes', () => {
+describe('captcha trajectory: the right distance alone no longer passes', () => {
   /** Issues a challenge, waits `waitMs` as a person would, and checks its answer with `track(x)`. */
   async function attempt(track: (x: number) => CaptchaTrack | undefined, { waitMs = 3_000, distance }: { waitMs?: number; distance?: (x: number) => number } = {}) {
     const { kv, captcha, advance } = setup(7);

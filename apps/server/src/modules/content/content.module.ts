@@ -35,7 +35,7 @@ export interface ContentServices {
 }
 
 /**
- * News, site blocks, documents and templates, the participant inbox and feedback (issue 5,
+ * News, site blocks, documents and templates, the participant inbox and feedback (docs/rules/content.md,
  * content side). Calls in docs/api-content.md.
  */
 export async function registerContent(

@@ -28,7 +28,7 @@ export interface ContestOptions {
 }
 
 /**
- * The contest calls (issue 5): public phases, team sign-up, preliminary materials and their
+ * The contest calls (docs/api-contest.md): public phases, team sign-up, preliminary materials and their
  * audits. See docs/api-contest.md. Registered after registerFiles.
  */
 export async function registerContest(

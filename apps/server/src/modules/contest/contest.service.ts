@@ -52,7 +52,7 @@ export function createContestService({ repo, storage, now = () => new Date() }: 
       return phaseState((await windows())[phase], now()) === 'OPEN';
     },
 
-    /** 400 with `message` outside the phase's window (product.md 1). */
+    /** 400 with `message` outside the phase's window (docs/rules/admin.md, "Phases"). */
     async assertOpen(phase: PhaseKey, message: string): Promise<void> {
       if (!(await this.isOpen(phase))) throw badRequest(message);
     },

@@ -51,7 +51,7 @@ interface Deps {
 }
 
 /**
- * The data dictionary (product.md 7). Codes never change once created and items are never
+ * The data dictionary (docs/rules/admin.md, "Data dictionary"). Codes never change once created and items are never
  * deleted, only disabled: records store item codes, and a disabled item must still show its
  * name on them (/dic/label), while selects (/dic/public, /dic/module) offer enabled items only.
  */
@@ -75,7 +75,7 @@ export function createDictionaryService({ db, repo, now = () => new Date() }: De
     return type;
   }
 
-  /** Names in `locale`: English where an item has one, else Chinese (issue 12). */
+  /** Names in `locale`: English where an item has one, else Chinese. */
   async function options(types: string[] | undefined, locale: Locale = 'zh-cn'): Promise<DictOptions> {
     const out: DictOptions = {};
     for (const t of types ?? (await repo.typeCodes())) out[t] = [];

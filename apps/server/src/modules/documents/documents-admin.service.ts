@@ -35,7 +35,7 @@ export function toDocumentAdminRow(r: DocumentAdminDbRow): DocumentAdminRow {
 const describe = (d: Pick<DocumentWrite, 'title' | 'code'>) => `「${d.title}」${d.code ? `（${d.code}）` : ''}`;
 
 /**
- * 文档管理 (issue 12): templates, guides and data documents with their file, audience and order.
+ * 文档管理 (docs/rules/content.md, "Documents and templates"): templates, guides and data documents with their file, audience and order.
  * The public calls (/documents, /template/public, /module's data documents) read the same rows
  * on every request, so a change shows there at once; the file's public flag follows the
  * documents using it (see the repository's syncPublicFlags).

@@ -15,7 +15,7 @@ export interface EmailReceipt {
   answer: string;
 }
 
-/** One interface for SMTP and the log outbox (product.md 8); the outbox never knows which one runs. */
+/** One interface for SMTP and the log outbox (docs/rules/content.md, "Delivery"); the outbox never knows which one runs. */
 export interface EmailProvider {
   name: string;
   send(message: EmailMessage): Promise<EmailReceipt>;

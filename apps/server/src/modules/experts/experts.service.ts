@@ -139,7 +139,7 @@ function unmaskBody(body: ExpertBody, current: ExpertDbRow | undefined): ExpertB
 }
 
 /**
- * 专家库 (issue 11): expert accounts (realm EXPERT, role EXPERT, username = code in lower case)
+ * 专家库 (docs/rules/review.md, "Expert accounts"): expert accounts (realm EXPERT, role EXPERT, username = code in lower case)
  * with their profile and the organisations the conflict rules read. Passwords are generated,
  * shown once and stored only as hashes.
  */

@@ -208,7 +208,7 @@ describe('experts: create', () => {
       id: cred.id,
       code: cred.code,
       username: cred.username,
-      // The console reads phone and credit codes masked (issue 14 finding 11); stored in full above.
+      // The console reads phone and credit codes masked (docs/rules/admin.md, "Personal information"); stored in full above.
       phone: maskPhone(p),
       organization: '示例大学附属医院',
       orgCreditCode: '9135**********0Y43',
@@ -632,7 +632,7 @@ describe('experts: export', () => {
     const rowA = data.find((r) => r[1] === `导出甲${tag}`)!;
     expect(rowA[0]).toBe(a.code);
     expect(rowA[6]).toBe('智能监管与基金安全；医保便民服务');
-    // The exporting role does not hold pii:view: credit codes masked (issue 14 finding 11).
+    // The exporting role does not hold pii:view: credit codes masked (docs/rules/admin.md, "Personal information").
     expect(rowA[7]).toBe('示例科技有限公司（9135**********0Y43）');
     expect(rowA[9]).toBe(`决赛组${tag}`);
     expect(rowA[10]).toBe('否');

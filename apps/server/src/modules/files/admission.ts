@@ -1,5 +1,5 @@
 /**
- * Admission of upload pieces on one instance (issue 15). At most `limit` pieces are read at once.
+ * Admission of upload pieces on one instance (docs/files.md, docs/performance.md). At most `limit` pieces are read at once.
  * A piece beyond it first waits, unread, in a FIFO line of at most `maxWaiting` for up to
  * `maxWaitMs`: its body stays in the client's and the kernel's buffers (Node stops reading a
  * socket whose request nobody consumes), so a waiting piece costs a connection and no CPU. Only a

@@ -42,7 +42,7 @@ export interface AccessRules {
 export const FILE_READ_BUTTON = 'file:read';
 
 /**
- * The one place deciding who may read an attachment (product.md section 9): anyone for public
+ * The one place deciding who may read an attachment (docs/files.md, "Reading"): anyone for public
  * content; its owner; participants a document using it is meant for (data documents for approved
  * teams); admins holding `file:read`; experts assigned to its project. Callers answer
  * everyone else 404, so a refusal never tells whether the file exists.

@@ -14,7 +14,7 @@ import { createPieceStore } from './piece-store.js';
 import { createLinkSigner } from './signed-link.js';
 import { speedRoutes } from './speed.routes.js';
 
-/** Pieces of an upload untouched this long are removed (product.md section 9). */
+/** Pieces of an upload untouched this long are removed (docs/files.md). */
 export const UPLOAD_MAX_AGE_MS = 24 * 3600_000;
 
 export interface FilesOptions {
@@ -28,7 +28,10 @@ export interface FilesOptions {
   storage?: Storage;
 }
 
-/** Attachments: chunked and single uploads, storage drivers, streaming, access rules (issue 4); the speed test (issue 15). */
+/**
+ * Attachments: chunked and single uploads, storage drivers, streaming, access rules (docs/files.md);
+ * the speed test (docs/decisions.md, "Speed-test page").
+ */
 /** How often the event loop's delay is sampled for the upload admission. */
 const LAG_SAMPLE_MS = 500;
 

@@ -887,7 +887,7 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
     }
   });
 
-  it('asks refused pieces to wait longer when pieces take long and refusals pile up (issue 15)', async () => {
+  it('asks refused pieces to wait longer when pieces take long and refusals pile up', async () => {
     // A piece that holds its turn for 3 s raises the instance's average piece time.
     const slow = await slowPiece({ id: newUploadId(), name: 'slow.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
     await new Promise((r) => setTimeout(r, 3000));

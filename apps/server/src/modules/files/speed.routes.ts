@@ -57,7 +57,7 @@ function discardCounting(body: Readable | IncomingMessage, max: number): Promise
 }
 
 /**
- * The connection speed test (issue 15): the page times a download from GET and an upload to
+ * The connection speed test (docs/decisions.md, "Speed-test page"): the page times a download from GET and an upload to
  * POST. Nothing is stored: the GET streams filler bytes, the POST counts and drops the body.
  * A plugin of its own so the POST can take its body raw, whatever the Content-Type says, and
  * answer a wrong type with our 400 (after the sign-in check) instead of Fastify's 415.

@@ -38,7 +38,7 @@ const hasContent = (html: string) => htmlToText(html) !== '' || /<img\s/i.test(h
 const quoted = (title: string) => `「${title}」`;
 
 /**
- * 新闻资讯 (issue 12): drafts, publishing (now or at a time ahead), offline, pinning and deleting.
+ * 新闻资讯 (docs/rules/content.md, "News"): drafts, publishing (now or at a time ahead), offline, pinning and deleting.
  * Every write runs on the locked row and records its operation in the same transaction.
  */
 export function createNewsAdminService({ db, repo, now }: NewsAdminDeps) {

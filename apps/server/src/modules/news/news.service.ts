@@ -47,7 +47,7 @@ export interface NewsServiceDeps {
   now: () => Date;
 }
 
-/** The public news pages and /dynamic-look (issue 5); writing is news-admin.service.ts. */
+/** The public news pages and /dynamic-look (docs/rules/content.md, "News"); writing is news-admin.service.ts. */
 export function createNewsService({ repo, now }: NewsServiceDeps) {
   return {
     async list(query: NewsListQuery, locale: Locale = 'zh-cn'): Promise<Page<NewsListItem>> {

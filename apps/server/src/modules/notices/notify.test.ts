@@ -13,7 +13,7 @@ import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import { startSmtpSink, type SmtpSink } from '../../../test/smtp-sink.js';
 
 /**
- * Every event notice goes through its template and the outbox (issue 12): the whole app, with
+ * Every event notice goes through its template and the outbox (docs/rules/content.md, "Message templates"): the whole app, with
  * its SMTP pointed at a local sink, so what an administrator edits is what participants and
  * experts receive, in the inbox and by email.
  */
@@ -303,7 +303,7 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
       return [extra.accountId];
     },
   },
-  // Results publication and appeals (issue 13): one preliminary round published, three appeals.
+  // Results publication and appeals (docs/rules/results.md): one preliminary round published, three appeals.
   {
     code: 'RESULT_PUBLISHED',
     run: async () => {

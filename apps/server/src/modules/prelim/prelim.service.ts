@@ -67,7 +67,7 @@ interface Resolved {
   application: AttachmentRow | null;
 }
 
-/** Preliminary materials (product.md 5): open to approved teams only; the application PDF is counted here. */
+/** Preliminary materials (docs/rules/materials.md): open to approved teams only; the application PDF is counted here. */
 export function createPrelimService({
   db,
   repo,
@@ -131,7 +131,7 @@ export function createPrelimService({
       teamName: team.teamName,
       status,
       projectName: row?.projectName ?? '',
-      // A fresh form starts from the sign-up's track (product.md 5).
+      // A fresh form starts from the sign-up's track (docs/rules/materials.md).
       track: row ? (row.track ?? '') : (team.track ?? ''),
       summary: row?.summary ?? '',
       keywords: row?.keywords ?? [],

@@ -48,7 +48,7 @@ export interface AppealsDeps extends PublicationDeps {
 }
 
 /**
- * Appeals (issue 13, product.md 10): a team files one appeal per round against the current
+ * Appeals (docs/rules/results.md, "Appeals"): a team files one appeal per round against the current
  * version, inside its appeal window; admins reject it, or accept it and send the project to
  * re-review (the review module's 复评, in the same transaction). Filing and deciding take the
  * round's results lock in shared mode (publishing takes it exclusively), then the appeal row.

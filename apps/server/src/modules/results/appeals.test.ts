@@ -37,7 +37,7 @@ import { APPEAL_REREVIEW_REASON } from './appeals.service.js';
 import { promote, rescore, seedExperts, seedScores, seedTeams, type SeededTeam } from './results.fixtures.js';
 
 /**
- * Appeals and new versions (issue 13) on a published preliminary round: A 90, B 85, C 80, D 75,
+ * Appeals and new versions (docs/rules/results.md) on a published preliminary round: A 90, B 85, C 80, D 75,
  * E 70, F 60 (three experts), G unscored; promotion TOP_OVERALL 3 (A, B, C). D appeals and is
  * re-reviewed to 88; version 2 promotes A, D, B and drops C.
  */

@@ -91,7 +91,7 @@ const levelsOf = (entries: readonly ResultEntryView[], awards: AwardRule | null)
   (awards?.levels ?? []).map((l) => ({ code: l.code, name: l.name, count: entries.filter((e) => e.awardCode === l.code).length }));
 
 /**
- * 结果发布 (issue 13, product.md 10): a round's result published from its frozen ranking as
+ * 结果发布 (docs/rules/results.md, "Publication"): a round's result published from its frozen ranking as
  * version 1, new versions after re-review, the versions and their comparison. Every write runs
  * in one transaction under the round's results lock (exclusive): the version and its lines, the
  * public notice in 大赛动态, history rows, the operation record, the teams' notices and, last, the

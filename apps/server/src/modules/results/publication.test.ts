@@ -21,7 +21,7 @@ import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import { promote, seedExperts, seedScores, seedTeams, split, type SeededTeam } from './results.fixtures.js';
 
 /**
- * Publishing both rounds (issue 13). Preliminary: A 90, B 85, C 80, D 75, E 70, F 60 (three
+ * Publishing both rounds (docs/rules/results.md). Preliminary: A 90, B 85, C 80, D 75, E 70, F 60 (three
  * experts, one total each), G approved without scores; promotion TOP_OVERALL 3 -> A, B, C.
  * Final: A 92, B 88, C 80 (three other experts).
  */

@@ -3,7 +3,7 @@ import { escapeHtml, sanitizeHtml } from '../../lib/sanitize-html.js';
 import { beijingTime } from '../../lib/xlsx-stream.js';
 
 /**
- * The public notice of a version in 大赛动态 (issue 13): who is promoted (preliminary) or awarded
+ * The public notice of a version in 大赛动态 (docs/rules/results.md, "The public notice"): who is promoted (preliminary) or awarded
  * (final, grouped by level), by project name and organisation with the track. No scores and no
  * ranks: the ranking of the other projects is not public, and within a level the order is the
  * project name's ("排名不分先后"), so the list discloses nothing beyond the outcome. Each team

@@ -11,7 +11,7 @@ import {
 } from '@contest/shared';
 
 /**
- * The pure rules of results publication (issue 13): award levels, who is promoted in a later
+ * The pure rules of results publication (docs/rules/results.md): award levels, who is promoted in a later
  * preliminary version, and how a project moved between two versions. No I/O: tested on their
  * own (results-rules.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Test fixtures of the results module (issue 13): a round of projects whose owners can sign in,
+ * Test fixtures of the results module (docs/rules/results.md): a round of projects whose owners can sign in,
  * experts of one group scoring every project with one total each (so every aggregate equals
  * it), a promotion confirmed through the API. Not a test file: imported by the *.test.ts here.
  */

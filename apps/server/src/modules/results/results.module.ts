@@ -16,7 +16,7 @@ export interface ResultsServices {
 }
 
 /**
- * Results publication (公示) and appeals (issue 13): built on the review module's deps (clock,
+ * Results publication (公示) and appeals (docs/rules/results.md): built on the review module's deps (clock,
  * settings, round view, workflow, outbox kick) and its re-review. docs/api-results.md.
  */
 export async function registerResults(api: FastifyInstance, _deps: AppDeps, identity: IdentityServices, review: ReviewDeps): Promise<ResultsServices> {

@@ -9,7 +9,7 @@ import type { SessionService } from '../auth/session.service.js';
 
 /**
  * Guards of the expert area's calls (/api/expert/...): `signedIn` admits an expert session
- * (401/409 otherwise); `agreed` also demands the review agreement (product.md 6): 403 with
+ * (401/409 otherwise); `agreed` also demands the review agreement (docs/rules/review.md, "Review agreement"): 403 with
  * REVIEW_MSG.agreementRequired and data.reason AGREEMENT_REQUIRED until it is accepted.
  * Read per request, so accepting takes effect at once.
  */

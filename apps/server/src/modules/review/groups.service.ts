@@ -58,7 +58,7 @@ const constraintOf = (err: unknown): string | undefined => {
 };
 
 /**
- * 评审组 and assignment of a round (product.md 6, issue 11): groups and their experts, the round's
+ * 评审组 and assignment of a round (docs/rules/review.md, "Review groups and assignment"): groups and their experts, the round's
  * projects with group, expected scorers and conflicts (all through the round view, so conflicts
  * count the same way as in scoring), manual moves, and automatic assignment previewed then applied.
  */

@@ -31,8 +31,8 @@ export function promotionRuleText(body: Pick<PromotionBody, 'mode' | 'n'>): stri
 
 /**
  * The participant's notice of a promotion (FINAL_PROMOTED). The manual add of 决赛项目管理
- * (prelim.service changeFinal) sends none; a promotion is news for the team (issue 11: "the
- * participant sees 晋级决赛, notified").
+ * (prelim.service changeFinal) sends none; a promotion is news for the team, told 晋级决赛
+ * (docs/rules/review.md, "Promotion to the final").
  */
 export function promotedNotice(doc: { ownerId: string; projectName: string }): Notice {
   return { code: 'FINAL_PROMOTED', ownerId: doc.ownerId, vars: { projectName: doc.projectName } };
@@ -46,7 +46,7 @@ interface Plan {
 }
 
 /**
- * 晋级决赛 (issue 11) from the PRELIMINARY ranking:
+ * 晋级决赛 (docs/rules/review.md, "Promotion to the final") from the PRELIMINARY ranking:
  * - TOP_OVERALL n: every ranked project with rank <= n. Ties share a rank, so projects tied at
  *   the cut line all go (the count may exceed n; the page shows selectedCount against n). That
  *   is the simple fair rule: no project is left out by a tie the chain could not break.
@@ -179,7 +179,7 @@ export function createPromotionService(deps: Deps, repo: ResultsRepository = cre
           targetId: promotion.id,
           summary: `${reason}：选定 ${p.selected.length} 个项目，新加入决赛 ${added} 个，已在决赛 ${already} 个`,
         });
-        // 评分存证 (issue 13), the last step of the confirm.
+        // 评分存证 (docs/rules/results.md, "Score log"), the last step of the confirm.
         await logPromotion(tx, { actor, promotion, ruleText, added, already });
         return { promotionId: promotion.id, added, already };
       });

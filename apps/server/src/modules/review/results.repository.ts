@@ -34,7 +34,7 @@ export const FINGERPRINT_TABLES = {
   settings: 'ALL',
 } as const satisfies Record<string, 'ROUND' | 'EXPERTS' | 'ALL'>;
 
-/** Reads of the score query, monitoring and promotion (issue 11); every call takes the db or the open transaction. */
+/** Reads of the score query, monitoring and promotion (docs/rules/review.md); every call takes the db or the open transaction. */
 export function createResultsRepository() {
   return {
     /**

@@ -43,7 +43,7 @@ export interface ReviewOptions {
 }
 
 /**
- * Expert review (issue 11): expert accounts (专家库), rubrics, review groups and assignment,
+ * Expert review (docs/rules/review.md): expert accounts (专家库), rubrics, review groups and assignment,
  * expert scoring, score query, monitoring and promotion, for both rounds. docs/api-review.md.
  */
 export async function registerReview(api: FastifyInstance, deps: AppDeps, identity: IdentityServices, options: ReviewOptions = {}): Promise<ReviewDeps> {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 
 /**
  * One PostgreSQL advisory lock per round, held to the end of the transaction, guarding what must
- * not change under a first score (product.md 6). A row lock on `rubrics` cannot do it: before the
+ * not change under a first score (docs/rules/review.md, "Rubric"). A row lock on `rubrics` cannot do it: before the
  * first save there may be no row to lock, and a plain read never waits on a row lock.
  *
  * - EXCLUSIVE: a change of the round's rubric or rule (here and in 大赛设置), and every write of

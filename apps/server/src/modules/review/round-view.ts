@@ -24,10 +24,10 @@ import {
 } from '../../db/schema.js';
 
 /**
- * Who reviews what (issue 11): the one place that answers, for a round, which projects are in it,
+ * Who reviews what (docs/rules/review.md, "Review groups and assignment"): the one place that answers, for a round, which projects are in it,
  * which group each sits in, and which experts are expected to score each one. Every review call
  * (groups, expert scoring, file access, score query, monitoring) reads through here, so the
- * conflict-of-interest rule (product.md 6) is applied the same way everywhere:
+ * conflict-of-interest rule (docs/rules/review.md, "Conflicts of interest") is applied the same way everywhere:
  *
  *   scorers(project) = enabled experts of the project's group who are not in conflict with it
  *                      + experts added to it for re-review (复评)
@@ -289,7 +289,7 @@ export function createRoundView() {
     const [expert] = await experts(tx, [expertId]);
     if (!expert || !expert.enabled) return false;
     // The review agreement (confidentiality) comes before any review material, files included:
-    // the expert guard refuses review calls until it is accepted (product.md 6), so do the files.
+    // the expert guard refuses review calls until it is accepted (docs/rules/review.md, "Review agreement"), so do the files.
     const [account] = await tx.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
     if (!account?.agreedAt) return false;
     const holds = sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;

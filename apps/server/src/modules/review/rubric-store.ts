@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rubrics, scoreSheets } from '../../db/schema.js';
 
-/** A round's rubric (stored, else the defaults of product.md 6) and whether it is locked. */
+/** A round's rubric (stored, else the defaults of docs/rules/review.md, "Rubric") and whether it is locked. */
 export function createRubricStore() {
   return {
     async get(tx: Db, round: ReviewRound): Promise<{ criteria: Criterion[]; version: number }> {

@@ -48,7 +48,7 @@ const sameCriteria = (a: readonly Criterion[], b: readonly Criterion[]) =>
 const sameRule = (a: ScoringRule, b: ScoringRule) =>
   a.aggregate === b.aggregate && a.minScoresForTrim === b.minScoresForTrim && a.tieBreak.length === b.tieBreak.length && a.tieBreak.every((t, i) => t === b.tieBreak[i]);
 
-/** 评分细则 and the round's declared scoring rule (product.md 6): editable until the round's first sheet. */
+/** 评分细则 and the round's declared scoring rule (docs/rules/review.md, "Scoring rule and ranking"): editable until the round's first sheet. */
 export function createRubricService(deps: Pick<ReviewDeps, 'db' | 'now' | 'rubrics' | 'settingsOf'>) {
   const { db, rubrics: store } = deps;
   const settingsRepo = createSettingsRepository(db);

@@ -83,7 +83,7 @@ export function checkScores(criteria: readonly Criterion[], body: SheetBody, sub
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /**
- * Expert scoring (issue 11, product.md 6): the expert's overview, list and project detail (blind
+ * Expert scoring (docs/rules/review.md, "Score sheets"): the expert's overview, list and project detail (blind
  * by setting), draft and submit of their own sheet inside the round's window; an admin's return
  * of a submitted sheet and re-review (复评). A sheet never changes without the SHEET workflow:
  * history, operation record and (for returns) the expert's in-site notice in the same transaction.
@@ -144,8 +144,8 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
       others: doc.otherFileIds.map((id, i) => file(id, 'other', i)).filter((f) => f !== null),
       blind,
       download: settings.review.expertDownload,
-      // Blind review: nothing that names the organisation or the people (product.md 6). Either
-      // way no phone or e-mail: scoring needs no contacts (issue 14, personal information).
+      // Blind review: nothing that names the organisation or the people (docs/rules/review.md, "Blind review"). Either
+      // way no phone or e-mail: scoring needs no contacts (docs/rules/admin.md, "Personal information").
       team: blind
         ? null
         : {
@@ -222,7 +222,7 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
           summary: `${submit ? '提交' : '保存'}${ROUND_NAMES[round]}评分「${projectName}」：总分 ${fromHalfPoints(sheet.total)}`,
         },
       });
-      // 评分存证 (issue 13): the last step, so the log's lock is held only to the commit.
+      // 评分存证 (docs/rules/results.md, "Score log"): the last step, so the log's lock is held only to the commit.
       if (submit) await logScoreSubmitted(tx, { actor, round, sheet, projectName, at });
     });
     return detail(expertId, round, prelimId);

@@ -8,7 +8,7 @@ export type NewSheetRow = typeof scoreSheets.$inferInsert;
 export type RevisionRow = typeof scoreSheetRevisions.$inferSelect;
 
 /**
- * Score sheets and their revisions (issue 11). Every call takes the connection to read through:
+ * Score sheets and their revisions (docs/rules/review.md, "Score sheets"). Every call takes the connection to read through:
  * inside a transaction that must be the transaction (PGlite has one connection).
  */
 export function createSheetsRepository() {

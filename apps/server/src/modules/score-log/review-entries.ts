@@ -1,5 +1,5 @@
 /**
- * The review module's score-log entries (issue 13), one function per fact, each called as the
+ * The review module's score-log entries (docs/rules/results.md, "Score log"), one function per fact, each called as the
  * last step of the transaction that makes the fact (scoring.service, promotion.service). Kept
  * here so the review services gain one line per fact and the payloads are defined in one place
  * (docs "Score log" lists them).

@@ -8,7 +8,7 @@ import { scoreLogRoutes } from './score-log.routes.js';
 import { createScoreLogService } from './score-log.service.js';
 
 /**
- * 评分存证 (issue 13): the console's calls on the tamper-evident log. Appends are not made here
+ * 评分存证 (docs/rules/results.md, "Score log"): the console's calls on the tamper-evident log. Appends are not made here
  * but by the modules whose facts they record (review, results), through score-log.ts.
  */
 export async function registerScoreLog(api: FastifyInstance, deps: AppDeps, identity: IdentityServices): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * 评分存证 (issue 13, product.md 10): the tamper-evident score log, the one place that writes
+ * 评分存证 (docs/rules/results.md, "Score log"): the tamper-evident score log, the one place that writes
  * and checks it. docs/api-results.md ("Score log") describes the canonical form.
  *
  * - `appendScoreLog(tx, …)` is called inside the transaction that makes the fact (a submit, a

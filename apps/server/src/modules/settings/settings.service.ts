@@ -38,7 +38,7 @@ export function createSettingsService({ db, repo, now = () => new Date() }: { db
   const rubrics = createRubricStore();
 
   /**
-   * A round's scoring rule is declared before scoring (product.md 6): once the round has a sheet
+   * A round's scoring rule is declared before scoring (docs/rules/review.md, "Scoring rule and ranking"): once the round has a sheet
    * it is fixed, here as on the rubric page. The round's review lock (after the settings lock, the
    * order the rubric page takes them in) keeps a first sheet save from slipping in between.
    */

@@ -29,7 +29,7 @@ function toAdmin(key: SiteContentKey, row: (SiteContentRow & { editorName?: stri
   };
 }
 
-/** Blocks of the public site (home page, /sign-guide) and their editing from 内容管理 (issue 12). */
+/** Blocks of the public site (home page, /sign-guide) and their editing from 内容管理 (docs/rules/content.md, "Site blocks"). */
 export function createSiteContentService(repo: SiteContentRepository, db: Db) {
   /** English pages get each English text that was written, the Chinese one otherwise. */
   async function blocks(keys: SiteContentKey[], locale: Locale = 'zh-cn'): Promise<Record<string, SiteBlock>> {

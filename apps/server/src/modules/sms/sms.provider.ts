@@ -15,7 +15,7 @@ export interface SmsMessage {
   text: string;
 }
 
-/** One interface for every gateway (product.md section 8); services never know which one runs. */
+/** One interface for every gateway (docs/rules/content.md, "Delivery"); services never know which one runs. */
 export interface SmsProvider {
   name: string;
   send(message: SmsMessage): Promise<void>;

@@ -117,7 +117,7 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
   const now = deps.now ?? Date.now;
   const generate = deps.random ?? defaultCode;
   // How long the gateway usually takes (moving average of real sends): a send that delivers
-  // nothing waits about as long, so the answer's timing does not tell either (issue 14).
+  // nothing waits about as long, so the answer's timing does not tell either (docs/rules/identity.md, "SMS codes").
   let typicalSendMs = 0;
 
   return {

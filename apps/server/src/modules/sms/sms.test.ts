@@ -290,7 +290,7 @@ describe('SMS service: resend window and daily caps', () => {
   });
 });
 
-describe('SMS service: a send that delivers nothing (issue 14, 4)', () => {
+describe('SMS service: a send that delivers nothing', () => {
   it('holds the window, the daily counts and a code, answers as a send does, and hands nothing to the gateway', async () => {
     const { sms, provider, kv, advance } = setup({ codes: ['111111', '424242'], limits: { dailyPerPhone: 2 } });
     const real = await sms.send(login('13900000041'));
@@ -682,7 +682,7 @@ describe('POST /api/login/send/sms', () => {
     expect(allowed.statusCode).toBe(200);
   });
 
-  it('a hook may answer "do not deliver": the same answer and wait as a real send, nothing sent (issue 14, 4)', async () => {
+  it('a hook may answer "do not deliver": the same answer and wait as a real send, nothing sent', async () => {
     const before = provider.sent.length;
     const real = await post({ phone: '13900000051', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12');
     const silent = await post({ phone: '13900000052', smsKey: 'LOGIN_VERIFY_KEY' }, '10.2.0.12', '/silent');

@@ -395,7 +395,7 @@ describe('export', () => {
     expect(cell('单位类型')).not.toBe('MEDICAL_INSTITUTION');
     expect(cell('所在地区')).toBe('北京市');
     expect(cell('参赛方向')).not.toBe('SMART_SUPERVISION');
-    // The exporter does not hold pii:view: contacts and the credit code go out masked (issue 14 finding 11).
+    // The exporter does not hold pii:view: contacts and the credit code go out masked (docs/rules/admin.md, "Personal information").
     expect(cell('统一社会信用代码')).toBe('9135**********0Y43');
     expect(cell('成员人数')).toBe(2);
     expect(cell('状态')).toBe('已提交');

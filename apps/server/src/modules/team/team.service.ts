@@ -54,7 +54,7 @@ type Participant = Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
 const blankToNull = (s: string) => (s === '' ? null : s);
 const person = (p: Record<string, string>): TeamPerson => ({ ...p, name: p.name ?? '' });
 
-/** Team sign-up (product.md 4): the participant's draft and submission, the admin's audit. */
+/** Team sign-up (docs/rules/sign-up.md): the participant's draft and submission, the admin's audit. */
 export function createTeamService({
   db,
   repo,

@@ -7,7 +7,7 @@ import { templatesRoutes } from './templates.routes.js';
 import { createTemplatesService, type TemplatesService } from './templates.service.js';
 
 /**
- * Message templates (issue 12, product.md 8): the admin calls. Services render event notices
+ * Message templates (docs/rules/content.md, "Message templates"): the admin calls. Services render event notices
  * with `renderEvent` (render.ts) or send them with `notifyEvent` (notices/notify.ts).
  */
 export async function registerTemplates(api: FastifyInstance, deps: AppDeps, identity: IdentityServices, options: { now?: () => Date } = {}): Promise<{ templates: TemplatesService }> {

@@ -89,7 +89,7 @@ function checkVersion(current: number, expected: number | undefined): void {
 }
 
 /**
- * Message templates (product.md 8): the event templates of the catalogue (edited copies stored
+ * Message templates (docs/rules/content.md, "Message templates"): the event templates of the catalogue (edited copies stored
  * by code; never-saved ones are their defaults) and the templates of bulk sends (code null).
  * Every write is audited in its transaction (action sms:template) and checks the version the
  * editor loaded, so two administrators saving at once cannot overwrite each other.

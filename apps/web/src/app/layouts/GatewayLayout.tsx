@@ -40,7 +40,7 @@ export const GATEWAY_NAV: readonly GatewayNavItem[] = [
   { to: SITE_PATHS.materialsSubmit, label: 'nav.materialsSubmit' },
 ];
 
-/** The menu's paths: no back arrow in the breadcrumb there (spec section 2). */
+/** The menu's paths: no back arrow in the breadcrumb there (docs/rules/screens.md, "Public site"). */
 export const GATEWAY_TOP_LEVEL_PATHS: readonly string[] = GATEWAY_NAV.map((item) => item.to);
 
 function navClass({ isActive }: { isActive: boolean }): string {

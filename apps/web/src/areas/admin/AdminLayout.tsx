@@ -3,7 +3,7 @@ import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
 import { ADMIN_PATHS } from './routes';
 import './admin-pages.css';
 
-/** The admin console (spec section 2): menus from the server, tabs, menu rules. */
+/** The admin console (docs/rules/screens.md, "Consoles"): menus from the server, tabs, menu rules. */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
   return (

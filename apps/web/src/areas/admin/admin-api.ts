@@ -46,7 +46,7 @@ export const ADMIN_QUERY_KEYS = {
   pii: (kind: PiiKind, id: string) => ['admin', 'pii', kind, id] as const,
 };
 
-/** Answers carry ISO times; the console shows Beijing-style local date-times (spec section 9). */
+/** Answers carry ISO times; the console shows Beijing-style local date-times (docs/rules/screens.md, "Dates, sizes, toasts"). */
 export function formatDateTime(value: string | null | undefined): string | null {
   return value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : null;
 }

@@ -5,8 +5,8 @@ import { withNamespaces } from '../../i18n';
 import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 
 /**
- * Admin area under /admin (spec section 2). Every page carries its menu code in `handle`;
- * the console layout sends a page whose code the account lacks to /404 (spec section 4).
+ * Admin area under /admin (docs/rules/screens.md, "Consoles"). Every page carries its menu code in `handle`;
+ * the console layout sends a page whose code the account lacks to /404 (the menu rules).
  * Detail pages are flagged notInMenu and name the menu entry they belong to.
  */
 export const ADMIN_PATHS = {
@@ -137,7 +137,7 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorPage')).FinalMonitorPage,
   }))),
 
-  // 结果公示 (issue 13): /admin/results opens its first permitted entry (the console's `*` route).
+  // 结果公示: /admin/results opens its first permitted entry (the console's `*` route).
   page(P.resultPublish, 'resultPublish', 'admin:titles.resultPublish', withNamespaces(['results'], async () => ({
     Component: (await import('./results/ResultsPublishPage')).ResultsPublishPage,
   }))),

@@ -3,7 +3,7 @@ import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
 import { EXPERT_PATHS } from './paths';
 
 /**
- * The expert console shares the admin layout (spec section 2): menu from the server (the
+ * The expert console shares the admin layout (docs/rules/screens.md, "Consoles"): menu from the server (the
  * final review entry already dropped until the agreement is accepted), tabs, and the
  * watermark of the account code and masked account that every expert page carries (drawn over
  * the preview dialog too; the dialog adds the same text over the file, see ReviewFiles).

@@ -51,7 +51,7 @@ export function isOutdatedRefusal(error: unknown): boolean {
   return reason === 'CLOSED' || reason === 'NOT_ALLOWED';
 }
 
-/** PUT /user/agreement: the review agreement, once (product.md 6). */
+/** PUT /user/agreement: the review agreement, once (docs/rules/review.md, "Review agreement"). */
 export const acceptAgreement = () => api.put('/user/agreement');
 
 /** 403 with data.reason AGREEMENT_REQUIRED: every review call until the agreement is accepted. */

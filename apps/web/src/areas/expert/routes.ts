@@ -6,7 +6,7 @@ import { guardRoutes, requireStaffLogin } from '../../lib/route-guards';
 import { ROUND_SLUGS, type ReviewRound, type RoundSlug } from '@contest/shared';
 
 /**
- * Paths of the expert area (spec section 2). Here, not in their own module, because the router
+ * Paths of the expert area. Here, not in their own module, because the router
  * (and so the home page's bundle) loads this file and no other file of the area; pages import
  * them through ./paths.
  */
@@ -53,7 +53,7 @@ export const ROUND_PAGES: Record<ReviewRound, RoundPages> = {
 export const detailPath = (round: ReviewRound, id: string) => `${ROUND_PAGES[round].detail}/${encodeURIComponent(id)}`;
 
 /**
- * Expert area under /expert (spec section 2). Pages need the ExpertToken. Each page names the
+ * Expert area under /expert (docs/rules/screens.md, "Consoles"). Pages need the ExpertToken. Each page names the
  * menu code of EXPERT_MENUS it belongs to (for the menu's highlight); the console does not enforce
  * them for experts: the review pages sit behind the agreement gate instead, which sends an expert
  * who has not agreed to the agreement on the home page (the server hides the final-review entry

@@ -57,7 +57,7 @@ function useCurrentMeta(): ParticipantRouteMeta | null {
   return found;
 }
 
-/** Participant centre (spec section 2): top bar, left navigation, breadcrumb, content. */
+/** Participant centre (docs/rules/screens.md, "Participant centre"): top bar, left navigation, breadcrumb, content. */
 export function ParticipantLayout() {
   const { t } = useTranslation('participant');
   const { t: tAny } = useTranslation(NAMESPACES);

@@ -6,7 +6,7 @@ import { withNamespaces } from '../../i18n';
 import { guardRoutes, requireParticipantLogin } from '../../lib/route-guards';
 
 /**
- * Logged-in participant pages (spec section 2). Every page needs the AccessToken unless its
+ * Logged-in participant pages (docs/rules/screens.md, "Participant centre"). Every page needs the AccessToken unless its
  * handle says noLogin.
  */
 export const PARTICIPANT_PATHS = {
@@ -16,7 +16,7 @@ export const PARTICIPANT_PATHS = {
   materialSubmissionDetail: '/material-submission/detail',
   myMessage: '/my-message',
   module: '/module',
-  /** Issue 15; not in the left navigation (the spec fixes its four entries): linked from the materials form. */
+  /** The speed test; not in the left navigation (it has four fixed entries): linked from the materials form. */
   speedTest: '/user/speed-test',
 } as const;
 
@@ -81,7 +81,7 @@ const mySignDetailPage = async () => ({ Component: (await import('./sign/MySignD
 const materialPage = async () => ({
   Component: (await import('./materials/MaterialSubmissionPage')).MaterialSubmissionPage,
 });
-// The detail shows the published results (issue 13), whose texts are their own namespace.
+// The detail shows the published results (docs/rules/results.md), whose texts are their own namespace.
 const materialDetailPage = withNamespaces(['results'], async () => ({
   Component: (await import('./materials/MaterialSubmissionDetailPage')).MaterialSubmissionDetailPage,
 }));

@@ -4,7 +4,7 @@ import type { RouteHandle } from '../../lib/route-handle';
 
 type SiteHandle = RouteHandle & BreadcrumbHandle;
 
-/** Public site (spec section 2). The app router wraps these routes in the gateway layout. */
+/** Public site (docs/rules/screens.md, "Public site"). The app router wraps these routes in the gateway layout. */
 export const SITE_PATHS = {
   home: '/',
   medicalInsurance: '/medical-insurance',

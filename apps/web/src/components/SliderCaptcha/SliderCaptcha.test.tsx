@@ -258,7 +258,7 @@ describe('SliderCaptcha', () => {
   });
 });
 
-describe('SliderCaptcha from the keyboard and for screen readers (issue 14)', () => {
+describe('SliderCaptcha from the keyboard and for screen readers', () => {
   it('the handle is a focusable slider with a name, range, value and keyboard instructions', async () => {
     const { handle, ready } = setup();
     await ready('nonce-1');

@@ -135,7 +135,7 @@ function thin(points: Point[], max: number = CAPTCHA_TRACK.maxPoints): Point[] {
 type FailKind = 'wrong' | 'timeout' | 'again';
 
 /**
- * Slider jigsaw captcha (spec section 4): drag the handle so the piece fills the hole; the
+ * Slider jigsaw captcha (docs/rules/identity.md, "Slider captcha"): drag the handle so the piece fills the hole; the
  * server judges the position. Drags over CAPTCHA.dragLimitMs and perfectly flat tracks fail
  * locally without spending a verify call; every failure loads a fresh captcha.
  */

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Space, Tooltip, type ButtonProps } from 'antd';
 import { usePermission, type PermissionRequirement } from '../../lib/permission';
 
-/** Button item of spec section 3 (text, btnClass, btnType, disabled, icon, iconHoverText), plus its permission. */
+/** Button item (text, btnClass, btnType, disabled, icon, iconHoverText), plus its permission. */
 export interface ButtonItem {
   key: string;
   text?: ReactNode;
@@ -19,7 +19,7 @@ export interface ButtonItem {
   onClick?(): void;
 }
 
-/** A row of buttons; those the user may not use are left out (spec section 6). */
+/** A row of buttons; those the user may not use are left out (docs/rules/screens.md, "Permission directive"). */
 export function ButtonGroup({ items, size }: { items: ButtonItem[]; size?: ButtonProps['size'] }) {
   const can = usePermission();
   const visible = items.filter((item) => can(item.permission));

@@ -9,7 +9,7 @@ import { clearOpenTabs } from './open-tabs';
 
 /**
  * Header block of the consoles: the account name with a logout entry. Logging out removes
- * the token and the open tabs (spec section 6), then shows the realm's login page.
+ * the token and the open tabs (docs/rules/screens.md, "Session and redirects"), then shows the realm's login page.
  */
 export function ConsoleAccount({ realm, logoutLabel }: { realm: StaffRealm; logoutLabel: string }) {
   const { t } = useTranslation();

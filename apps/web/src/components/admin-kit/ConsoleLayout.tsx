@@ -39,14 +39,14 @@ export interface ConsoleLayoutProps {
   homeCode?: string;
   logoutLabel: string;
   /**
-   * Apply the menu rules of spec section 4 (pages need their code in the menus). The expert
+   * Apply the menu rules (docs/rules/screens.md, "Consoles": pages need their code in the menus). The expert
    * console's routes carry codes only to highlight the menu: an expert who has not agreed yet
    * must reach the agreement on the home page, not a 404, so it only draws the menu.
    */
   enforceMenus?: boolean;
 }
 
-/** Experts (first role EXPERT) get the watermark (spec sections 2 and 6). */
+/** Experts (first role EXPERT) get the watermark (docs/rules/screens.md, "Consoles"). */
 export function isExpertAccount(info: Pick<StaffInfo, 'roles' | 'roleCode'>): boolean {
   return (info.roles[0]?.code ?? info.roleCode) === 'EXPERT';
 }
@@ -140,7 +140,7 @@ function useVerdictEffects(realm: StaffRealm, verdict: MenuVerdict | null): void
 }
 
 /**
- * The admin (and expert) console around every page (spec section 2): header with logo,
+ * The admin (and expert) console around every page (docs/rules/screens.md, "Consoles"): header with logo,
  * account name and logout; a collapsible menu from the server's menus; the tab bar of open
  * pages; the menu rules; the expert watermark.
  */

@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { SKELETON_ROWS } from '@contest/shared';
 import './kit.css';
 
-/** How long the skeleton stays at least once shown (spec section 9: skeleton throttle 500 ms). */
+/** How long the skeleton stays at least once shown (docs/rules/screens.md, "Shared widgets": 500 ms). */
 export const SKELETON_MIN_MS = 500;
 
-/** Empty cells show '--' (spec section 2): null, undefined, '' and whitespace alike. */
+/** Empty cells show '--' (docs/rules/screens.md, "Shared widgets"): null, undefined, '' and whitespace alike. */
 export const EMPTY_CELL = '--';
 
 export function isEmptyCell(value: unknown): boolean {
@@ -64,7 +64,7 @@ export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'l
 }
 
 /**
- * The console's table (spec section 2): a skeleton of six rows while the first page loads,
+ * The console's table (docs/rules/screens.md, "Shared widgets"): a skeleton of six rows while the first page loads,
  * 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>. A table wider
  * than its card scrolls inside it (on a phone the columns never widen the page); a caller's
  * own `scroll` replaces that.

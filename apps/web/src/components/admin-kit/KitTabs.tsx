@@ -3,7 +3,7 @@ import { Tabs } from 'antd';
 import { STICKY_THRESHOLD_PX } from '@contest/shared';
 import './kit.css';
 
-/** Tab item of spec section 3: txtMes (label), disabled, component (content). */
+/** Tab item: txtMes (label), disabled, component (content). */
 export interface KitTabItem {
   key: string;
   txtMes: ReactNode;
@@ -34,7 +34,7 @@ export function useScrolledPast(threshold = STICKY_THRESHOLD_PX, enabled = true)
   return past;
 }
 
-/** The tab bar of spec section 2's shared widgets; disabled tabs cannot be chosen. */
+/** The tab bar of the shared widgets (docs/rules/screens.md, "Shared widgets"); disabled tabs cannot be chosen. */
 export function KitTabs({ items, activeKey, onChange, bordered = false, sticky = false }: KitTabsProps) {
   const scrolled = useScrolledPast(STICKY_THRESHOLD_PX, sticky);
   const className = ['kit-tabs', sticky && 'kit-tabs--sticky', sticky && scrolled && 'kit-tabs--shadow']

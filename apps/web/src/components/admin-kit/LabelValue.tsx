@@ -31,7 +31,7 @@ function labelText(label: ReactNode): ReactNode {
   return typeof label === 'string' ? label.replace(/\s*[:：]\s*$/, '') : label;
 }
 
-/** Label/value item of spec section 2: '--' when empty, optional HTML, two-line ellipsis with a details link. */
+/** Label/value item (docs/rules/screens.md, "Shared widgets"): '--' when empty, optional HTML, two-line ellipsis with a details link. */
 export function LabelValue({ label, value, html, ellipsis = false }: LabelValueProps) {
   const { t } = useTranslation('admin');
   const ref = useRef<HTMLDivElement>(null);

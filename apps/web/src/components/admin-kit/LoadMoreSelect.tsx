@@ -2,11 +2,11 @@ import { useMemo, useRef, type UIEvent } from 'react';
 import { Select, Spin, type SelectProps } from 'antd';
 import './kit.css';
 
-/** Spec section 9: load more within 10 px of the bottom, at most every 50 ms. */
+/** docs/rules/screens.md, "Shared widgets": load more within 10 px of the bottom, at most every 50 ms. */
 export const LOAD_MORE_THRESHOLD_PX = 10;
 export const LOAD_MORE_THROTTLE_MS = 50;
 
-/** Select option of spec section 3: code is the value, name the label. */
+/** Select option: code is the value, name the label. */
 export interface CodeName {
   code: string;
   name: string;

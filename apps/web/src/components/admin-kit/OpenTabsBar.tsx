@@ -13,7 +13,7 @@ export interface OpenTabsBarProps {
 }
 
 /**
- * The breadcrumb tab bar of the consoles (spec section 2): bordered cards of the open pages
+ * The breadcrumb tab bar of the consoles (docs/rules/screens.md, "Consoles"): bordered cards of the open pages
  * with close other tabs, close all tabs and refresh current tab.
  */
 export function OpenTabsBar({ realm, homePath, onRefresh }: OpenTabsBarProps) {

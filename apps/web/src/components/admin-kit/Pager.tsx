@@ -8,7 +8,7 @@ export interface PagerProps {
   onChange(page: number, size: number): void;
 }
 
-/** Spec section 9 paging: default size 10; layout previous, pager, next, jumper. */
+/** Paging (docs/rules/screens.md, "Shared widgets"): default size 10; layout previous, pager, next, jumper. */
 export function Pager({ page, size = PAGE_SIZE_DEFAULT, total, onChange }: PagerProps) {
   if (total <= 0) return null;
   return (

@@ -71,7 +71,7 @@ interface ListState<F> {
 }
 
 const RESERVED = ['page', 'size', 'sort', 'order'];
-/** Never a filter: the language parameter of spec section 1. */
+/** Never a filter: the language parameter (docs/rules/screens.md, "Language and preferences"). */
 const IGNORED = ['lang'];
 
 function dropBlanks(values: Record<string, unknown>): Record<string, unknown> {

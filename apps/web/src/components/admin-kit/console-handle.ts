@@ -3,7 +3,7 @@ import type { RouteHandle } from '../../lib/route-handle';
 
 /**
  * What the admin and expert consoles read from a route's `handle` besides the title: the
- * menu code that grants the page (spec section 4, "Admin menu").
+ * menu code that grants the page (docs/rules/screens.md, "Consoles").
  */
 export interface ConsoleRouteHandle extends RouteHandle {
   /** Menu code from GET /admin/user/account that grants this page. */

@@ -1,5 +1,5 @@
 /**
- * Pure rules over the menu tree the server sends (spec section 4, "Admin menu"). Kept apart
+ * Pure rules over the menu tree the server sends (docs/rules/screens.md, "Consoles"). Kept apart
  * from React so each rule is tested on its own.
  */
 import type { StaffMenu } from '../../lib/session';

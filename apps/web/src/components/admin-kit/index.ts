@@ -1,6 +1,6 @@
 /**
- * Shared widgets of the admin and expert consoles (spec section 2, "Shared widgets"), and the
- * pieces that make a contest list page mostly declaration (issue 10). Import from this file.
+ * Shared widgets of the admin and expert consoles (docs/rules/screens.md, "Shared widgets"), and the
+ * pieces that make a contest list page mostly declaration (CONTRIBUTING.md). Import from this file.
  *
  * ## List pages: SearchTable + SearchField + columns
  *

@@ -12,7 +12,7 @@ export interface KitOption {
 }
 
 export const KIT_QUERY_KEYS = {
-  // The language is part of the key: switching it fetches the names again (issue 12).
+  // The language is part of the key: switching it fetches the names again.
   dictPublic: (types: readonly string[], lang: Locale = dictLang()) => ['dic', 'public', lang, ...types] as const,
 };
 
@@ -38,7 +38,7 @@ export function useDictOptions(types: readonly string[]): Record<string, KitOpti
   return out;
 }
 
-/** Answers carry ISO times; the console shows local date-times (spec section 9); null when empty. */
+/** Answers carry ISO times; the console shows local date-times (docs/rules/screens.md, "Dates, sizes, toasts"); null when empty. */
 export function formatDateTime(value: string | null | undefined): string | null {
   return value ? dayjs(value).format(DATE_FORMATS.datetime) : null;
 }

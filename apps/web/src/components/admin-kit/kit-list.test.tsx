@@ -1,4 +1,4 @@
-/** The declared list kit (issue 10): search fields, URL state, sorting, selection, export, detail, audit dialog. */
+/** The declared list kit: search fields, URL state, sorting, selection, export, detail, audit dialog. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Button } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * The console's open tabs (spec sections 2, 3 and 9): records of path and title, at most
+ * The console's open tabs (docs/rules/screens.md, "Consoles"): records of path and title, at most
  * OPEN_TAB_LIMIT (the oldest dropped), kept in localStorage so a reload restores them, and
  * removed on logout. One list per realm: the admin and expert consoles are separate sessions.
  */

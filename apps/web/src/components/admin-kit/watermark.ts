@@ -1,5 +1,5 @@
 /**
- * The expert watermark of the consoles (spec sections 2 and 9): the account code and the
+ * The expert watermark of the consoles (docs/rules/screens.md, "Consoles"): the account code and the
  * masked account, diagonal, in tiles of 300x240 at opacity 0.1, rotated -30 degrees, font 28.
  * Drawn as an SVG tile rather than on a canvas: no canvas dependency, and the text is
  * testable. The CSP allows data: images.

@@ -42,7 +42,7 @@ async function open(props: CaptchaPromptOptions = {}) {
   return dialog;
 }
 
-describe('captcha dialog (issue 14: keyboard and screen readers)', () => {
+describe('captcha dialog: keyboard and screen readers', () => {
   it('starts with focus on the slider handle, operable from the keyboard', async () => {
     await open();
     const handle = screen.getByRole('slider', { name: '拼图滑块' });

@@ -154,7 +154,7 @@ describe('LoginForm', () => {
 
   it('puts a refusal under the password field, keeps the dialog open and stores nothing', async () => {
     device.mobile = true;
-    // The server answers an unknown name and a wrong password alike, with no remaining tries (issue 14).
+    // The server answers an unknown name and a wrong password alike, with no remaining tries (docs/rules/identity.md, "Sign-in").
     vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.badCredentials));
     await openLogin();
     type('请输入用户名', 'demo1');
@@ -169,7 +169,7 @@ describe('LoginForm', () => {
 
   it('puts an SMS-login refusal under the code field', async () => {
     device.mobile = true;
-    // A locked account is refused SMS login too (issue 14, 7); an unknown phone answers as a wrong code.
+    // A locked account is refused SMS login too (docs/rules/identity.md, "Lockout"); an unknown phone answers as a wrong code.
     const post = vi.spyOn(api, 'post').mockRejectedValue(refused(AUTH_MSG.locked, { lockedUntil: '2025-06-01T02:15:00.000Z' }));
     await openLogin();
     fireEvent.click(screen.getByRole('tab', { name: '短信登录' }));
@@ -185,7 +185,7 @@ describe('LoginForm', () => {
     );
   });
 
-  it('the slider dialog offers 改用短信验证码登录: it cancels the slider and opens the SMS tab, which then skips the slider (issue 14)', async () => {
+  it('the slider dialog offers 改用短信验证码登录: it cancels the slider and opens the SMS tab, which then skips the slider', async () => {
     const post = vi.spyOn(api, 'post').mockResolvedValue(ok(LOGIN_RESULT));
     vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo('demo1')));
     await openLogin();

@@ -45,7 +45,7 @@ export interface LoginFormProps {
 }
 
 /**
- * Submit sequence shared by both tabs (spec section 4): slider first on desktop, the login
+ * Submit sequence shared by both tabs (docs/rules/identity.md, "Sign-in"): slider first on desktop, the login
  * call, then token, toast, redirect and closing the dialog. Server refusals go under
  * `errorField` (the password or the code field); no toast, the call is silent.
  */
@@ -164,7 +164,7 @@ function SmsLogin({ sliderDeclined }: { sliderDeclined: boolean }) {
 export function LoginForm({ initialUsername, onSwitchToRegister }: LoginFormProps) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<LoginMode>('password');
-  // Set by the captcha dialog's "改用短信验证码登录" (issue 14): the SMS tab then skips the slider.
+  // Set by the captcha dialog's "改用短信验证码登录" (docs/rules/identity.md, "Slider captcha"): the SMS tab then skips the slider.
   const [sliderDeclined, setSliderDeclined] = useState(false);
   const switchToSms = () => {
     setSliderDeclined(true);

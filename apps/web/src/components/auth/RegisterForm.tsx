@@ -20,7 +20,7 @@ import { PhoneField, SmsCodeField } from './AuthFields';
 import { useFeedback } from '../feedback';
 import { validateAndFocus } from '../../lib/form-errors';
 
-/** The user notice and privacy policy (spec section 5), served as a static file. */
+/** The user notice and privacy policy (docs/rules/identity.md, "Registration"), served as a static file. */
 export const AGREEMENT_URL = '/files/xieyi.pdf';
 
 interface RegisterValues {
@@ -44,7 +44,7 @@ export interface RegisterFormProps {
 }
 
 /**
- * Register half of the welcome dialog, in two steps (spec section 4): account (username,
+ * Register half of the welcome dialog, in two steps (docs/rules/identity.md, "Registration"): account (username,
  * password, confirmation), then info (email, phone, SMS code, agreement). Both steps stay
  * mounted, the inactive one hidden, so values and server errors survive going back.
  */

@@ -21,7 +21,7 @@ const RESEND_SECONDS = SMS.resendWaitMs / 1000;
 
 /**
  * "Get code" button of the SMS fields: checks the phone field first, sends, then stays
- * disabled for 60 s showing the seconds left (spec section 4).
+ * disabled for 60 s showing the seconds left (docs/rules/identity.md, "SMS codes").
  */
 export function SmsCodeButton({
   form,

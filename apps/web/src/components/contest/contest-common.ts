@@ -82,7 +82,7 @@ export function fileRefsOf(value: readonly UploadValueItem[] | null | undefined)
 }
 
 /**
- * Saves a downloaded file under the name the server gave (spec section 3: Content-Disposition).
+ * Saves a downloaded file under the name the server gave (its Content-Disposition header).
  * The shared client sends the token of the page's realm (the URL decides: /admin pages send the
  * AdminToken, /expert pages the ExpertToken, the others the participant's AccessToken). Files
  * above 20 MB go through a signed link the browser downloads itself (lib/download-attachment).

@@ -1,4 +1,4 @@
-/** An image in the preview dialog: 旋转 in 90 degree steps, wheel zoom and drag to move (spec section 2). */
+/** An image in the preview dialog: 旋转 in 90 degree steps, wheel zoom and drag to move (docs/rules/screens.md, "File preview"). */
 import { useRef, useState, type PointerEvent, type WheelEvent } from 'react';
 import { Button } from 'antd';
 import { RotateRightOutlined } from '@ant-design/icons';

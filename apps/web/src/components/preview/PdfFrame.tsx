@@ -1,5 +1,5 @@
 /**
- * A PDF in the preview dialog: the viewer page (/pdf/web/viewer.html, spec section 2) in a
+ * A PDF in the preview dialog: the viewer page (/pdf/web/viewer.html) in a
  * same-origin frame, given the dialog's blob link. The page reports back through postMessage;
  * only messages from this very frame and this origin are believed.
  */

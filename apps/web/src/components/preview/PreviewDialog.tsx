@@ -1,5 +1,5 @@
 /**
- * The file preview dialog (spec sections 2 and 4): images, PDFs, videos and audio, previous/next
+ * The file preview dialog (docs/rules/screens.md, "File preview"): images, PDFs, videos and audio, previous/next
  * arrows on hover, a loading overlay, an error text, and the contest watermark over the content.
  * Images and PDFs: each shown file gets a blob link that is revoked as soon as the file changes
  * or the dialog closes; fetched bytes are cached by file while the dialog stays open. PDFs show

@@ -10,7 +10,7 @@ export function nextRotation(degrees: number): number {
 
 /**
  * The zoom after one wheel event: scale + wheelDelta / 1200, applied only when the result
- * lies strictly between 0.1 and 5; otherwise the scale stays as it was (spec sections 4, 9).
+ * lies strictly between 0.1 and 5; otherwise the scale stays as it was (docs/rules/screens.md, "File preview").
  */
 export function nextZoom(scale: number, wheelDelta: number): number {
   const next = scale + wheelDelta / ZOOM.wheelDivisor;

@@ -1,5 +1,5 @@
 /**
- * The preview dialog's file item (spec section 3 "Preview file item"), how its bytes are fetched
+ * The preview dialog's file item, how its bytes are fetched
  * (images, PDFs) and how a video or audio file gets a link the browser streams from instead.
  */
 import { fileExtensionOf, previewKindOf, type PreviewKind } from '@contest/shared';
@@ -8,7 +8,7 @@ import { attachmentStreamPath, fetchAccessUrl, fetchRedirectLink } from '../../l
 
 /**
  * What the dialog shows: the shared kinds, plus media the browser plays itself ("images/videos
- * in preview", spec section 2). Media is never fetched into a blob: a 500 MB video would pass
+ * in preview", docs/rules/screens.md, "File preview"). Media is never fetched into a blob: a 500 MB video would pass
  * through the API client and sit whole in memory.
  */
 export type PreviewDialogKind = PreviewKind | 'video' | 'audio';

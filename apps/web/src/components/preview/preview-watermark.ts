@@ -1,7 +1,7 @@
 import { CONTEST_NAME_DEFAULT } from '@contest/shared';
 
 /**
- * The preview watermark text (spec section 6): the contest name, except on the /module page
+ * The preview watermark text (docs/rules/screens.md, "File preview"): the contest name, except on the /module page
  * and for experts (whose own watermark already covers their screens).
  */
 export function previewWatermarkText(pathname: string, firstRoleCode: string | null | undefined): string | null {

@@ -1,6 +1,6 @@
 /**
  * Views of published results (公示) and appeals shared by the admin console and the participant
- * pages (issue 13): the countdown of a period on the server's clock, outcome / appeal / movement
+ * pages (docs/rules/results.md): the countdown of a period on the server's clock, outcome / appeal / movement
  * tags, and the translation of the shared Chinese texts (RESULTS_MSG). Texts: `results` namespace
  * (loaded by the routes that show these).
  */

@@ -1,5 +1,5 @@
 /**
- * The multi-file uploader (spec sections 2, 3, 4, 5): pick or drop files, see each one's
+ * The multi-file uploader (docs/uploader.md): pick or drop files, see each one's
  * state in the list, cancel, delete, retry. Works as an antd Form control: `value` is the
  * list of stored files and `onChange` receives the new list when a file is stored or deleted.
  * The queue itself (concurrency, pieces, resume) is UploadQueue in lib/upload.
@@ -28,7 +28,7 @@ export interface MultiUploadProps {
   id?: string;
   value?: UploadValueItem[];
   onChange?: (value: UploadValueItem[]) => void;
-  /** The attachment origin sent with every piece; OTHER by default (spec section 7). */
+  /** The attachment origin sent with every piece; OTHER by default (docs/files.md, "Chunked upload protocol"). */
   origin?: AttachmentOrigin;
   /** Accepted extensions, comma-separated (".pdf,.docx"); everything when absent. */
   accept?: string;

@@ -1,5 +1,5 @@
 /**
- * How many pieces one upload queue sends at once (issue 15): additive increase, multiplicative
+ * How many pieces one upload queue sends at once (docs/uploader.md, "Concurrency"): additive increase, multiplicative
  * decrease, as TCP does. Each piece refused as busy (429) means the server has more pieces than it
  * can take, and every refused piece's body has been sent for nothing, so the queue halves what it
  * sends at once (down to 1); after every few pieces taken it sends one more, back up to its normal

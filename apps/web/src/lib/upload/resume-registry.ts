@@ -5,7 +5,7 @@ import { createUploadId } from './upload-id';
 export const RESUME_STORAGE_KEY = 'uploadResume';
 
 /**
- * The server drops leftover pieces after a day (product.md section 9); an older id would only
+ * The server drops leftover pieces after a day (docs/files.md); an older id would only
  * earn a status call answering "nothing received", so it is forgotten a little earlier.
  */
 export const RESUME_TTL_MS = 23 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 /**
- * The uploader's and preview's server calls (spec section 7, product.md section 9). Every
+ * The uploader's and preview's server calls (docs/files.md). Every
  * assumption about the answers' shapes sits in the parse* functions below, so a change on
  * the server side is a change here only.
  */

@@ -1,6 +1,5 @@
 /**
- * The multi-file uploader's engine, free of React (spec sections 4, 5 and 9; see
- * docs/uploader.md): checks picked files, queues them, uploads at most two files at once in
+ * The multi-file uploader's engine, free of React (docs/uploader.md): checks picked files, queues them, uploads at most two files at once in
  * 5 MB pieces with up to five pieces of a file in flight, reports progress, and resumes a
  * retried file from the pieces the server already holds. A piece the server is too busy to take
  * (429) is sent again after the wait it names: the file stays "uploading", its progress holds;

@@ -1,6 +1,6 @@
 import type { AttachmentOrigin } from '@contest/shared';
 
-/** Upload statuses of spec section 4; every `error_*` one is final until the user retries or dismisses. */
+/** Upload statuses (docs/uploader.md, "State machine of a picked file"); every `error_*` one is final until the user retries or dismisses. */
 export const UPLOAD_STATUSES = [
   'waiting',
   'uploading',
@@ -23,7 +23,7 @@ export interface StoredFile {
   fileSize: number;
 }
 
-/** What the uploader holds as its form value (spec section 3 "Upload value item", plus the attachment id). */
+/** What the uploader holds as its form value (uid, filePath, fileSize, fileName, plus the attachment id). */
 export interface UploadValueItem {
   uid: string;
   filePath: string;

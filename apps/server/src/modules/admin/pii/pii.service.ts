@@ -52,7 +52,7 @@ const person = (prefix: string, p: TeamPerson | null | undefined): Array<[string
 ];
 
 /**
- * GET /admin/pii/:kind/:id (issue 14 finding 11): one record's personal information in full,
+ * GET /admin/pii/:kind/:id (docs/rules/admin.md, "Personal information"): one record's personal information in full,
  * for a role holding pii:view, with an operation record of who read which record's which
  * fields, written before the answer leaves.
  */

@@ -10,7 +10,7 @@ import { accounts, feedback, finalEntries, loginRecords, prelimDocs, teams } fro
 import { seedAtStartup } from '../../../startup.js';
 
 /**
- * Issue 14 finding 11 (China's Personal Information Protection Law): phones, e-mails and credit
+ * Personal information in the console (docs/rules/admin.md; China's Personal Information Protection Law): phones, e-mails and credit
  * codes of participants, experts and operators leave the console's answers masked; the full
  * values come only from the reveal call (button pii:view, recorded) and from exports of a role
  * holding pii:view; every export records its filter, row count and whether it held them in full.

@@ -21,7 +21,7 @@ const diff = (before: string[], after: string[]) => {
   return [added.length ? `+${added.join(',')}` : '', removed.length ? `-${removed.join(',')}` : ''].filter(Boolean).join(' ') || '无变化';
 };
 
-/** Roles bundle menus and buttons (product.md 7). Built-in roles are fixed. */
+/** Roles bundle menus and buttons (docs/rules/admin.md, "Roles"). Built-in roles are fixed. */
 export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
   const complete = completeGrants;
   const accountReach = createAccountReach(repo);
@@ -42,7 +42,7 @@ export function createRoleService({ db, repo, now = () => new Date() }: Deps) {
   }
 
   /**
-   * A role never raises its holder (issue 14, 2). The caller's reach: every code for the super
+   * A role never raises its holder (docs/rules/admin.md, "Roles"). The caller's reach: every code for the super
    * admin (null), else what its roles grant, completed as a role is (a granted child shows its
    * parent group), so a role built from the caller's own grants always fits (account-reach.ts).
    */

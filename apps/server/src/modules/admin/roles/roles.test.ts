@@ -29,7 +29,7 @@ const grantsOf = async (roleId: string) => ({
 
 describe('roles', () => {
   it('creates a role, completing parent menus and the menus of its buttons', async () => {
-    // The editor holds what it grants (issue 14, 2).
+    // The editor holds what it grants (docs/rules/admin.md, "Roles").
     const editor = await signIn(t, { realm: 'ADMIN', buttons: ['role:edit', 'qualification:audit'], menus: ['AdminManage'] });
     const c = code();
     const res = await api(t, 'POST', '/api/admin/role', {
@@ -139,7 +139,7 @@ describe('roles', () => {
   });
 });
 
-describe('a role never raises its holder (issue 14, 2)', () => {
+describe('a role never raises its holder', () => {
   const everything = () => ({ menuCodes: flattenMenus(ADMIN_MENUS).map((m) => m.code), buttonCodes: ADMIN_BUTTONS.map((b) => b.code) });
 
   it('an operator cannot edit or delete a role it holds, so cannot give itself every button', async () => {

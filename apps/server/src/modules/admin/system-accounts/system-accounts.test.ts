@@ -41,7 +41,7 @@ describe('system accounts: create', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body.message).toBe('新增成功');
     const { account, password } = res.body.data;
-    // The page reads contacts masked (issue 14 finding 11); stored in full.
+    // The page reads contacts masked (docs/rules/admin.md, "Personal information"); stored in full.
     expect(account).toMatchObject({ username, name: '张三', phone: '138****1111', roleCode: 'SYSTEM', enabled: true, roles: [{ id: plainRoleId, code: 'AUDITOR_T' }] });
     expect(password).toMatch(/^(?=.*[A-Za-z])(?=.*\d)(?=.*[@$!%*?&]).{8,16}$/);
     const row = await accountRow(account.id);

@@ -67,7 +67,7 @@ interface Deps {
   now?: () => Date;
 }
 
-/** Registered participants: search, detail, disable, reset password, export (product.md 7). */
+/** Registered participants: search, detail, disable, reset password, export (docs/rules/admin.md, "Registered users"). */
 export function createUserService({ db, repo, sessions, reach = createAccountReach(createRoleRepository(db)), now = () => new Date() }: Deps) {
   async function summary(id: string): Promise<RegisteredUser> {
     const { agreedAt: _agreed, passwordChangedAt: _changed, team, ...account } = await detail(id);

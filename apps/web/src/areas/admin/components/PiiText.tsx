@@ -9,7 +9,7 @@ import { ADMIN_QUERY_KEYS, fetchPii } from '../admin-api';
 import './pii-text.css';
 
 /**
- * One record's personal information in full, read on demand (issue 14 finding 11). The server
+ * One record's personal information in full, read on demand (docs/rules/admin.md, "Personal information"). The server
  * records every read, so nothing asks before the eye is clicked; the values are dropped as soon
  * as no view of the record shows them (gcTime 0), and never refetched on their own.
  */

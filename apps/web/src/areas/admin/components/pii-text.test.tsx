@@ -34,7 +34,7 @@ function Record() {
   );
 }
 
-describe('masked personal information (issue 14 finding 11)', { timeout: 20_000 }, () => {
+describe('masked personal information', { timeout: 20_000 }, () => {
   afterEach(() => {
     vi.restoreAllMocks();
     localStorage.clear();

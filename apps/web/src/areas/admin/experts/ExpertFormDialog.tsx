@@ -100,7 +100,7 @@ export function ExpertFormDialog({ target, onClose, onSaved }: ExpertFormDialogP
   const [failure, setFailure] = useState<string | null>(null);
   const tracks = useDictOptions([TRACK_DICT])[TRACK_DICT] ?? [];
   const isNew = target === 'new';
-  // An edit starts from the masked phone and codes (issue 14 finding 11): say that they stay as stored.
+  // An edit starts from the masked phone and codes (docs/rules/admin.md, "Personal information"): say that they stay as stored.
   const maskedHint = (value: string | null | undefined) => (!isNew && isMaskedPii(value) ? ta('pii.keepMasked') : undefined);
   const editing = target !== null && target !== 'new' ? target : null;
 

@@ -100,7 +100,7 @@ export interface SegmentPickerProps {
 }
 
 /**
- * Who receives a bulk send (product.md 8): everyone, by sign-up status, by materials status
+ * Who receives a bulk send (docs/rules/content.md, "Bulk sends"): everyone, by sign-up status, by materials status
  * (未填写 = approved without materials), by track, or chosen accounts.
  */
 export function SegmentPicker({ value = EMPTY_SEGMENT, onChange, id }: SegmentPickerProps) {

@@ -52,7 +52,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect((screen.getByLabelText('演示视频大小上限（MB）') as HTMLInputElement).value).toBe('500');
     expect(screen.getByLabelText('决赛排名依据')).toBeTruthy();
     expect(screen.getByLabelText('申诉期（天）')).toBeTruthy();
-    // The per-address login ceiling (issue 14, 10), default 300.
+    // The per-address login ceiling (docs/rules/identity.md, "Login limits"), default 300.
     expect((screen.getByLabelText('同一网络地址每分钟登录次数上限') as HTMLInputElement).value).toBe('300');
     fireEvent.change(screen.getByLabelText('同一网络地址每分钟登录次数上限'), { target: { value: '1200' } });
     // Expert downloads (docs/security.md, "Blind review"): off by default, preview only.

@@ -194,7 +194,7 @@ function PhaseRow({ phase, form }: { phase: PhaseKey; form: FormInstance<FormVal
   );
 }
 
-/** 大赛设置 (/admin/system/settings): every contest setting on one page (product.md 1). */
+/** 大赛设置 (/admin/system/settings): every contest setting on one page (docs/rules/admin.md, "Contest settings"). */
 export function ContestSettingsPage() {
   const { t } = useTranslation('admin');
   const { message } = useFeedback();

@@ -1,4 +1,4 @@
-/** 数据字典 (/admin/system/dataField): English names of types and items (issue 12). */
+/** 数据字典 (/admin/system/dataField): English names of types and items (docs/rules/admin.md, "Data dictionary"). */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DICT_MSG, type DictItem, type DictType } from '@contest/shared';

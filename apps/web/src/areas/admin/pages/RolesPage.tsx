@@ -30,7 +30,7 @@ import { useFeedback } from '../../../components/feedback';
 export const BUTTON_KEY_PREFIX = 'btn:';
 
 /**
- * What the signed-in admin may grant (issue 14, 2): the menus and buttons it holds itself, as
+ * What the signed-in admin may grant (docs/rules/admin.md, "Roles"): the menus and buttons it holds itself, as
  * tree keys; null for the super admin (everything). The server refuses anything beyond.
  */
 export function grantableKeys(info: StaffInfo | undefined): Set<string> | null {
@@ -187,7 +187,7 @@ export function RolesPage() {
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });
   const [editing, setEditing] = useState<string | 'new' | null>(null);
-  // Roles the signed-in admin holds: never its own to edit or delete (issue 14, 2).
+  // Roles the signed-in admin holds: never its own to edit or delete (docs/rules/admin.md, "Roles").
   const me = useStaffInfo('ADMIN');
   const ownRoleIds = useMemo(() => new Set((me.data?.roles ?? []).map((r) => r.id)), [me.data]);
 

@@ -182,7 +182,7 @@ describe('admin pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(del).toHaveBeenCalledWith(`/admin/role/${role.id}`));
   });
 
-  it('角色管理: the role one holds cannot be edited or deleted; a refusal of the server is shown (issue 14, 2)', async () => {
+  it('角色管理: the role one holds cannot be edited or deleted; a refusal of the server is shown', async () => {
     const other: RoleSummary = { ...role, id: '00000000-0000-4000-8000-000000000003', code: 'NEWS', name: '新闻编辑' };
     const tree: PermissionTreeNode[] = [
       { code: 'news', name: '新闻', nameEn: 'News', path: '/news', buttons: [{ code: 'news:edit', name: '编辑新闻' }], children: [] },

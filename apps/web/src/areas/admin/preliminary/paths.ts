@@ -1,4 +1,4 @@
-/** Paths of the 初赛管理 and 决赛项目管理 pages (spec section 2), for links between them. */
+/** Paths of the 初赛管理 and 决赛项目管理 pages, for links between them. */
 
 /** The id that makes the audit page a queue: the next SUBMITTED materials, one after another. */
 export const AUDIT_QUEUE_ID = 'queue';

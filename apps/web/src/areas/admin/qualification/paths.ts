@@ -1,4 +1,4 @@
-/** Paths of the 报名管理 pages (spec section 2), for links between them. */
+/** Paths of the 报名管理 pages, for links between them. */
 export const QUALIFICATION_PATHS = {
   list: '/admin/competition/qualification',
   detail: (id: string) => `/admin/competition/qualification-detail/${encodeURIComponent(id)}`,

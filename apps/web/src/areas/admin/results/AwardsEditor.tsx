@@ -72,7 +72,7 @@ export interface AwardsEditorProps {
 }
 
 /**
- * The final's award levels (product.md 10): by rank (each level a number of places; the last may
+ * The final's award levels (docs/rules/results.md, "Publication"): by rank (each level a number of places; the last may
  * leave it empty for every other ranked project) or by score bands (each level a minimum rule
  * score, highest first). Levels are named, added, removed and moved up and down; the checks are
  * the shared schema's, so the page refuses exactly what the server would.

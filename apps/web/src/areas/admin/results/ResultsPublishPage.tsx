@@ -17,7 +17,7 @@ import '../admin-pages.css';
 import './results.css';
 
 /**
- * 结果发布 (product.md 10): per round (初赛 / 决赛 tabs, in the URL as ?round=) the state of its
+ * 结果发布 (docs/rules/results.md, "Publication"): per round (初赛 / 决赛 tabs, in the URL as ?round=) the state of its
  * result: not published (and why it cannot be yet), or the current version with its 公示 countdown,
  * appeal window and appeal counts; the versions with 对比; the lines of a version (filters in the
  * URL). 发布结果 and 发布新版本 need `result:publish`; without it the page only reads.

@@ -27,7 +27,7 @@ export interface RereviewDialogProps {
 }
 
 /**
- * 发起复评 (product.md 6): add experts to score the project as well, or return every submitted
+ * 发起复评 (docs/rules/review.md, "Re-review"): add experts to score the project as well, or return every submitted
  * sheet for rescoring; a reason either way. Experts already on the project or in conflict with it
  * cannot be chosen.
  */

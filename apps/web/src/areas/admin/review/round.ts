@@ -10,7 +10,7 @@ export interface RoundProps {
 
 export const slugOf = (round: ReviewRound): RoundSlug => ROUND_SLUGS[round];
 
-/** Console paths of each round's review pages (spec section 2). */
+/** Console paths of each round's review pages. */
 export const REVIEW_PATHS: Record<
   ReviewRound,
   { groups: string; scores: string; monitor: string; score(id: string): string; monitorExpert(id: string): string }

@@ -33,7 +33,7 @@ const shownSeqOf = (result: ScoreLogVerifyAnswer | null): number | null => {
 
 /**
  * 评分存证 (/admin/results/score-log): the tamper-evident log of scores, returns, re-reviews,
- * promotions, publications and appeal decisions (product.md 10). Filters live in the URL; 校验
+ * promotions, publications and appeal decisions (docs/rules/results.md, "Score log"). Filters live in the URL; 校验
  * recomputes the whole chain on the server and names the first broken entry, which the list
  * then marks (and can show alone); holders of score-log:export download it as .xlsx or JSONL
  * (the form an inspector recomputes the hashes from, docs/api-results.md).

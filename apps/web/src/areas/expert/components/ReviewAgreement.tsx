@@ -12,7 +12,7 @@ export interface ReviewAgreementProps {
 }
 
 /**
- * The review agreement (product.md 6): confidentiality, conflicts of interest, fairness, and
+ * The review agreement (docs/rules/review.md, "Review agreement"): confidentiality, conflicts of interest, fairness, and
  * that a submitted score is final. Nothing of the review opens before it is accepted.
  */
 export function ReviewAgreement({ onAccept, redirected = false }: ReviewAgreementProps) {

@@ -60,7 +60,7 @@ function ReadOnlySheet({ detail }: { detail: ExpertProjectDetail }) {
 }
 
 /**
- * The score sheet (product.md 6): each criterion 0..max in 0.5 steps beside its description, the
+ * The score sheet (docs/rules/review.md, "Score sheets"): each criterion 0..max in 0.5 steps beside its description, the
  * total as it is typed, a comment (required on submit), 保存草稿 and 提交评分 behind a confirmation.
  * Read-only once submitted, or outside the review window. Client checks use the server's words.
  */

@@ -76,7 +76,7 @@ function PrelimView({ doc, labels, onEdit }: { doc: PrelimDetail; labels: DictLa
         <Alert className="contest-page__alert" type="success" showIcon title={t('materials.inFinalTitle')} description={t('materials.inFinalText')} data-testid="in-final" />
       )}
 
-      {/* 评审结果 of each published round (issue 13), with the team's appeal. */}
+      {/* 评审结果 of each published round (docs/rules/results.md), with the team's appeal. */}
       <ResultCards />
 
       {(doc.status === 'REVISING' || doc.status === 'REJECTED') && (

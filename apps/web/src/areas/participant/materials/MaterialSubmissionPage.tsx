@@ -1,5 +1,5 @@
 /**
- * 初赛材料提交 (/material-submission, product.md 5): the preliminary materials of an approved
+ * 初赛材料提交 (/material-submission, docs/rules/materials.md): the preliminary materials of an approved
  * team. Other teams see why the form is closed. The application PDF's counted characters show
  * at once (counted here) and, once saved, as the server counted them.
  */
@@ -103,7 +103,7 @@ export function MaterialSubmissionPage() {
   }
   if (!doc.isSuccess) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (!doc.data) {
-    // Only approved teams have materials (product.md 5); say why and where to go instead.
+    // Only approved teams have materials (docs/rules/materials.md); say why and where to go instead.
     const teamStatus: TeamStatus | null = brief?.teamStatus ?? user.data?.teamStatus ?? null;
     return (
       <Result
@@ -253,7 +253,7 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
   );
 }
 
-/** Beside the uploads: how long will these files take on this connection (issue 15)? */
+/** Beside the uploads: how long will these files take on this connection (the speed test)? */
 function SpeedTestLink() {
   const { t } = useTranslation('participant');
   return (

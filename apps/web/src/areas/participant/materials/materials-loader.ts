@@ -1,5 +1,5 @@
 /**
- * Route loader of /material-submission (spec section 4): the form is open only while the
+ * Route loader of /material-submission (docs/rules/materials.md, "Status machine"): the form is open only while the
  * materials are absent, NOT_FILLED, a DRAFT or REVISING; any other status goes to
  * /material-submission/detail. A team not yet approved (prelimDocStatus null) stays and is
  * told why the form is closed.

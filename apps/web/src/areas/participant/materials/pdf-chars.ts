@@ -1,5 +1,5 @@
 /**
- * Counts an uploaded application PDF's characters in the browser (spec section 5 rule, the
+ * Counts an uploaded application PDF's characters in the browser (the rule of docs/rules/materials.md, "The application's character count"; the
  * shared countPages), so the participant sees the figure right after uploading, before the
  * server counts it on save. pdf.js is loaded on demand: most visits never need it.
  */

@@ -18,7 +18,7 @@ function toPreviewFile(doc: DocumentItem): PreviewFile {
 /**
  * /module: the data documents for approved teams, under the menu name from the settings
  * (dataDocMenuName). The preview has no contest watermark here: the dialog's own rule
- * (spec section 6) turns it off on exactly this path.
+ * (docs/rules/screens.md, "File preview") turns it off on exactly this path.
  */
 export function ModulePage() {
   const { t } = useTranslation('participant');

@@ -80,7 +80,7 @@ export interface CodeName {
   name: string;
 }
 
-/** Named in the page's language (English names fall back to Chinese, issue 12). */
+/** Named in the page's language (English names fall back to Chinese). */
 export async function fetchFeedbackTypes(lang: Locale = dictLang()): Promise<CodeName[]> {
   const options = (await api.get<Record<string, CodeName[]>>('/dic/module', { params: { module: 'FEEDBACK', lang } })).data;
   return options[FEEDBACK_TYPE_DICT] ?? [];

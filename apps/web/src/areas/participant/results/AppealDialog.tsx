@@ -34,7 +34,7 @@ export interface AppealDialogProps {
 }
 
 /**
- * 提出申诉 (product.md 10): the reason (at most 1,000 characters, counted as the server counts) and
+ * 提出申诉 (docs/rules/results.md, "Appeals"): the reason (at most 1,000 characters, counted as the server counts) and
  * up to 3 attachments through the participant uploader (origin OTHER). The server's refusals stay in
  * the dialog; the card is read again so it shows why no appeal can be filed any more.
  */

@@ -19,7 +19,7 @@ const attachmentOf = (file: FileRef): ContestAttachment => ({ ...file, extension
 const noticePath = (id: string) => `/dynamic-detail?id=${encodeURIComponent(id)}`;
 
 /**
- * 评审结果 (product.md 10): one card per published round with the team's outcome, rank and score,
+ * 评审结果 (docs/rules/results.md): one card per published round with the team's outcome, rank and score,
  * the 公示 period's countdown, the appeal window, the team's appeal and its answer, and 提出申诉
  * while the server says an appeal can be filed (after the window the button is gone and the reason
  * is shown). Nothing before a round is published, nothing when the call fails.

@@ -1,5 +1,5 @@
 /**
- * 参赛报名 (/my-sign, product.md 4): the team sign-up form. Drafts may be incomplete; submit
+ * 参赛报名 (/my-sign, docs/rules/sign-up.md): the team sign-up form. Drafts may be incomplete; submit
  * needs every required field. Both run the server's own schemas (contest-rules.ts), so the
  * form and the server refuse with the same message.
  */

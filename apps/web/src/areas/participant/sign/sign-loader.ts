@@ -1,5 +1,5 @@
 /**
- * Route loader of /my-sign (spec section 4): the form is open only while the team is absent,
+ * Route loader of /my-sign (docs/rules/sign-up.md, "Status machine"): the form is open only while the team is absent,
  * a DRAFT or REVISING; any other status goes to /my-sign/detail. Kept out of the page module
  * so the route table can import it without pulling the form's chunk.
  */

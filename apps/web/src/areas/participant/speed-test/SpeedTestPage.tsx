@@ -1,5 +1,5 @@
 /**
- * 上传速度测试 (/user/speed-test, issue 15): times a download and an upload against the speed
+ * 上传速度测试 (/user/speed-test; docs/decisions.md, "Speed-test page"): times a download and an upload against the speed
  * probes, then tells the participant how long each kind of material takes at its ceiling (and
  * their saved files at their real sizes), warning when the materials deadline is nearer than
  * twice a full set's upload time.

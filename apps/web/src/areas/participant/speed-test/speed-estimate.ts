@@ -1,5 +1,5 @@
 /**
- * The arithmetic of the speed-test page (issue 15), kept free of React and of the network so
+ * The arithmetic of the speed-test page (docs/decisions.md, "Speed-test page"), kept free of React and of the network so
  * it can be tested alone: speeds, how long a file takes at a speed, how to say a duration in
  * each language, and whether the materials deadline leaves room for the uploads.
  */

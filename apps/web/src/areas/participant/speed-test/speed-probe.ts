@@ -1,5 +1,5 @@
 /**
- * The two timed transfers of the speed test (issue 15), through the app's HTTP client so the
+ * The two timed transfers of the speed test (docs/decisions.md, "Speed-test page"), through the app's HTTP client so the
  * token, the realm and a 401 (session ended: back to / with the login dialog) work as
  * everywhere else. The client runs on XMLHttpRequest in browsers, which reports progress both
  * ways. Each direction stops after MAX_PROBE_MS and is timed on what arrived by then, so a very

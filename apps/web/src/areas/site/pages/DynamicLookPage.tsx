@@ -6,7 +6,7 @@ import { useNewsPreview } from '../site-api';
 import '../site-pages.css';
 
 /**
- * /dynamic-look?id=: the admin's preview of an article in any status (product.md 8). It reads
+ * /dynamic-look?id=: the admin's preview of an article in any status (docs/rules/content.md, "News"). It reads
  * with the AdminToken, so an admin previews from the console in a new tab of the same browser.
  */
 export function DynamicLookPage() {

@@ -9,7 +9,7 @@ const MATERIALS = '/material-submission';
 const MATERIALS_DETAIL = '/material-submission/detail';
 
 /**
- * Spec section 4: the materials form only for DRAFT, REVISING, NOT_FILLED or null (null: the
+ * docs/rules/materials.md, "Status machine": the materials form only for DRAFT, REVISING, NOT_FILLED or null (null: the
  * sign-up is not approved yet, and the form page explains that); otherwise the detail.
  */
 export function materialsTarget(info: Pick<ParticipantInfo, 'prelimDocStatus'>): string {

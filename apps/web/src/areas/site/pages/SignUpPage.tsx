@@ -9,7 +9,7 @@ import '../site-pages.css';
 const MY_SIGN = '/my-sign';
 const MY_SIGN_DETAIL = '/my-sign/detail';
 
-/** Spec section 4: the sign-up form only for no team, DRAFT or REVISING; otherwise its detail. */
+/** docs/rules/sign-up.md, "Status machine": the sign-up form only for no team, DRAFT or REVISING; otherwise its detail. */
 export function signUpTarget(info: Pick<ParticipantInfo, 'teamStatus'>): string {
   return teamEditable(info.teamStatus) ? MY_SIGN : MY_SIGN_DETAIL;
 }
