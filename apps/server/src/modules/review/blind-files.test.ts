@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPERT_DOWNLOAD_REASONS, EXPERT_FILE_MSG, maskPersonName, projectCodeOf, type ExpertProjectDetail, type FileAccessUrl } from '@contest/shared';
-import { attachments, operationRecords, prelimDocs } from '../../db/schema.js';
+import { EXPERT_DOWNLOAD_REASONS, EXPERT_FILE_MSG, maskAccountName, maskPersonName, projectCodeOf, type ExpertProjectDetail, type FileAccessUrl } from '@contest/shared';
+import { accounts, attachments, operationRecords, prelimDocs } from '../../db/schema.js';
 import { createSessionService } from '../auth/session.service.js';
 import { api, openWindow, setSetting, upload } from '../../../test/contest-helpers.js';
 import { makeDocx, makePdf, officeXml, pdfMetadata, pdfPageTexts } from '../../../test/blind-helpers.js';
@@ -207,6 +207,17 @@ describe('expert downloads (专家下载材料)', () => {
     const docx = await stream(p.expert, p.docx);
     expect(docx.statusCode).toBe(403);
     expect(docx.json().data).toEqual({ reason: EXPERT_DOWNLOAD_REASONS.kind });
+  });
+
+  it('an expert without a name is stamped with the masked account instead', async () => {
+    const p = await project();
+    await db().update(accounts).set({ name: null }).where(eq(accounts.id, p.expert.accountId));
+    await setSetting(t, 'review.expertDownload', 'pdf');
+    const res = await stream(p.expert, p.pdf);
+    expect(res.statusCode).toBe(200);
+    const [text] = await pdfPageTexts(res.rawPayload, { wholePlane: true });
+    expect(text).toContain(p.expert.code);
+    expect(text).toContain(maskAccountName(p.expert.username));
   });
 
   it('the setting is validated and audited like the others', async () => {
