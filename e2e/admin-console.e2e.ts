@@ -67,7 +67,11 @@ describe('the admin console', () => {
     await expectNoSeriousA11y(b.page, { screen: '首页 375 px' });
     await b.page.getByTestId('console-nav-toggle').click();
     await b.page.getByTestId('console-menu').getByText('注册用户管理', { exact: true }).waitFor();
-    await b.page.waitForTimeout(400); // the menu slides open
+    // The menu slides open: the screenshot waits until its transition has ended (infinite
+    // animations, such as spinners, never end and are not waited for).
+    await b.page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    );
     await b.screenshot('admin-home-narrow-menu');
     await b.page.setViewportSize({ width: 1366, height: 860 });
     await b.page.reload();

@@ -211,6 +211,9 @@ describe('roles, operators and forced sign-out', () => {
     const users = page.getByTestId('registered-users-page');
     await users.getByLabel('用户名').fill(PARTICIPANT.username);
     await users.getByRole('button', { name: /查\s*询/ }).click();
+    // The query's answer is in (the list shows that one user only) before pressing 禁用: a click
+    // while the unfiltered list is replaced lands on a row being swapped out.
+    await expect.poll(() => users.locator('tr.ant-table-row').allInnerTexts()).toEqual([expect.stringContaining(PARTICIPANT.username)]);
     const demo = row(users, PARTICIPANT.username);
     await demo.getByRole('button', { name: '禁用' }).click();
     await confirm(page);

@@ -752,17 +752,22 @@ describe('the sha256 of a chunked upload (hashed as the pieces come)', () => {
   });
 });
 
-/** A test app with the files routes only, under `env`. */
-async function filesTestApp(env: Record<string, string>): Promise<TestApp> {
+/**
+ * A test app with the files routes only, under `env`. `files` is its service: the tests wait on
+ * `pieceWouldWait()` (whether the line has room) instead of sleeping until a piece is in line.
+ */
+async function filesTestApp(env: Record<string, string>): Promise<TestApp & { files: FilesService }> {
   const app = await createTestApp(env, { bare: true });
   const db = app.database.db;
+  let files: FilesService | undefined;
   await app.app.register(
     async (api) => {
-      await registerFiles(api, app.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) });
+      ({ files } = await registerFiles(api, app.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) }));
     },
     { prefix: '/api' },
   );
-  return app;
+  await app.app.ready();
+  return Object.assign(app, { files: files! });
 }
 
 type PieceFields = { id: string; name: string; chunks: number; chunk: number };
@@ -786,7 +791,7 @@ async function slowPieceOn(target: TestApp, who: SignedIn, fields: PieceFields, 
 }
 
 describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT)', () => {
-  let busy: TestApp;
+  let busy: TestApp & { files: FilesService };
   let uploader: SignedIn;
   const url = '/api/attachment/piece/upload';
   const busyUploads = () => join(busy.config.dataDir, 'uploads');
@@ -888,7 +893,9 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
   });
 
   it('asks refused pieces to wait longer when pieces take long and refusals pile up', async () => {
-    // A piece that holds its turn for 3 s raises the instance's average piece time.
+    // A piece that holds its turn for 3 s raises the instance's average piece time (a moving
+    // average weighing the newest piece 0.2: 3 s lifts it to >= 0.6 s). Real time: the admission
+    // keeps its own reference to Date.now (admission.ts), which fake timers cannot replace later.
     const slow = await slowPiece({ id: newUploadId(), name: 'slow.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
     await new Promise((r) => setTimeout(r, 3000));
     expect((await slow.finish()).statusCode).toBe(200);
@@ -910,7 +917,7 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
 });
 
 describe('pieces beyond the limit wait in line, unread (UPLOAD_MAX_PIECES_WAITING)', () => {
-  let lined: TestApp;
+  let lined: TestApp & { files: FilesService };
   let uploader: SignedIn;
   const url = '/api/attachment/piece/upload';
 
@@ -930,7 +937,8 @@ describe('pieces beyond the limit wait in line, unread (UPLOAD_MAX_PIECES_WAITIN
     const waiting = lined.app
       .inject({ method: 'POST', url, payload: waitingBody.payload, headers: { ...waitingBody.headers, ...uploader.headers } })
       .finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 300));
+    // In line: the line (of 1) has no more room.
+    await vi.waitFor(() => expect(lined.files.pieceWouldWait()).toBe(false), { timeout: 5000 });
     // In line, unread: nothing of it on disk, no answer yet.
     expect(settled).toBe(false);
     expect(existsSync(join(lined.config.dataDir, 'uploads', waitingId))).toBe(false);
@@ -939,6 +947,9 @@ describe('pieces beyond the limit wait in line, unread (UPLOAD_MAX_PIECES_WAITIN
     const refused = await lined.app.inject({ method: 'POST', url, payload: third.payload, headers: { ...third.headers, ...uploader.headers } });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Still unread after a whole request went through meanwhile.
+    expect(settled).toBe(false);
+    expect(existsSync(join(lined.config.dataDir, 'uploads', waitingId))).toBe(false);
     expect((await held.finish()).statusCode).toBe(200);
     const answer = await waiting;
     expect(answer.statusCode, answer.body).toBe(200);
@@ -961,13 +972,13 @@ describe('pieces beyond the limit wait in line, unread (UPLOAD_MAX_PIECES_WAITIN
     req.on('error', () => {});
     req.write(body.payload.subarray(0, 100));
     // Waiting in line (the only place is held), then gone.
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.waitFor(() => expect(lined.files.pieceWouldWait()).toBe(false), { timeout: 5000 });
     req.destroy();
-    await new Promise((r) => setTimeout(r, 300));
     // Its place in line is free again: the next piece waits there instead of being refused.
+    await vi.waitFor(() => expect(lined.files.pieceWouldWait()).toBe(true), { timeout: 5000 });
     const next = piece({ id: newUploadId(), name: 'next.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
     const nextAnswer = lined.app.inject({ method: 'POST', url, payload: next.payload, headers: { ...next.headers, ...uploader.headers } });
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(lined.files.pieceWouldWait()).toBe(false), { timeout: 5000 });
     expect((await held.finish()).statusCode).toBe(200);
     expect((await nextAnswer).statusCode).toBe(200);
   });

@@ -100,7 +100,7 @@ describe('CONTRIBUTING walkthrough: a toy status machine', () => {
     expect(actionsFrom(SUGGESTION_WORKFLOW, 'SUBMITTED', 'ADMIN')).toEqual(['ACCEPT', 'DECLINE']);
     expect(actionsFrom(SUGGESTION_WORKFLOW, 'ACCEPTED', 'ADMIN')).toEqual([]);
     expect(stepOf(SUGGESTION_WORKFLOW, 'FILE', 'SUBMITTED', 'USER')).toMatchObject({ ok: false, message: '已提交过建议' });
-    expect(() => defineWorkflow({ ...SUGGESTION_WORKFLOW, transitions: [{ action: 'X', from: ['NOPE' as never], to: 'SUBMITTED', by: ['ADMIN'] }] })).toThrow(/unknown from-state NOPE/);
+    expect(() => defineWorkflow({ subject: 'TYPO', states: SUGGESTION_STATUSES, transitions: [{ action: 'X', from: ['NOPE' as never], to: 'SUBMITTED', by: ['ADMIN'] }], refusals: {}, refused: '' })).toThrow(/unknown from-state NOPE/);
   });
 
   it('files, accepts with the shown version, and keeps the history and the operation record', async () => {

@@ -1,18 +1,18 @@
-import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Typography } from 'antd';
-import { ArrowLeftOutlined, FileSearchOutlined, StepForwardOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Descriptions, Space, Typography } from 'antd';
+import { FileSearchOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import type { PrelimAdminDetail } from '@contest/shared';
-import { AuditPanel, formatDateTime, type AuditDecision } from '../../../components/admin-kit';
+import type { PrelimAdminDetail, QueueNext } from '@contest/shared';
+import { AuditPanel, formatDateTime } from '../../../components/admin-kit';
 import { AttachmentList, ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
 import { ApplicationChars } from './ApplicationChars';
 import { ApplicationViewer } from './ApplicationViewer';
 import { TRACK_DICT, auditable } from './fields';
 import { AUDIT_QUEUE_ID, PRELIM_PATHS } from './paths';
-import { PRELIM_QUERY_KEYS, fetchPrelim, fetchPrelimQueueNext } from './prelim-api';
-import { usePrelimAudit } from './use-prelim-audit';
+import { PRELIM_QUERY_KEYS } from './prelim-api';
+import { PRELIM_WORKFLOW } from './prelim-workflow';
+import { AuditQueueShell, SkipButton, useAuditQueue, useSubmissionAudit } from '../components/audited-submission';
 import { VideoPlayer } from '../../../components/contest';
 import './preliminary.css';
 
@@ -32,143 +32,86 @@ export function PrelimAuditPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const queue = id === AUDIT_QUEUE_ID;
-  const [skipped, setSkipped] = useState<string[]>([]);
-  // Raised after each decision (and a STALE refusal): the same exclusions, a fresh answer.
-  const [round, setRound] = useState(0);
-
-  const next = useQuery({
-    queryKey: [...PRELIM_QUERY_KEYS.queue(skipped), round],
-    queryFn: () => fetchPrelimQueueNext(skipped),
-    enabled: queue,
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-    gcTime: 0,
-  });
+  const next = useAuditQueue({ queryKey: PRELIM_QUERY_KEYS.queue, fetchNext: PRELIM_WORKFLOW.api.next, enabled: queue });
   const one = useQuery({
     queryKey: PRELIM_QUERY_KEYS.detail(id),
-    queryFn: () => fetchPrelim(id),
+    queryFn: () => PRELIM_WORKFLOW.api.one(id),
     enabled: !queue && id !== '',
     staleTime: 0,
   });
-  const current = queue ? next : one;
+  const current: UseQueryResult<QueueNext<PrelimAdminDetail> | PrelimAdminDetail> = queue ? next.next : one;
 
   const refreshLists = () => void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.list });
-  const audit = usePrelimAudit({
-    onDone: () => {
+  const audit = useSubmissionAudit(
+    PRELIM_WORKFLOW.api.audit,
+    t(PRELIM_WORKFLOW.audit.done),
+    () => {
       refreshLists();
-      if (queue) setRound((r) => r + 1);
+      if (queue) next.advance();
       else {
         void queryClient.invalidateQueries({ queryKey: PRELIM_QUERY_KEYS.detail(id) });
         void navigate(PRELIM_PATHS.list);
       }
     },
-    onStale: () => {
+    () => {
       refreshLists();
-      if (queue) setRound((r) => r + 1);
+      if (queue) next.advance();
       else void one.refetch();
     },
-  });
-
-  const backToList = (
-    <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(PRELIM_PATHS.list)}>
-      {t('pages.prelim.audit.backToList')}
-    </Button>
   );
 
-  if (current.isError && !current.data) {
-    return (
-      <Result
-        status="warning"
-        title={t('pages.prelim.loadFailed')}
-        extra={<Button onClick={() => void current.refetch()}>{t('pages.prelim.reload')}</Button>}
-      />
-    );
-  }
-  if (!current.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-
-  const doc: PrelimAdminDetail | null = queue ? (next.data?.detail ?? null) : (one.data ?? null);
-  if (!doc) {
-    return (
-      <section className="admin-page" data-testid="prelim-audit-page">
-        <Result
-          status="success"
-          title={t('pages.prelim.audit.queueDone')}
-          subTitle={skipped.length > 0 ? t('pages.prelim.audit.queueDoneSkipped') : undefined}
-          extra={
-            <Space wrap>
-              {backToList}
-              {skipped.length > 0 && (
-                <Button type="primary" onClick={() => setSkipped([])} data-testid="queue-restart">
-                  {t('pages.prelim.audit.restart')}
-                </Button>
-              )}
-            </Space>
-          }
-          data-testid="queue-empty"
-        />
-      </section>
-    );
-  }
-
-  const docId = doc.id ?? id;
-  const busy = current.isFetching;
-  const decide = (decision: AuditDecision) => audit(docId, doc.version, decision);
-
   return (
-    <section className="admin-page prelim-audit" data-testid="prelim-audit-page">
-      <div className="prelim-audit__bar">
-        <Space wrap>
-          {backToList}
-          <Button icon={<FileSearchOutlined />} onClick={() => void navigate(PRELIM_PATHS.detail(docId))}>
-            {t('pages.prelim.audit.detail')}
-          </Button>
-        </Space>
-        {queue && next.data && (
-          <Typography.Text className="prelim-audit__remaining" data-testid="queue-remaining">
-            {t('pages.prelim.audit.remaining', { count: next.data.remaining })}
-          </Typography.Text>
-        )}
-      </div>
-      <Typography.Title level={4} className="prelim-audit__title">
-        {doc.projectName || t('pages.prelim.untitled')} <ContestStatusTag kind="prelim" status={doc.status} />
-      </Typography.Title>
-      <div className="prelim-audit__body" aria-busy={busy}>
-        <div className="prelim-audit__document">
-          <ApplicationViewer key={`${docId}:${doc.application?.uniqueNo ?? ''}`} file={doc.application} />
-        </div>
-        <div className="prelim-audit__side">
-          <AuditFacts doc={doc} />
-          <Card size="small" className="prelim-audit__card" title={t('pages.prelim.audit.panelTitle')} data-testid="prelim-audit-decision">
-            {auditable(doc) ? (
-              <AuditPanel
-                resetKey={`${docId}:${doc.version}`}
-                disabled={busy}
-                onSubmit={decide}
-                extra={
-                  queue && (
-                    <Button
-                      icon={<StepForwardOutlined />}
+    <AuditQueueShell workflow={PRELIM_WORKFLOW} query={current} recordOf={() => (queue ? (next.next.data?.detail ?? null) : (one.data ?? null))} queue={next}>
+      {(doc, _data, backToList) => {
+        const docId = doc.id ?? id;
+        const busy = current.isFetching;
+        return (
+          <section className="admin-page prelim-audit" data-testid="prelim-audit-page">
+            <div className="prelim-audit__bar">
+              <Space wrap>
+                {backToList}
+                <Button icon={<FileSearchOutlined />} onClick={() => void navigate(PRELIM_PATHS.detail(docId))}>
+                  {t('pages.prelim.audit.detail')}
+                </Button>
+              </Space>
+              {queue && next.next.data && (
+                <Typography.Text className="prelim-audit__remaining" data-testid="queue-remaining">
+                  {t('pages.prelim.audit.remaining', { count: next.next.data.remaining })}
+                </Typography.Text>
+              )}
+            </div>
+            <Typography.Title level={4} className="prelim-audit__title">
+              {doc.projectName || t('pages.prelim.untitled')} <ContestStatusTag kind="prelim" status={doc.status} />
+            </Typography.Title>
+            <div className="prelim-audit__body" aria-busy={busy}>
+              <div className="prelim-audit__document">
+                <ApplicationViewer key={`${docId}:${doc.application?.uniqueNo ?? ''}`} file={doc.application} />
+              </div>
+              <div className="prelim-audit__side">
+                <AuditFacts doc={doc} />
+                <Card size="small" className="prelim-audit__card" title={t('pages.prelim.audit.panelTitle')} data-testid="prelim-audit-decision">
+                  {auditable(doc) ? (
+                    <AuditPanel
+                      resetKey={`${docId}:${doc.version}`}
                       disabled={busy}
-                      onClick={() => setSkipped((list) => (list.includes(docId) ? list : [...list, docId]))}
-                      data-testid="queue-skip"
-                    >
-                      {t('pages.prelim.audit.skip')}
-                    </Button>
-                  )
-                }
-              />
-            ) : (
-              <Alert
-                type="info"
-                showIcon
-                title={t('pages.prelim.audit.notSubmitted', { status: tf(`contest.prelimStatus.${doc.status}`) })}
-                data-testid="audit-not-submitted"
-              />
-            )}
-          </Card>
-        </div>
-      </div>
-    </section>
+                      onSubmit={(decision) => audit(docId, doc.version, decision)}
+                      extra={queue && <SkipButton disabled={busy} onClick={() => next.skip(docId)} label={t('pages.prelim.audit.skip')} />}
+                    />
+                  ) : (
+                    <Alert
+                      type="info"
+                      showIcon
+                      title={t('pages.prelim.audit.notSubmitted', { status: tf(`contest.prelimStatus.${doc.status}`) })}
+                      data-testid="audit-not-submitted"
+                    />
+                  )}
+                </Card>
+              </div>
+            </div>
+          </section>
+        );
+      }}
+    </AuditQueueShell>
   );
 }
 

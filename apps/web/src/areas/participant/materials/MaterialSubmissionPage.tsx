@@ -3,10 +3,9 @@
  * team. Other teams see why the form is closed. The application PDF's counted characters show
  * at once (counted here) and, once saved, as the server counted them.
  */
-import { useMemo } from 'react';
-import { Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { Card, Col, Form, Input, Row, Select, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Navigate, useLoaderData, useNavigate } from 'react-router';
+import { Link, Navigate, useLoaderData } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   KEYWORDS_MAX,
@@ -35,11 +34,11 @@ import {
   toUploadValue,
   toUploadValues,
 } from '../../../components/contest/contest-common';
-import { CONTEST_QUERY_KEYS, fetchMyPrelim, savePrelimDraft, submitPrelim } from '../sign/contest-api';
-import { schemaRule, useContestMessage } from '../sign/contest-rules';
-import { FormAlerts } from '../sign/FormAlerts';
-import { useDraftSubmit } from '../sign/use-draft-submit';
+import { SubmissionForm } from '../components/SubmissionForm';
+import { GoElsewhere, SubmissionLoad } from '../components/SubmissionLoad';
+import { useSubmissionForm } from '../components/use-submission-form';
 import { PARTICIPANT_PATHS } from '../routes';
+import { MATERIALS_FLOW } from './materials-flow';
 import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './materials-loader';
 import { usePdfChars } from './pdf-chars';
 import '../sign/sign.css';
@@ -84,47 +83,38 @@ function prelimValues(doc: PrelimDetail): PrelimValues {
 }
 
 export function MaterialSubmissionPage() {
+  const brief = useLoaderData() as PrelimBrief | null | undefined;
+  const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
+  return (
+    <SubmissionLoad flow={MATERIALS_FLOW}>
+      {(doc) =>
+        !doc ? (
+          <MaterialsClosed brief={brief} />
+        ) : !prelimFormAllowed(doc.status) ? (
+          <Navigate to={MATERIAL_DETAIL_PATH} replace />
+        ) : (
+          <PrelimForm doc={doc} options={dict.data ?? {}} submissionOpen={brief?.submissionOpen ?? true} />
+        )
+      }
+    </SubmissionLoad>
+  );
+}
+
+/** Only approved teams have materials (docs/rules/materials.md); say why and where to go instead. */
+function MaterialsClosed({ brief }: { brief: PrelimBrief | null | undefined }) {
   const { t } = useTranslation('signup');
   const { t: tFiles } = useTranslation('files');
-  const navigate = useNavigate();
-  const brief = useLoaderData() as PrelimBrief | null | undefined;
   const user = useUserInfo();
-  const doc = useQuery({ queryKey: CONTEST_QUERY_KEYS.prelim, queryFn: fetchMyPrelim });
-  const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
-
-  if (doc.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('common.loadFailed')}
-        extra={<Button onClick={() => void doc.refetch()}>{t('common.reload')}</Button>}
-      />
-    );
-  }
-  if (!doc.isSuccess) return <Skeleton active paragraph={{ rows: 8 }} />;
-  if (!doc.data) {
-    // Only approved teams have materials (docs/rules/materials.md); say why and where to go instead.
-    const teamStatus: TeamStatus | null = brief?.teamStatus ?? user.data?.teamStatus ?? null;
-    return (
-      <Result
-        status="info"
-        title={t('materials.closedTitle')}
-        subTitle={
-          teamStatus
-            ? t('materials.closedPending', { status: tFiles(`contest.teamStatus.${teamStatus}`) })
-            : t('materials.closedNoTeam')
-        }
-        extra={
-          <Button type="primary" onClick={() => void navigate(teamStatus ? '/my-sign/detail' : '/my-sign')}>
-            {teamStatus ? t('materials.viewSign') : t('sign.goSign')}
-          </Button>
-        }
-        data-testid="materials-closed"
-      />
-    );
-  }
-  if (!prelimFormAllowed(doc.data.status)) return <Navigate to={MATERIAL_DETAIL_PATH} replace />;
-  return <PrelimForm doc={doc.data} options={dict.data ?? {}} submissionOpen={brief?.submissionOpen ?? true} />;
+  const teamStatus: TeamStatus | null = brief?.teamStatus ?? user.data?.teamStatus ?? null;
+  return (
+    <GoElsewhere
+      title={t('materials.closedTitle')}
+      subTitle={teamStatus ? t('materials.closedPending', { status: tFiles(`contest.teamStatus.${teamStatus}`) }) : t('materials.closedNoTeam')}
+      label={teamStatus ? t('materials.viewSign') : t('sign.goSign')}
+      to={teamStatus ? '/my-sign/detail' : '/my-sign'}
+      testId="materials-closed"
+    />
+  );
 }
 
 interface PrelimFormProps {
@@ -135,26 +125,12 @@ interface PrelimFormProps {
 
 function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
   const { t } = useTranslation('signup');
-  const translate = useContestMessage();
-  const [form] = Form.useForm<PrelimValues>();
-  const initialValues = useMemo(() => prelimValues(doc), [doc]);
-  const { mode, busy, refusal, clearRefusal, onSaveDraft, onSubmit } = useDraftSubmit<PrelimValues, PrelimDetail>({
-    form,
+  const { form, initialValues, draft, rule } = useSubmissionForm(MATERIALS_FLOW, {
+    record: doc,
+    values: prelimValues,
     payload: prelimPayload,
-    saveDraft: savePrelimDraft,
-    submit: submitPrelim,
-    queryKey: CONTEST_QUERY_KEYS.prelim,
-    briefKey: CONTEST_QUERY_KEYS.prelimBrief,
-    confirmText: t('materials.confirmSubmit'),
-    detailPath: MATERIAL_DETAIL_PATH,
+    schemas: { draft: prelimDraftSchema, submit: prelimSubmitSchema },
   });
-
-  const rule = (...path: (string | number)[]) =>
-    schemaRule<PrelimValues>(form, path, {
-      schema: () => (mode.current === 'draft' ? prelimDraftSchema : prelimSubmitSchema),
-      payload: prelimPayload,
-      translate,
-    });
 
   const tracks = (options[TEAM_DICT_TYPES.track] ?? []).map((o) => ({ value: o.code, label: o.name }));
 
@@ -167,89 +143,61 @@ function PrelimForm({ doc, options, submissionOpen }: PrelimFormProps) {
   });
 
   return (
-    <div className="contest-page" data-testid="materials-page">
-      <div className="contest-page__head">
-        <Typography.Title level={4} className="contest-page__title">
-          {t('materials.formTitle')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{doc.teamName}</Typography.Text>
-      </div>
+    <SubmissionForm flow={MATERIALS_FLOW} record={doc} aside={doc.teamName} form={form} initialValues={initialValues} draft={draft} open={submissionOpen}>
+      <Card title={t('materials.sections.project')} size="small" className="contest-card">
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item name="projectName" label={t('materials.fields.projectName')} required rules={[rule('projectName')]}>
+              <Input placeholder={t('materials.placeholders.projectName')} maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="track" label={t('materials.fields.track')} required rules={[rule('track')]} extra={t('materials.trackDefault')}>
+              <Select placeholder={t('sign.placeholders.select')} options={tracks} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item name="summary" label={t('materials.fields.summary')} required rules={[rule('summary')]}>
+          <Input.TextArea
+            placeholder={t('materials.placeholders.summary')}
+            autoSize={{ minRows: 4, maxRows: 10 }}
+            count={{ show: true, max: SUMMARY_MAX_CHARS, strategy: charLength }}
+          />
+        </Form.Item>
+        <Form.Item name="keywords" label={t('materials.fields.keywords')} required rules={[rule('keywords')]}>
+          <Select
+            mode="tags"
+            open={false}
+            maxCount={KEYWORDS_MAX}
+            tokenSeparators={[',', '，', ';', '；']}
+            placeholder={t('materials.placeholders.keywords')}
+            suffixIcon={null}
+            data-testid="keywords"
+          />
+        </Form.Item>
+      </Card>
 
-      <FormAlerts
-        revising={doc.status === 'REVISING'}
-        auditReason={doc.auditReason}
-        closedText={submissionOpen ? null : t('materials.submissionClosed')}
-        refusal={refusal}
-        onCloseRefusal={clearRefusal}
-      />
-
-      <Form<PrelimValues> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid="materials-form">
-        <Card title={t('materials.sections.project')} size="small" className="contest-card">
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="projectName" label={t('materials.fields.projectName')} required rules={[rule('projectName')]}>
-                <Input placeholder={t('materials.placeholders.projectName')} maxLength={100} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="track" label={t('materials.fields.track')} required rules={[rule('track')]} extra={t('materials.trackDefault')}>
-                <Select placeholder={t('sign.placeholders.select')} options={tracks} />
-              </Form.Item>
-            </Col>
-          </Row>
-          <Form.Item name="summary" label={t('materials.fields.summary')} required rules={[rule('summary')]}>
-            <Input.TextArea
-              placeholder={t('materials.placeholders.summary')}
-              autoSize={{ minRows: 4, maxRows: 10 }}
-              count={{ show: true, max: SUMMARY_MAX_CHARS, strategy: charLength }}
-            />
-          </Form.Item>
-          <Form.Item name="keywords" label={t('materials.fields.keywords')} required rules={[rule('keywords')]}>
-            <Select
-              mode="tags"
-              open={false}
-              maxCount={KEYWORDS_MAX}
-              tokenSeparators={[',', '，', ';', '；']}
-              placeholder={t('materials.placeholders.keywords')}
-              suffixIcon={null}
-              data-testid="keywords"
-            />
-          </Form.Item>
-        </Card>
-
-        <Card title={t('materials.sections.files')} size="small" className="contest-card" extra={<SpeedTestLink />}>
-          <Form.Item
-            name="application"
-            label={t('materials.fields.application')}
-            required
-            rules={[rule('application')]}
-            extra={<ApplicationChars form={form} doc={doc} />}
-          >
-            <MultiUpload {...upload('application', 1)} />
-          </Form.Item>
-          <Form.Item name="presentation" label={t('materials.fields.presentation')} required rules={[rule('presentation')]}>
-            <MultiUpload {...upload('presentation', 1)} />
-          </Form.Item>
-          <Form.Item name="video" label={t('materials.fields.video')} rules={[rule('video')]}>
-            <MultiUpload {...upload('video', 1)} />
-          </Form.Item>
-          <Form.Item name="others" label={t('materials.fields.others')} rules={[rule('others')]}>
-            <MultiUpload {...upload('other', PRELIM_OTHERS_MAX)} />
-          </Form.Item>
-        </Card>
-
-        <div className="contest-actions">
-          <Space wrap>
-            <Button onClick={() => void onSaveDraft()} loading={busy === 'draft'} disabled={busy !== null || !submissionOpen} data-testid="save-draft">
-              {t('common.saveDraft')}
-            </Button>
-            <Button type="primary" onClick={() => void onSubmit()} loading={busy === 'submit'} disabled={busy !== null || !submissionOpen} data-testid="submit">
-              {t('common.submit')}
-            </Button>
-          </Space>
-        </div>
-      </Form>
-    </div>
+      <Card title={t('materials.sections.files')} size="small" className="contest-card" extra={<SpeedTestLink />}>
+        <Form.Item
+          name="application"
+          label={t('materials.fields.application')}
+          required
+          rules={[rule('application')]}
+          extra={<ApplicationChars form={form} doc={doc} />}
+        >
+          <MultiUpload {...upload('application', 1)} />
+        </Form.Item>
+        <Form.Item name="presentation" label={t('materials.fields.presentation')} required rules={[rule('presentation')]}>
+          <MultiUpload {...upload('presentation', 1)} />
+        </Form.Item>
+        <Form.Item name="video" label={t('materials.fields.video')} rules={[rule('video')]}>
+          <MultiUpload {...upload('video', 1)} />
+        </Form.Item>
+        <Form.Item name="others" label={t('materials.fields.others')} rules={[rule('others')]}>
+          <MultiUpload {...upload('other', PRELIM_OTHERS_MAX)} />
+        </Form.Item>
+      </Card>
+    </SubmissionForm>
   );
 }
 

@@ -3,8 +3,7 @@
  * needs every required field. Both run the server's own schemas (contest-rules.ts), so the
  * form and the server refuse with the same message.
  */
-import { useMemo } from 'react';
-import { Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, Col, Form, Input, Row, Select, Typography } from 'antd';
 import { DeleteOutlined, DownloadOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, useLoaderData } from 'react-router';
@@ -31,18 +30,12 @@ import {
 } from '@contest/shared';
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
 import { DICT_QUERY_KEYS, fetchDictModule, fileRefOf, toUploadValue } from '../../../components/contest/contest-common';
-import {
-  COMMITMENT_TEMPLATE_CODE,
-  CONTEST_QUERY_KEYS,
-  fetchMyTeam,
-  saveTeamDraft,
-  submitTeam,
-  templateUrl,
-} from './contest-api';
-import { schemaRule, useContestMessage } from './contest-rules';
-import { FormAlerts } from './FormAlerts';
-import { useDraftSubmit } from './use-draft-submit';
+import { COMMITMENT_TEMPLATE_CODE, templateUrl } from './contest-api';
+import { SubmissionForm } from '../components/SubmissionForm';
+import { SubmissionLoad } from '../components/SubmissionLoad';
+import { useSubmissionForm } from '../components/use-submission-form';
 import { MY_SIGN_DETAIL_PATH } from './sign-loader';
+import { SIGN_FLOW } from './sign-flow';
 import './sign.css';
 
 export { mySignLoader } from './sign-loader';
@@ -104,24 +97,20 @@ function signValues(team: TeamDetail | null): SignValues {
 }
 
 export function MySignPage() {
-  const { t } = useTranslation('signup');
   const brief = useLoaderData() as TeamBrief | null | undefined;
-  const team = useQuery({ queryKey: CONTEST_QUERY_KEYS.team, queryFn: fetchMyTeam });
   const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('TEAM'), queryFn: () => fetchDictModule('TEAM') });
-
-  if (team.isError) {
-    return (
-      <Result
-        status="warning"
-        title={t('common.loadFailed')}
-        extra={<Button onClick={() => void team.refetch()}>{t('common.reload')}</Button>}
-      />
-    );
-  }
-  if (!team.isSuccess) return <Skeleton active paragraph={{ rows: 8 }} />;
-  // The loader redirects already; this covers a status that changed since (another tab, an audit).
-  if (team.data && !teamEditable(team.data.status)) return <Navigate to={MY_SIGN_DETAIL_PATH} replace />;
-  return <SignForm team={team.data} options={dict.data ?? {}} signUpOpen={brief?.signUpOpen ?? true} />;
+  return (
+    <SubmissionLoad flow={SIGN_FLOW}>
+      {(team) =>
+        // The loader redirects already; this covers a status that changed since (another tab, an audit).
+        team && !teamEditable(team.status) ? (
+          <Navigate to={MY_SIGN_DETAIL_PATH} replace />
+        ) : (
+          <SignForm team={team} options={dict.data ?? {}} signUpOpen={brief?.signUpOpen ?? true} />
+        )
+      }
+    </SubmissionLoad>
+  );
 }
 
 interface SignFormProps {
@@ -132,35 +121,17 @@ interface SignFormProps {
 
 function SignForm({ team, options, signUpOpen }: SignFormProps) {
   const { t } = useTranslation('signup');
-  const translate = useContestMessage();
-  const [form] = Form.useForm<SignValues>();
-  const initialValues = useMemo(() => signValues(team), [team]);
-  // Rules check the submit schema; saving a draft switches them to the lenient one for that run.
-  const { mode, busy, refusal, clearRefusal, onSaveDraft, onSubmit } = useDraftSubmit<SignValues, TeamDetail>({
-    form,
+  const { form, initialValues, draft, rule } = useSubmissionForm(SIGN_FLOW, {
+    record: team,
+    values: signValues,
     payload: signPayload,
-    saveDraft: saveTeamDraft,
-    submit: submitTeam,
-    queryKey: CONTEST_QUERY_KEYS.team,
-    briefKey: CONTEST_QUERY_KEYS.teamBrief,
-    confirmText: t('sign.confirmSubmit'),
-    detailPath: MY_SIGN_DETAIL_PATH,
+    schemas: { draft: teamDraftSchema, submit: teamSubmitSchema },
+    // The schema checks this only once every other field is valid; the form says it at once.
+    extra: (path, v, mode) =>
+      path[0] === 'creditCode' && mode === 'submit' && v.orgType === ENTERPRISE_ORG_TYPE && !(v.creditCode ?? '').trim()
+        ? CONTEST_MSG.creditCodeRequired
+        : null,
   });
-
-  const rule = (...path: (string | number)[]) =>
-    schemaRule<SignValues>(form, path, {
-      schema: () => (mode.current === 'draft' ? teamDraftSchema : teamSubmitSchema),
-      payload: signPayload,
-      translate,
-      // The schema checks this only once every other field is valid; the form says it at once.
-      extra:
-        path[0] === 'creditCode'
-          ? (v) =>
-              mode.current === 'submit' && v.orgType === ENTERPRISE_ORG_TYPE && !(v.creditCode ?? '').trim()
-                ? CONTEST_MSG.creditCodeRequired
-                : null
-          : undefined,
-    });
 
   const selectOptions = (type: string) => (options[type] ?? []).map((o) => ({ value: o.code, label: o.name }));
   const orgTypes = selectOptions(TEAM_DICT_TYPES.orgType);
@@ -178,248 +149,220 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
   });
 
   return (
-    <div className="contest-page" data-testid="sign-page">
-      <div className="contest-page__head">
-        <Typography.Title level={4} className="contest-page__title">
-          {t('sign.formTitle')}
-        </Typography.Title>
-        {team && <Typography.Text type="secondary">{t('sign.draftKept')}</Typography.Text>}
-      </div>
-
-      <FormAlerts
-        revising={team?.status === 'REVISING'}
-        auditReason={team?.auditReason}
-        closedText={signUpOpen ? null : t('sign.signUpClosed')}
-        refusal={refusal}
-        onCloseRefusal={clearRefusal}
-      />
-
-      <Form<SignValues> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid="sign-form">
-        <Card title={t('sign.sections.org')} size="small" className="contest-card">
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="orgName" label={t('sign.fields.orgName')} required rules={[rule('orgName')]}>
-                <Input placeholder={t('sign.placeholders.orgName')} maxLength={100} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="orgType" label={t('sign.fields.orgType')} required rules={[rule('orgType')]}>
-                <Select placeholder={placeholder} options={orgTypes} data-testid="org-type" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="creditCode"
-                label={t('sign.fields.creditCode')}
-                extra={t('sign.creditCodeHint')}
-                dependencies={['orgType']}
-                rules={[rule('creditCode')]}
-                normalize={(v?: string) => v?.toUpperCase()}
-              >
-                <Input placeholder={t('sign.placeholders.creditCode')} maxLength={18} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="region" label={t('sign.fields.region')} required rules={[rule('region')]}>
-                <Select placeholder={placeholder} options={regions} showSearch={{ optionFilterProp: 'label' }} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name="city" label={t('sign.fields.city')} required rules={[rule('city')]}>
-                <Input placeholder={t('sign.placeholders.city')} maxLength={50} />
-              </Form.Item>
-            </Col>
-          </Row>
-        </Card>
-
-        <Card title={t('sign.sections.team')} size="small" className="contest-card">
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <Form.Item name="track" label={t('sign.fields.track')} required rules={[rule('track')]}>
-                <Select placeholder={placeholder} options={tracks} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item name="teamName" label={t('sign.fields.teamName')} required rules={[rule('teamName')]}>
-                <Input placeholder={t('sign.placeholders.teamName')} maxLength={50} />
-              </Form.Item>
-            </Col>
-          </Row>
-        </Card>
-
-        <Card title={t('sign.sections.leader')} size="small" className="contest-card">
-          <Row gutter={16}>
-            <Col xs={24} md={6}>
-              <Form.Item name={['leader', 'name']} label={t('sign.fields.name')} required rules={[rule('leader', 'name')]}>
-                <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name={['leader', 'phone']} label={t('sign.fields.phone')} required rules={[rule('leader', 'phone')]}>
-                <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name={['leader', 'email']} label={t('sign.fields.email')} required rules={[rule('leader', 'email')]}>
-                <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={6}>
-              <Form.Item name={['leader', 'title']} label={t('sign.fields.title')} required rules={[rule('leader', 'title')]}>
-                <Select placeholder={placeholder} options={titles} />
-              </Form.Item>
-            </Col>
-          </Row>
-        </Card>
-
-        <Form.List name="members" rules={[rule('members')]}>
-          {(fields, { add, remove }, { errors }) => (
-            <Card
-              title={t('sign.sections.members')}
-              size="small"
-              className="contest-card"
-              extra={
-                <Typography.Text type="secondary" data-testid="member-count">
-                  {t('sign.memberCount', { count: fields.length, max: TEAM_MEMBERS_MAX })}
-                </Typography.Text>
-              }
+    <SubmissionForm flow={SIGN_FLOW} record={team} aside={team ? t('sign.draftKept') : null} form={form} initialValues={initialValues} draft={draft} open={signUpOpen}>
+      <Card title={t('sign.sections.org')} size="small" className="contest-card">
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item name="orgName" label={t('sign.fields.orgName')} required rules={[rule('orgName')]}>
+              <Input placeholder={t('sign.placeholders.orgName')} maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="orgType" label={t('sign.fields.orgType')} required rules={[rule('orgType')]}>
+              <Select placeholder={placeholder} options={orgTypes} data-testid="org-type" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="creditCode"
+              label={t('sign.fields.creditCode')}
+              extra={t('sign.creditCodeHint')}
+              dependencies={['orgType']}
+              rules={[rule('creditCode')]}
+              normalize={(v?: string) => v?.toUpperCase()}
             >
-              {fields.map((field, index) => (
-                <div key={field.key} className="contest-member" data-testid="member-row">
-                  <div className="contest-member__head">
-                    <Typography.Text strong>{t('sign.member', { index: index + 1 })}</Typography.Text>
-                    <Button
-                      type="text"
-                      danger
-                      size="small"
-                      icon={<DeleteOutlined />}
-                      disabled={fields.length <= TEAM_MEMBERS_MIN}
-                      onClick={() => remove(field.name)}
-                      data-testid="remove-member"
-                    >
-                      {t('sign.removeMember')}
-                    </Button>
-                  </div>
-                  <Row gutter={16}>
-                    <Col xs={24} md={8}>
-                      <Form.Item name={[field.name, 'name']} label={t('sign.fields.name')} required rules={[rule('members', field.name, 'name')]}>
-                        <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={24} md={8}>
-                      <Form.Item
-                        name={[field.name, 'organization']}
-                        label={t('sign.fields.organization')}
-                        required
-                        rules={[rule('members', field.name, 'organization')]}
-                      >
-                        <Input placeholder={t('sign.placeholders.organization')} maxLength={100} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={24} md={8}>
-                      <Form.Item name={[field.name, 'title']} label={t('sign.fields.title')} required rules={[rule('members', field.name, 'title')]}>
-                        <Select placeholder={placeholder} options={titles} />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={24} md={8}>
-                      <Form.Item name={[field.name, 'phone']} label={t('sign.fields.phone')} rules={[rule('members', field.name, 'phone')]}>
-                        <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={24} md={8}>
-                      <Form.Item name={[field.name, 'email']} label={t('sign.fields.email')} rules={[rule('members', field.name, 'email')]}>
-                        <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
-                      </Form.Item>
-                    </Col>
-                    <Col xs={24} md={8}>
-                      <Form.Item name={[field.name, 'role']} label={t('sign.fields.role')} required rules={[rule('members', field.name, 'role')]}>
-                        <Select placeholder={placeholder} options={roles} />
-                      </Form.Item>
-                    </Col>
-                  </Row>
-                </div>
-              ))}
-              <Form.ErrorList errors={errors} />
-              <Button
-                type="dashed"
-                block
-                icon={<PlusOutlined />}
-                disabled={fields.length >= TEAM_MEMBERS_MAX}
-                onClick={() => add({})}
-                data-testid="add-member"
-              >
-                {t('sign.addMember')}
-              </Button>
-            </Card>
-          )}
-        </Form.List>
+              <Input placeholder={t('sign.placeholders.creditCode')} maxLength={18} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={6}>
+            <Form.Item name="region" label={t('sign.fields.region')} required rules={[rule('region')]}>
+              <Select placeholder={placeholder} options={regions} showSearch={{ optionFilterProp: 'label' }} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={6}>
+            <Form.Item name="city" label={t('sign.fields.city')} required rules={[rule('city')]}>
+              <Input placeholder={t('sign.placeholders.city')} maxLength={50} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
 
-        <Card title={t('sign.sections.advisor')} size="small" className="contest-card" extra={<Typography.Text type="secondary">{t('sign.advisorHint')}</Typography.Text>}>
-          <Row gutter={16}>
-            <Col xs={24} md={8}>
-              <Form.Item name={['advisor', 'name']} label={t('sign.fields.name')} rules={[rule('advisor', 'name')]}>
-                <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item name={['advisor', 'organization']} label={t('sign.fields.organization')} rules={[rule('advisor', 'organization')]}>
-                <Input placeholder={t('sign.placeholders.organization')} maxLength={100} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item name={['advisor', 'title']} label={t('sign.fields.title')} rules={[rule('advisor', 'title')]}>
-                <Select placeholder={placeholder} options={titles} allowClear />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item name={['advisor', 'phone']} label={t('sign.fields.phone')} rules={[rule('advisor', 'phone')]}>
-                <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
-              <Form.Item name={['advisor', 'email']} label={t('sign.fields.email')} rules={[rule('advisor', 'email')]}>
-                <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
-              </Form.Item>
-            </Col>
-          </Row>
-        </Card>
+      <Card title={t('sign.sections.team')} size="small" className="contest-card">
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item name="track" label={t('sign.fields.track')} required rules={[rule('track')]}>
+              <Select placeholder={placeholder} options={tracks} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="teamName" label={t('sign.fields.teamName')} required rules={[rule('teamName')]}>
+              <Input placeholder={t('sign.placeholders.teamName')} maxLength={50} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
 
-        <Card title={t('sign.sections.files')} size="small" className="contest-card">
-          <Form.Item name="certificate" label={t('sign.fields.certificate')} required rules={[rule('certificate')]} extra={t('sign.certificateTip')}>
-            <MultiUpload {...upload('certificate')} />
-          </Form.Item>
-          <Form.Item
-            name="commitment"
-            label={t('sign.fields.commitment')}
-            required
-            rules={[rule('commitment')]}
+      <Card title={t('sign.sections.leader')} size="small" className="contest-card">
+        <Row gutter={16}>
+          <Col xs={24} md={6}>
+            <Form.Item name={['leader', 'name']} label={t('sign.fields.name')} required rules={[rule('leader', 'name')]}>
+              <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={6}>
+            <Form.Item name={['leader', 'phone']} label={t('sign.fields.phone')} required rules={[rule('leader', 'phone')]}>
+              <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={6}>
+            <Form.Item name={['leader', 'email']} label={t('sign.fields.email')} required rules={[rule('leader', 'email')]}>
+              <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={6}>
+            <Form.Item name={['leader', 'title']} label={t('sign.fields.title')} required rules={[rule('leader', 'title')]}>
+              <Select placeholder={placeholder} options={titles} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+
+      <Form.List name="members" rules={[rule('members')]}>
+        {(fields, { add, remove }, { errors }) => (
+          <Card
+            title={t('sign.sections.members')}
+            size="small"
+            className="contest-card"
             extra={
-              <span className="contest-template">
-                {t('sign.commitmentTip')}
-                <a href={templateUrl(COMMITMENT_TEMPLATE_CODE)} download data-testid="commitment-template">
-                  <DownloadOutlined /> {t('sign.downloadTemplate')}
-                </a>
-              </span>
+              <Typography.Text type="secondary" data-testid="member-count">
+                {t('sign.memberCount', { count: fields.length, max: TEAM_MEMBERS_MAX })}
+              </Typography.Text>
             }
           >
-            <MultiUpload {...upload('commitment')} />
-          </Form.Item>
-          <Form.Item name="recommendation" label={t('sign.fields.recommendation')} rules={[rule('recommendation')]} extra={t('sign.recommendationTip')}>
-            <MultiUpload {...upload('recommendation')} />
-          </Form.Item>
-        </Card>
+            {fields.map((field, index) => (
+              <div key={field.key} className="contest-member" data-testid="member-row">
+                <div className="contest-member__head">
+                  <Typography.Text strong>{t('sign.member', { index: index + 1 })}</Typography.Text>
+                  <Button
+                    type="text"
+                    danger
+                    size="small"
+                    icon={<DeleteOutlined />}
+                    disabled={fields.length <= TEAM_MEMBERS_MIN}
+                    onClick={() => remove(field.name)}
+                    data-testid="remove-member"
+                  >
+                    {t('sign.removeMember')}
+                  </Button>
+                </div>
+                <Row gutter={16}>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={[field.name, 'name']} label={t('sign.fields.name')} required rules={[rule('members', field.name, 'name')]}>
+                      <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item
+                      name={[field.name, 'organization']}
+                      label={t('sign.fields.organization')}
+                      required
+                      rules={[rule('members', field.name, 'organization')]}
+                    >
+                      <Input placeholder={t('sign.placeholders.organization')} maxLength={100} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={[field.name, 'title']} label={t('sign.fields.title')} required rules={[rule('members', field.name, 'title')]}>
+                      <Select placeholder={placeholder} options={titles} />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={[field.name, 'phone']} label={t('sign.fields.phone')} rules={[rule('members', field.name, 'phone')]}>
+                      <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={[field.name, 'email']} label={t('sign.fields.email')} rules={[rule('members', field.name, 'email')]}>
+                      <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
+                    </Form.Item>
+                  </Col>
+                  <Col xs={24} md={8}>
+                    <Form.Item name={[field.name, 'role']} label={t('sign.fields.role')} required rules={[rule('members', field.name, 'role')]}>
+                      <Select placeholder={placeholder} options={roles} />
+                    </Form.Item>
+                  </Col>
+                </Row>
+              </div>
+            ))}
+            <Form.ErrorList errors={errors} />
+            <Button
+              type="dashed"
+              block
+              icon={<PlusOutlined />}
+              disabled={fields.length >= TEAM_MEMBERS_MAX}
+              onClick={() => add({})}
+              data-testid="add-member"
+            >
+              {t('sign.addMember')}
+            </Button>
+          </Card>
+        )}
+      </Form.List>
 
-        <div className="contest-actions">
-          <Space wrap>
-            <Button onClick={() => void onSaveDraft()} loading={busy === 'draft'} disabled={busy !== null || !signUpOpen} data-testid="save-draft">
-              {t('common.saveDraft')}
-            </Button>
-            <Button type="primary" onClick={() => void onSubmit()} loading={busy === 'submit'} disabled={busy !== null || !signUpOpen} data-testid="submit">
-              {t('common.submit')}
-            </Button>
-          </Space>
-        </div>
-      </Form>
-    </div>
+      <Card title={t('sign.sections.advisor')} size="small" className="contest-card" extra={<Typography.Text type="secondary">{t('sign.advisorHint')}</Typography.Text>}>
+        <Row gutter={16}>
+          <Col xs={24} md={8}>
+            <Form.Item name={['advisor', 'name']} label={t('sign.fields.name')} rules={[rule('advisor', 'name')]}>
+              <Input placeholder={t('sign.placeholders.name')} maxLength={50} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name={['advisor', 'organization']} label={t('sign.fields.organization')} rules={[rule('advisor', 'organization')]}>
+              <Input placeholder={t('sign.placeholders.organization')} maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name={['advisor', 'title']} label={t('sign.fields.title')} rules={[rule('advisor', 'title')]}>
+              <Select placeholder={placeholder} options={titles} allowClear />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name={['advisor', 'phone']} label={t('sign.fields.phone')} rules={[rule('advisor', 'phone')]}>
+              <Input placeholder={t('sign.placeholders.phone')} maxLength={11} inputMode="numeric" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={8}>
+            <Form.Item name={['advisor', 'email']} label={t('sign.fields.email')} rules={[rule('advisor', 'email')]}>
+              <Input placeholder={t('sign.placeholders.email')} maxLength={100} inputMode="email" />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Card>
+
+      <Card title={t('sign.sections.files')} size="small" className="contest-card">
+        <Form.Item name="certificate" label={t('sign.fields.certificate')} required rules={[rule('certificate')]} extra={t('sign.certificateTip')}>
+          <MultiUpload {...upload('certificate')} />
+        </Form.Item>
+        <Form.Item
+          name="commitment"
+          label={t('sign.fields.commitment')}
+          required
+          rules={[rule('commitment')]}
+          extra={
+            <span className="contest-template">
+              {t('sign.commitmentTip')}
+              <a href={templateUrl(COMMITMENT_TEMPLATE_CODE)} download data-testid="commitment-template">
+                <DownloadOutlined /> {t('sign.downloadTemplate')}
+              </a>
+            </span>
+          }
+        >
+          <MultiUpload {...upload('commitment')} />
+        </Form.Item>
+        <Form.Item name="recommendation" label={t('sign.fields.recommendation')} rules={[rule('recommendation')]} extra={t('sign.recommendationTip')}>
+          <MultiUpload {...upload('recommendation')} />
+        </Form.Item>
+      </Card>
+    </SubmissionForm>
   );
 }

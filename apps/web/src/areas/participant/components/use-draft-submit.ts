@@ -1,30 +1,16 @@
 import { useRef, useState, type RefObject } from 'react';
 import { type FormInstance } from 'antd';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CONTEST_MSG } from '@contest/shared';
 import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
-import { refusalOf, useContestMessage } from './contest-rules';
+import { refusalOf, useContestMessage } from '../sign/contest-rules';
 import { useFeedback } from '../../../components/feedback';
 import { validateAndFocus } from '../../../lib/form-errors';
+import type { SubmissionFlow } from './submission-flow';
 
 export type FormMode = 'draft' | 'submit';
-
-export interface DraftSubmitOptions<V, D> {
-  form: FormInstance<V>;
-  /** Turns the form's values into the request body. */
-  payload(values: V): unknown;
-  saveDraft(body: never): Promise<D>;
-  submit(body: never): Promise<D>;
-  /** Where the saved record is cached, and its brief (re-read after every change). */
-  queryKey: QueryKey;
-  briefKey: QueryKey;
-  /** The confirm text before a submission (namespace signup). */
-  confirmText: string;
-  /** The read-only detail page a submission leads to. */
-  detailPath: string;
-}
 
 export interface DraftSubmit {
   /** Which rules the field validators apply: the lenient draft schema during a save, else submit. */
@@ -43,8 +29,7 @@ export interface DraftSubmit {
  * submission confirm first and then go to the detail page. A server refusal lands under the
  * field it names.
  */
-export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSubmit {
-  const { form, payload, queryKey, briefKey, confirmText, detailPath } = options;
+export function useDraftSubmit<V, P, D>(flow: SubmissionFlow<P, D>, form: FormInstance<V>, payload: (values: V) => P): DraftSubmit {
   const { t } = useTranslation('signup');
   const { message, modal } = useFeedback();
   const navigate = useNavigate();
@@ -79,21 +64,21 @@ export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSu
   };
 
   const afterChange = async (saved: D) => {
-    queryClient.setQueryData(queryKey, saved);
+    queryClient.setQueryData(flow.keys.record, saved);
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY }),
-      queryClient.invalidateQueries({ queryKey: briefKey }),
+      queryClient.invalidateQueries({ queryKey: flow.keys.brief }),
     ]);
   };
 
-  const body = () => payload(form.getFieldsValue(true) as V) as never;
+  const body = () => payload(form.getFieldsValue(true) as V);
 
   const onSaveDraft = async () => {
     setRefusal(null);
     if (!(await validate('draft'))) return;
     setBusy('draft');
     try {
-      const saved = await options.saveDraft(body());
+      const saved = await flow.api.saveDraft(body());
       void message.success(translate(CONTEST_MSG.draftSaved));
       await afterChange(saved);
     } catch (err) {
@@ -108,16 +93,16 @@ export function useDraftSubmit<V, D>(options: DraftSubmitOptions<V, D>): DraftSu
     if (!(await validate('submit'))) return;
     modal.confirm({
       title: t('common.confirmTitle'),
-      content: confirmText,
+      content: t(flow.words.confirmSubmit),
       okText: t('common.ok'),
       cancelText: t('common.cancel'),
       onOk: async () => {
         setBusy('submit');
         try {
-          const saved = await options.submit(body());
+          const saved = await flow.api.submit(body());
           void message.success(translate(CONTEST_MSG.submitted));
           await afterChange(saved);
-          void navigate(detailPath);
+          void navigate(flow.paths.detail);
         } catch (err) {
           showRefusal(err);
         } finally {

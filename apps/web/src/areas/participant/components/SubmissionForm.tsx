@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { Button, Form, Space, Typography, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { FormAlerts } from './FormAlerts';
+import type { SubmissionFlow, SubmissionRecord } from './submission-flow';
+import type { DraftSubmit } from './use-draft-submit';
+
+export interface SubmissionFormProps<V, P, D> {
+  flow: SubmissionFlow<P, D>;
+  /** The saved record, if any: returned for changes, the reviewer's reason shows above the form. */
+  record: Pick<SubmissionRecord, 'status' | 'auditReason'> | null;
+  /** The grey line beside the title; none when null. */
+  aside: string | null;
+  form: FormInstance<V>;
+  initialValues: V;
+  /** The draft/submit flow of the form (useDraftSubmit). */
+  draft: DraftSubmit;
+  /** Whether the phase window is open; when closed, the flow's words say why saving is disabled. */
+  open: boolean;
+  /** The form's cards. */
+  children: ReactNode;
+}
+
+/**
+ * The frame of the sign-up and materials forms (docs/rules/sign-up.md, docs/rules/materials.md):
+ * title, notices, the cards, then 保存草稿 and 提交, disabled while one runs or the window is closed.
+ */
+export function SubmissionForm<V extends object, P, D>({ flow, record, aside, form, initialValues, draft, open, children }: SubmissionFormProps<V, P, D>) {
+  const { t } = useTranslation('signup');
+  const { busy } = draft;
+  return (
+    <div className="contest-page" data-testid={flow.testIds.page}>
+      <div className="contest-page__head">
+        <Typography.Title level={4} className="contest-page__title">
+          {t(flow.words.formTitle)}
+        </Typography.Title>
+        {aside !== null && <Typography.Text type="secondary">{aside}</Typography.Text>}
+      </div>
+
+      <FormAlerts
+        revising={record?.status === 'REVISING'}
+        auditReason={record?.auditReason}
+        closedText={open ? null : t(flow.words.closed)}
+        refusal={draft.refusal}
+        onCloseRefusal={draft.clearRefusal}
+      />
+
+      <Form<V> form={form} layout="vertical" initialValues={initialValues} className="contest-form" data-testid={flow.testIds.form}>
+        {children}
+
+        <div className="contest-actions">
+          <Space wrap>
+            <Button onClick={() => void draft.onSaveDraft()} loading={busy === 'draft'} disabled={busy !== null || !open} data-testid="save-draft">
+              {t('common.saveDraft')}
+            </Button>
+            <Button type="primary" onClick={() => void draft.onSubmit()} loading={busy === 'submit'} disabled={busy !== null || !open} data-testid="submit">
+              {t('common.submit')}
+            </Button>
+          </Space>
+        </div>
+      </Form>
+    </div>
+  );
+}
