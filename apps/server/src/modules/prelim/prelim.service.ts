@@ -1,14 +1,9 @@
 import type { Readable } from 'node:stream';
 import {
-  ADMIN_MSG,
-  AUDIT_ACTION,
   CONTEST_MSG as M,
   FINAL_WORKFLOW,
   PRELIM_WORKFLOW,
-  TEAM_EXPORT_MAX_ROWS,
   type AdminAuditInput,
-  type BatchAuditInput,
-  type BatchResult,
   type FinalAdminRow,
   type FinalChangeInput,
   type Page,
@@ -16,9 +11,6 @@ import {
   type PrelimAdminFilter,
   type PrelimAdminListQuery,
   type PrelimAdminRow,
-  type QueueNext,
-  type RemindInput,
-  type RemindResult,
   PRELIM_DOC_STATUS_LABELS,
   PRELIM_FILE_EXTENSIONS,
   prelimEditable,
@@ -27,7 +19,6 @@ import {
   type PrelimDocStatus,
   type PrelimFileKind,
   type PrelimForm,
-  type TeamStatus,
   type TemplateEventCode,
   findTeamNames,
   type BlindFinding,
@@ -36,11 +27,12 @@ import type { Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import type { Reminders } from '../workflow/reminders.js';
-import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
+import { createAuditedSubmission } from '../workflow/audited-submission.js';
+import type { WorkflowService } from '../workflow/workflow.service.js';
 import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { maskOwner } from '../../lib/pii.js';
-import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import type { OperationActor } from '../audit/operation-log.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { AttachmentRow } from '../contest/contest.repository.js';
 import type { ContestService } from '../contest/contest.service.js';
@@ -222,35 +214,19 @@ export function createPrelimService({
     return { list: rows.map((r) => toRow(r, cap)), page, size, total };
   }
 
-  async function decide(actor: OperationActor, id: string, input: { outcome: AdminAuditInput['outcome']; reason: string; version?: number }) {
-    const reason = input.reason ? input.reason : null;
-    const result = await db.transaction((tx) =>
-      workflow.transition(tx, {
-        workflow: PRELIM_WORKFLOW,
-        action: AUDIT_ACTION[input.outcome],
-        actor,
-        reason,
-        expectedVersion: input.version,
-        notFoundMessage: M.prelimNotFound,
-        lock: (t) => repo.lockById(id, t),
-        apply: (t, doc, to, at) => repo.update(t, doc.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
-        subjectId: (doc) => doc.id,
-        notice: (doc, to) => ({
-          code: OUTCOME_EVENT[input.outcome],
-          ownerId: doc.ownerId,
-          vars: { projectName: doc.projectName, status: PRELIM_DOC_STATUS_LABELS[to], reason: reason ?? '' },
-        }),
-        operation: (doc, to) => ({
-          action: 'preliminary:audit',
-          targetType: 'prelim_doc',
-          targetId: doc.id,
-          summary: `审核初赛材料「${doc.projectName}」：${PRELIM_DOC_STATUS_LABELS[to]}${reason ? `；意见：${reason}` : ''}`,
-        }),
-      }),
-    );
-    afterCommit();
-    return result;
-  }
+  const submission = createAuditedSubmission({ db, workflow, reminders, afterCommit }, {
+    def: PRELIM_WORKFLOW,
+    repo,
+    subjectType: 'PRELIM',
+    notFoundMessage: M.prelimNotFound,
+    outcomeEvents: OUTCOME_EVENT,
+    nameOf: (doc) => doc.projectName,
+    nameKey: 'projectName',
+    statusLabels: PRELIM_DOC_STATUS_LABELS,
+    audit: { action: 'preliminary:audit', targetType: 'prelim_doc', what: '初赛材料' },
+    remind: { code: 'PRELIM_DRAFT_REMIND', action: 'preliminary-draft:remind', what: '未提交初赛材料的团队' },
+    adminDetail: adminDetailOf,
+  });
 
   async function save(actor: Participant, form: PrelimForm, submit: boolean): Promise<PrelimDetail> {
     await contest.assertOpen('prelimSubmission', M.prelimClosed);
@@ -268,45 +244,33 @@ export function createPrelimService({
       if (cap !== null && chars > cap) throw badRequest(M.applicationTooManyChars, { field: 'application', applicationChars: chars, maxApplicationChars: cap });
     }
 
-    const row = await db.transaction(async (tx) => {
-      const at = contest.now();
-      const current = await repo.lockByTeam(team.id, tx);
-      if (current && !prelimEditable(current.status)) throw badRequest(refusal);
-      const values = {
-        projectName: form.projectName,
-        track: form.track === '' ? null : form.track,
-        summary: form.summary,
-        keywords: form.keywords,
-        applicationFileId: files.applicationFileId,
-        applicationChars: chars,
-        presentationFileId: files.presentationFileId,
-        videoFileId: files.videoFileId,
-        otherFileIds: files.otherFileIds,
-        updatedAt: at,
-      };
-      const op = { auth: actor };
-      const from: TeamStatus | null = current?.status ?? null;
-      const to = workflow.check(PRELIM_WORKFLOW, submit ? 'SUBMIT' : 'SAVE', from, op);
-      const submitted = submit ? { submittedAt: at, auditReason: null } : {};
-      let saved: PrelimRow;
-      if (current) {
-        saved = await repo.update(tx, current.id, { ...values, ...submitted, status: to });
-      } else {
-        const inserted = await repo.insert(tx, { ...values, ...submitted, teamId: team.id, ownerId: actor.accountId, status: to, createdAt: at });
-        if (!inserted) throw badRequest(refusal);
-        saved = inserted;
-      }
-      await workflow.record(tx, {
-        workflow: PRELIM_WORKFLOW,
-        subjectId: saved.id,
-        from,
+    const row = await db.transaction((tx) =>
+      submission.write(tx, {
+        actor: { auth: actor },
+        submit,
+        lock: (t) => repo.lockByTeam(team.id, t),
+        recheck: (current) => {
+          if (current && !prelimEditable(current.status)) throw badRequest(refusal);
+        },
+        values: (at) => ({
+          projectName: form.projectName,
+          track: form.track === '' ? null : form.track,
+          summary: form.summary,
+          keywords: form.keywords,
+          applicationFileId: files.applicationFileId,
+          applicationChars: chars,
+          presentationFileId: files.presentationFileId,
+          videoFileId: files.videoFileId,
+          otherFileIds: files.otherFileIds,
+          updatedAt: at,
+        }),
+        insertValues: { teamId: team.id, ownerId: actor.accountId },
+        lostInsert: refusal,
+        at: contest.now(),
         historyFrom: 'NOT_FILLED',
-        to,
-        actor: op,
-        notice: submit ? { code: 'PRELIM_SUBMITTED', ownerId: actor.accountId, vars: { projectName: saved.projectName } } : undefined,
-      });
-      return saved;
-    });
+        submitted: (saved) => ({ code: 'PRELIM_SUBMITTED', ownerId: actor.accountId, vars: { projectName: saved.projectName } }),
+      }),
+    );
     if (submit) afterCommit();
     return toDetail(team, row, 'participant');
   }
@@ -345,18 +309,9 @@ export function createPrelimService({
     saveDraft: (actor: Participant, form: PrelimForm) => save(actor, form, false),
     submit: (actor: Participant, form: PrelimForm) => save(actor, form, true),
 
-    async adminDetail(id: string): Promise<PrelimAdminDetail> {
-      const row = await repo.byId(id);
-      if (!row) throw notFound(M.prelimNotFound);
-      return adminDetailOf(row);
-    },
-
+    adminDetail: submission.adminDetail,
     /** 初赛草稿 detail: only a DRAFT. */
-    async draftDetail(id: string): Promise<PrelimAdminDetail> {
-      const row = await repo.byId(id);
-      if (!row || row.status !== 'DRAFT') throw notFound(M.prelimNotFound);
-      return adminDetailOf(row);
-    },
+    draftDetail: submission.draftDetail,
 
     /** 决赛项目 detail: materials that are or were in the final round. */
     async finalDetail(id: string): Promise<PrelimAdminDetail> {
@@ -379,39 +334,12 @@ export function createPrelimService({
       };
     },
 
-    async queueNext(exclude: readonly string[]): Promise<QueueNext<PrelimAdminDetail>> {
-      const { id, remaining } = await repo.nextSubmitted(exclude);
-      const row = id ? await repo.byId(id) : undefined;
-      return { detail: row ? await adminDetailOf(row) : null, remaining };
-    },
-
+    queueNext: submission.queueNext,
     /** POST /admin/prelim-doc/{id}/audit: only SUBMITTED materials. */
-    async audit(actor: OperationActor, id: string, input: AdminAuditInput): Promise<PrelimAdminDetail> {
-      const { row } = await decide(actor, id, input);
-      return adminDetailOf(row);
-    },
-
+    audit: submission.audit,
     /** Per row, each in its own transaction (as the sign-up batch). */
-    async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
-      return decideEach(
-        input.items,
-        async (item) => (await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version })).row,
-        (row) => ({ status: row.status, name: row.projectName }),
-      );
-    },
-
-    async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {
-      const targets = await repo.draftOwners(input.all ? 'all' : (input.ids ?? []));
-      const result = await reminders.remind(db, {
-        subjectType: 'PRELIM',
-        targets,
-        actor,
-        notice: { code: 'PRELIM_DRAFT_REMIND', vars: {} },
-        operation: { action: 'preliminary-draft:remind', targetType: 'prelim_doc', what: '未提交初赛材料的团队' },
-      });
-      afterCommit();
-      return result;
-    },
+    batchAudit: submission.batchAudit,
+    remind: submission.remind,
 
     /**
      * POST /admin/final/{id}/add and /remove (FINAL workflow): only APPROVED materials enter; the
@@ -450,15 +378,8 @@ export function createPrelimService({
 
     async export(actor: OperationActor, filter: PrelimAdminFilter, finalOnly = false): Promise<{ stream: Readable; fileName: string }> {
       const total = await repo.count(filter, finalOnly);
-      if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
       const what = finalOnly ? '决赛项目' : '初赛材料';
-      await db.transaction((tx) =>
-        recordOperation(tx, actor, {
-          action: finalOnly ? 'final:export' : 'preliminary:export',
-          targetType: 'prelim_doc',
-          summary: `导出${what} ${total} 条，筛选条件：${describeFilter(filter)}`,
-        }),
-      );
+      await submission.recordExport(actor, total, { action: finalOnly ? 'final:export' : 'preliminary:export', summary: `导出${what} ${total} 条，筛选条件：${describeFilter(filter)}` });
       const L = await contest.labels(['TRACK']);
       const cap = await contest.maxApplicationChars();
       const stream = writeXlsx([

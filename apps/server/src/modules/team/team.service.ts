@@ -1,16 +1,9 @@
 import type { Readable } from 'node:stream';
 import {
-  AUDIT_ACTION,
   CONTEST_MSG as M,
-  TEAM_EXPORT_MAX_ROWS,
   TEAM_WORKFLOW,
   type AdminAuditInput,
-  type BatchAuditInput,
-  type BatchResult,
   type Page,
-  type QueueNext,
-  type RemindInput,
-  type RemindResult,
   type TeamAdminDetail,
   type TeamAdminFilter,
   type TeamAdminListQuery,
@@ -18,7 +11,6 @@ import {
   TEAM_DICT_TYPES,
   TEAM_FILE_EXTENSIONS,
   TEAM_STATUS_LABELS,
-  ADMIN_MSG,
   prelimDocStatusOf,
   teamEditable,
   type TeamBrief,
@@ -29,13 +21,14 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { MASKED_PII, maskTeamDetail, piiNote, type Pii } from '../../lib/pii.js';
-import { recordOperation, type OperationActor } from '../audit/operation-log.js';
+import type { OperationActor } from '../audit/operation-log.js';
+import { createAuditedSubmission } from '../workflow/audited-submission.js';
 import type { Reminders } from '../workflow/reminders.js';
-import { decideEach, type WorkflowService } from '../workflow/workflow.service.js';
+import type { WorkflowService } from '../workflow/workflow.service.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { ContestService } from '../contest/contest.service.js';
 import type { TeamListRow, TeamRepository, TeamRow } from './team.repository.js';
@@ -172,65 +165,32 @@ export function createTeamService({
     return { ...(await toDetail(row, 'admin')), lastRemindedOn: await repo.lastRemindedOn(row.id) };
   }
 
-  /** Creates or updates the caller's team; the row stays locked until commit. */
-  async function write(tx: Db, actor: Participant, form: TeamForm, files: Record<TeamFileKind, string | null>, submit: boolean): Promise<TeamRow> {
-    const at = contest.now();
-    const existing = await repo.lockByOwner(actor.accountId, tx);
-    const from = existing?.status ?? null;
-    const op = { auth: actor };
-    const to = workflow.check(TEAM_WORKFLOW, submit ? 'SUBMIT' : 'SAVE', from, op);
-    const values = { ...columns(form, files), updatedAt: at };
-    const submitted = submit ? { submittedAt: at, auditReason: null } : {};
-    let row: TeamRow;
-    if (existing) {
-      row = await repo.update(tx, existing.id, { ...values, ...submitted, status: to });
-    } else {
-      const inserted = await repo.insert(tx, { ...values, ...submitted, ownerId: actor.accountId, status: to, createdAt: at });
-      // A concurrent first save won the insert: refuse rather than overwrite it blindly.
-      if (!inserted) throw badRequest(M.teamNotEditable);
-      row = inserted;
-    }
-    await workflow.record(tx, {
-      workflow: TEAM_WORKFLOW,
-      subjectId: row.id,
-      from,
-      to,
-      actor: op,
-      notice: submit ? { code: 'TEAM_SUBMITTED', ownerId: actor.accountId, vars: { teamName: row.teamName } } : undefined,
-    });
-    return row;
-  }
+  const submission = createAuditedSubmission({ db, workflow, reminders, afterCommit }, {
+    def: TEAM_WORKFLOW,
+    repo,
+    subjectType: 'TEAM',
+    notFoundMessage: M.teamNotFound,
+    outcomeEvents: OUTCOME_EVENT,
+    nameOf: (team) => team.teamName,
+    nameKey: 'teamName',
+    statusLabels: TEAM_STATUS_LABELS,
+    audit: { action: 'qualification:audit', targetType: 'team', what: '报名' },
+    remind: { code: 'TEAM_DRAFT_REMIND', action: 'qualification-draft:remind', what: '未提交报名的团队' },
+    adminDetail: adminDetailOf,
+  });
 
-  /** One audit decision through the workflow core (history, notice, operation record in one transaction). */
-  async function decide(actor: OperationActor, id: string, input: { outcome: AdminAuditInput['outcome']; reason: string; version?: number }) {
-    const reason = input.reason ? input.reason : null;
-    const result = await db.transaction((tx) =>
-      workflow.transition(tx, {
-        workflow: TEAM_WORKFLOW,
-        action: AUDIT_ACTION[input.outcome],
-        actor,
-        reason,
-        expectedVersion: input.version,
-        notFoundMessage: M.teamNotFound,
-        lock: (t) => repo.lockById(id, t),
-        apply: (t, team, to, at) =>
-          repo.update(t, team.id, { status: to, auditReason: to === 'APPROVED' ? null : reason, auditedAt: at, updatedAt: at }),
-        subjectId: (team) => team.id,
-        notice: (team, to) => ({
-          code: OUTCOME_EVENT[input.outcome],
-          ownerId: team.ownerId,
-          vars: { teamName: team.teamName, status: TEAM_STATUS_LABELS[to], reason: reason ?? '' },
-        }),
-        operation: (team, to) => ({
-          action: 'qualification:audit',
-          targetType: 'team',
-          targetId: team.id,
-          summary: `审核报名「${team.teamName}」：${TEAM_STATUS_LABELS[to]}${reason ? `；意见：${reason}` : ''}`,
-        }),
-      }),
-    );
-    afterCommit();
-    return result;
+  /** Creates or updates the caller's team; the row stays locked until commit. */
+  function write(tx: Db, actor: Participant, form: TeamForm, files: Record<TeamFileKind, string | null>, submit: boolean): Promise<TeamRow> {
+    return submission.write(tx, {
+      actor: { auth: actor },
+      submit,
+      lock: (t) => repo.lockByOwner(actor.accountId, t),
+      values: (at) => ({ ...columns(form, files), updatedAt: at }),
+      insertValues: { ownerId: actor.accountId },
+      lostInsert: M.teamNotEditable,
+      at: contest.now(),
+      submitted: (row) => ({ code: 'TEAM_SUBMITTED', ownerId: actor.accountId, vars: { teamName: row.teamName } }),
+    });
   }
 
   const toRow = (r: TeamListRow): TeamAdminRow => ({
@@ -308,59 +268,18 @@ export function createTeamService({
       return toDetail(row, 'participant');
     },
 
-    async adminDetail(id: string): Promise<TeamAdminDetail> {
-      const row = await repo.byId(id);
-      if (!row) throw notFound(M.teamNotFound);
-      return adminDetailOf(row);
-    },
-
+    adminDetail: submission.adminDetail,
     /** 报名草稿 detail: only a DRAFT (the drafts page shows nothing else). */
-    async draftDetail(id: string): Promise<TeamAdminDetail> {
-      const row = await repo.byId(id);
-      if (!row || row.status !== 'DRAFT') throw notFound(M.teamNotFound);
-      return adminDetailOf(row);
-    },
-
+    draftDetail: submission.draftDetail,
     list: (q: TeamAdminListQuery) => list(q),
     draftList: (q: TeamAdminListQuery) => list({ ...q, status: 'DRAFT' }, 'updatedAt'),
-
-    async queueNext(exclude: readonly string[]): Promise<QueueNext<TeamAdminDetail>> {
-      const { id, remaining } = await repo.nextSubmitted(exclude);
-      const row = id ? await repo.byId(id) : undefined;
-      return { detail: row ? await adminDetailOf(row) : null, remaining };
-    },
-
+    queueNext: submission.queueNext,
     /** POST /admin/team/{id}/audit. */
-    async audit(actor: OperationActor, id: string, input: AdminAuditInput): Promise<TeamAdminDetail> {
-      const { row } = await decide(actor, id, input);
-      return adminDetailOf(row);
-    },
-
-    /**
-     * POST /admin/team/audit/batch: per row, each in its own transaction (docs/decisions.md): one
-     * record changed underneath fails alone, with its reason, and the others are decided.
-     */
-    async batchAudit(actor: OperationActor, input: BatchAuditInput): Promise<BatchResult> {
-      return decideEach(
-        input.items,
-        async (item) => (await decide(actor, item.id, { outcome: input.outcome, reason: input.reason, version: item.version })).row,
-        (row) => ({ status: row.status, name: row.teamName }),
-      );
-    },
-
+    audit: submission.audit,
+    /** POST /admin/team/audit/batch: per row, each in its own transaction. */
+    batchAudit: submission.batchAudit,
     /** POST /admin/team/draft/remind: once per team per Beijing day. */
-    async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {
-      const targets = await repo.draftOwners(input.all ? 'all' : (input.ids ?? []));
-      const result = await reminders.remind(db, {
-        subjectType: 'TEAM',
-        targets,
-        actor,
-        notice: { code: 'TEAM_DRAFT_REMIND', vars: {} },
-        operation: { action: 'qualification-draft:remind', targetType: 'team', what: '未提交报名的团队' },
-      });
-      afterCommit();
-      return result;
-    },
+    remind: submission.remind,
 
     /**
      * GET /admin/team/export: every field, dictionary names, members on a sheet of their own.
@@ -368,10 +287,7 @@ export function createTeamService({
      */
     async export(actor: OperationActor, filter: TeamAdminFilter, pii: Pii): Promise<{ stream: Readable; fileName: string }> {
       const total = await repo.count(filter);
-      if (total > TEAM_EXPORT_MAX_ROWS) throw badRequest(ADMIN_MSG.exportTooLarge);
-      await db.transaction((tx) =>
-        recordOperation(tx, actor, { action: 'qualification:export', targetType: 'team', summary: `导出报名信息 ${total} 条，筛选条件：${describeFilter(filter)}${piiNote(pii)}` }),
-      );
+      await submission.recordExport(actor, total, { action: 'qualification:export', summary: `导出报名信息 ${total} 条，筛选条件：${describeFilter(filter)}${piiNote(pii)}` });
       const L = await contest.labels(Object.values(TEAM_DICT_TYPES));
       const name = (type: string, code: string | null | undefined) => (code ? (L.get(type)?.get(code) ?? code) : '');
       const read = () => batches((offset, limit) => repo.batch(filter, offset, limit), total);
