@@ -255,7 +255,7 @@ export const teams = pgTable(
   ],
 );
 
-/** Preliminary materials (docs/rules/materials.md): one row per approved team once first saved; no row = NOT_FILLED. */
+/** Preliminary materials (docs/rules/prelim.md): one row per approved team once first saved; no row = NOT_FILLED. */
 export const prelimDocs = pgTable(
   'prelim_docs',
   {

@@ -183,7 +183,7 @@ async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Prom
 }
 
 /**
- * A demo team walks the real workflow (docs/rules/sign-up.md): saved as a draft, submitted, then decided
+ * A demo team walks the real workflow (docs/rules/team.md): saved as a draft, submitted, then decided
  * by the demo reviewer with a reason, so its history, reasons and notices are those a real team
  * would have.
  */

@@ -24,7 +24,7 @@ export function segmentCondition(segment: Segment): SQL {
       const saved = segment.values.filter((v) => v !== 'NOT_FILLED') as Array<(typeof prelimDocs.status.enumValues)[number]>;
       const terms: SQL[] = [];
       if (saved.length) terms.push(sql`exists (select 1 from ${prelimDocs} where ${prelimDocs.ownerId} = ${accounts.id} and ${inArray(prelimDocs.status, saved)})`);
-      // NOT_FILLED (docs/rules/materials.md): an approved team that has no materials row yet.
+      // NOT_FILLED (docs/rules/prelim.md): an approved team that has no materials row yet.
       if (saved.length !== segment.values.length) {
         terms.push(ownsTeam(sql`${teams.status} = 'APPROVED' and not exists (select 1 from ${prelimDocs} where ${prelimDocs.teamId} = ${teams.id})`));
       }

@@ -3,7 +3,6 @@ import {
   CONTEST_MSG as M,
   FINAL_WORKFLOW,
   PRELIM_WORKFLOW,
-  type AdminAuditInput,
   type FinalAdminRow,
   type FinalChangeInput,
   type Page,
@@ -19,16 +18,12 @@ import {
   type PrelimDocStatus,
   type PrelimFileKind,
   type PrelimForm,
-  type TemplateEventCode,
   findTeamNames,
   type BlindFinding,
 } from '@contest/shared';
-import type { Db } from '../../db/client.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
-import type { Reminders } from '../workflow/reminders.js';
-import { createAuditedSubmission } from '../workflow/audited-submission.js';
-import type { WorkflowService } from '../workflow/workflow.service.js';
+import { createAuditedSubmission, type SubmissionServiceDeps } from '../workflow/audited-submission.js';
 import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { maskOwner } from '../../lib/pii.js';
@@ -48,8 +43,6 @@ const FILE_TYPE_MESSAGE: Record<PrelimFileKind, string> = {
   other: M.otherType,
 };
 
-/** The notice event of each audit outcome (texts: TEMPLATE_EVENTS). */
-const OUTCOME_EVENT = { APPROVED: 'PRELIM_APPROVED', REVISING: 'PRELIM_REVISING', REJECTED: 'PRELIM_REJECTED' } as const satisfies Record<AdminAuditInput['outcome'], TemplateEventCode>;
 
 interface Resolved {
   applicationFileId: string | null;
@@ -59,22 +52,8 @@ interface Resolved {
   application: AttachmentRow | null;
 }
 
-/** Preliminary materials (docs/rules/materials.md): open to approved teams only; the application PDF is counted here. */
-export function createPrelimService({
-  db,
-  repo,
-  contest,
-  workflow,
-  reminders,
-  afterCommit = () => {},
-}: {
-  db: Db;
-  repo: PrelimRepository;
-  contest: ContestService;
-  workflow: WorkflowService;
-  reminders: Reminders;
-  afterCommit?: () => void;
-}) {
+/** Preliminary materials (docs/rules/prelim.md): open to approved teams only; the application PDF is counted here. */
+export function createPrelimService({ db, repo, contest, workflow, reminders, afterCommit = () => {} }: SubmissionServiceDeps<PrelimRepository, ContestService>) {
   const finals = createFinalEntriesService({ workflow });
 
   /** The caller's team when it is approved; writes by anyone else are refused. */
@@ -123,7 +102,7 @@ export function createPrelimService({
       teamName: team.teamName,
       status,
       projectName: row?.projectName ?? '',
-      // A fresh form starts from the sign-up's track (docs/rules/materials.md).
+      // A fresh form starts from the sign-up's track (docs/rules/prelim.md).
       track: row ? (row.track ?? '') : (team.track ?? ''),
       summary: row?.summary ?? '',
       keywords: row?.keywords ?? [],
@@ -217,14 +196,12 @@ export function createPrelimService({
   const submission = createAuditedSubmission({ db, workflow, reminders, afterCommit }, {
     def: PRELIM_WORKFLOW,
     repo,
-    subjectType: 'PRELIM',
     notFoundMessage: M.prelimNotFound,
-    outcomeEvents: OUTCOME_EVENT,
     nameOf: (doc) => doc.projectName,
     nameKey: 'projectName',
     statusLabels: PRELIM_DOC_STATUS_LABELS,
     audit: { action: 'preliminary:audit', targetType: 'prelim_doc', what: '初赛材料' },
-    remind: { code: 'PRELIM_DRAFT_REMIND', action: 'preliminary-draft:remind', what: '未提交初赛材料的团队' },
+    remind: { action: 'preliminary-draft:remind', what: '未提交初赛材料的团队' },
     adminDetail: adminDetailOf,
   });
 

@@ -31,7 +31,7 @@ import { anchorOfVersion } from '../score-log/anchors.js';
 import { appendScoreLog, scoreLogActor } from '../score-log/score-log.js';
 import { entryView, type PublicationDeps } from './publication.service.js';
 import { beijingMinute } from './results-notice.js';
-import { createPublicationRepository, lockResults, type AppealRow, type EntryRow, type FoundAppeal, type PublicationRepository, type VersionRow } from './results.repository.js';
+import { createPublicationRepository, lockResults, type AppealRow, type EntryRow, type FoundAppeal, type PublicationRepository, type VersionRow } from './publication.repository.js';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

@@ -39,14 +39,14 @@ import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import { notifyEvent } from '../notices/notify.js';
-import { computeRound, type RoundScores } from '../review/results.service.js';
-import { createResultsRepository, type ResultsRepository } from '../review/results.repository.js';
+import { computeRound, type RoundScores } from '../review/scores.service.js';
+import { createScoresRepository, type ScoresRepository } from '../review/scores.repository.js';
 import type { ReviewDeps } from '../review/review.module.js';
 import { anchorHead, anchorOfVersion, buildReceipt, saveAnchor, type ScoreLogHead } from '../score-log/anchors.js';
 import { appendScoreLog, scoreLogActor, sha256Hex } from '../score-log/score-log.js';
 import { beijingMinute, resultNotice } from './results-notice.js';
 import { assignAwards, compareEntries, normaliseAwards, selectPromoted, sortEntries } from './results-rules.js';
-import { createPublicationRepository, lockResults, type EntryRow, type PublicationRepository, type ProjectRef, type VersionRow } from './results.repository.js';
+import { createPublicationRepository, lockResults, type EntryRow, type PublicationRepository, type ProjectRef, type VersionRow } from './publication.repository.js';
 
 export type PublicationDeps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
 
@@ -97,7 +97,7 @@ const levelsOf = (entries: readonly ResultEntryView[], awards: AwardRule | null)
  * public notice in 大赛动态, history rows, the operation record, the teams' notices and, last, the
  * score-log entry. docs/api-results.md.
  */
-export function createPublicationService(deps: PublicationDeps, repo: PublicationRepository = createPublicationRepository(), reviewRepo: ResultsRepository = createResultsRepository()) {
+export function createPublicationService(deps: PublicationDeps, repo: PublicationRepository = createPublicationRepository(), reviewRepo: ScoresRepository = createScoresRepository()) {
   const { db } = deps;
   const finals = createFinalEntriesService({ workflow: deps.workflow });
 

@@ -7,7 +7,7 @@ import { createScoringService } from '../review/scoring.service.js';
 import { createSheetsRepository } from '../review/sheets.repository.js';
 import { createAppealsService, type AppealsService } from './appeals.service.js';
 import { createPublicationService, type PublicationService } from './publication.service.js';
-import { createPublicationRepository } from './results.repository.js';
+import { createPublicationRepository } from './publication.repository.js';
 import { resultsRoutes } from './results.routes.js';
 
 export interface ResultsServices {

@@ -16,8 +16,8 @@ import { recordOperation, type OperationActor } from '../audit/operation-log.js'
 import { logPromotion } from '../score-log/review-entries.js';
 import { createFinalEntriesService } from '../final-entries/final-entries.service.js';
 import type { Notice } from '../workflow/workflow.service.js';
-import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './results.service.js';
-import { createResultsRepository, type ResultsRepository } from './results.repository.js';
+import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './scores.service.js';
+import { createScoresRepository, type ScoresRepository } from './scores.repository.js';
 import type { ReviewDeps } from './review.module.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
@@ -57,7 +57,7 @@ interface Plan {
  * equals the last selected one's (per track for TOP_PER_TRACK): they lost on the tie-break
  * chain only, which the admin should see before confirming. None for PICKED.
  */
-export function createPromotionService(deps: Deps, repo: ResultsRepository = createResultsRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
+export function createPromotionService(deps: Deps, repo: ScoresRepository = createScoresRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
   const finals = createFinalEntriesService({ workflow: deps.workflow });
   /** `tx` given: inside the confirm's transaction, computed there (never from the shared cache). */
   async function plan(body: PromotionBody, tx?: Db): Promise<Plan> {

@@ -12,7 +12,7 @@ import { createReminders, type Reminders } from '../workflow/reminders.js';
 import { createWorkflowService, type WorkflowService } from '../workflow/workflow.service.js';
 import { createExpertGuards, type ExpertGuards } from './expert.guard.js';
 import { groupsRoutes } from './groups.routes.js';
-import { resultsRoutes } from './results.routes.js';
+import { resultsRoutes } from './scores.routes.js';
 import { createRoundView, type RoundView } from './round-view.js';
 import { createRubricStore, type RubricStore } from './rubric-store.js';
 import { scoringRoutes } from './scoring.routes.js';

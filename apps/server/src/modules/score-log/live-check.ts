@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.js';
 /** As score-log.ts `textDigest` (hex SHA-256 of the comment), kept here to import nothing of it. */
 const textDigest = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 
-/** A sheet as the check reads it (review module: results.repository `sheetsForLogCheck`). */
+/** A sheet as the check reads it (review module: scores.repository `sheetsForLogCheck`). */
 export interface SheetForCheck {
   id: string;
   round: ReviewRound;

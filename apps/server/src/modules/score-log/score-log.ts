@@ -30,7 +30,7 @@ import {
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accounts, scoreLog, scoreLogAnchors } from '../../db/schema.js';
-import { createResultsRepository } from '../review/results.repository.js';
+import { createScoresRepository } from '../review/scores.repository.js';
 import { compareSheets, type LastSheetEntry, type SheetSource } from './live-check.js';
 
 /** PostgreSQL advisory lock id of score-log appends (beside settings' 7_310_425_001 and the rounds'). */
@@ -166,7 +166,7 @@ export interface VerifyOptions {
  */
 export async function verifyScoreLog(db: Db, options: VerifyOptions = {}): Promise<ScoreLogVerifyResult> {
   const batch = Math.max(1, Math.floor(options.batch ?? 1000));
-  const sheets: SheetSource = options.sheets ?? ((tx, afterId, limit) => createResultsRepository().sheetsForLogCheck(tx, afterId, limit));
+  const sheets: SheetSource = options.sheets ?? ((tx, afterId, limit) => createScoresRepository().sheetsForLogCheck(tx, afterId, limit));
   return db.transaction(
     async (tx) => {
       let count = 0;

@@ -57,7 +57,7 @@ export function createTeamRepository(db: Db) {
    * A page in two steps (a deferred join): the ids in list order first, which an index on the
    * order serves without touching the wide rows, then those rows with their owner and last
    * reminder. Sorting and skipping the full rows cost 50-190 ms a page at 20,000 teams
-   * (bench/qualification.bench.ts); the ids alone cost a few.
+   * (bench/team-list.bench.ts); the ids alone cost a few.
    */
   async function slice(where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<TeamListRow[]> {
     const ids = (await db.select({ id: teams.id }).from(teams).where(where).orderBy(...order).limit(limit).offset(offset)).map((r) => r.id);

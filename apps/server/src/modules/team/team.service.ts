@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import {
   CONTEST_MSG as M,
   TEAM_WORKFLOW,
-  type AdminAuditInput,
   type Page,
   type TeamAdminDetail,
   type TeamAdminFilter,
@@ -17,7 +16,6 @@ import {
   type TeamDetail,
   type TeamFileKind,
   type TeamForm,
-  type TemplateEventCode,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import type { TeamPerson } from '../../db/schema.js';
@@ -26,9 +24,7 @@ import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import { describeFilter } from '../admin/admin-util.js';
 import { MASKED_PII, maskTeamDetail, piiNote, type Pii } from '../../lib/pii.js';
 import type { OperationActor } from '../audit/operation-log.js';
-import { createAuditedSubmission } from '../workflow/audited-submission.js';
-import type { Reminders } from '../workflow/reminders.js';
-import type { WorkflowService } from '../workflow/workflow.service.js';
+import { createAuditedSubmission, type SubmissionServiceDeps } from '../workflow/audited-submission.js';
 import type { AuthContext } from '../auth/session.service.js';
 import type { ContestService } from '../contest/contest.service.js';
 import type { TeamListRow, TeamRepository, TeamRow } from './team.repository.js';
@@ -39,31 +35,14 @@ const FILE_TYPE_MESSAGE: Record<TeamFileKind, string> = {
   recommendation: M.recommendationType,
 };
 
-/** The notice event of each audit outcome (texts: TEMPLATE_EVENTS). */
-const OUTCOME_EVENT = { APPROVED: 'TEAM_APPROVED', REVISING: 'TEAM_REVISING', REJECTED: 'TEAM_REJECTED' } as const satisfies Record<AdminAuditInput['outcome'], TemplateEventCode>;
 
 type Participant = Pick<AuthContext, 'accountId' | 'realm' | 'username'>;
 
 const blankToNull = (s: string) => (s === '' ? null : s);
 const person = (p: Record<string, string>): TeamPerson => ({ ...p, name: p.name ?? '' });
 
-/** Team sign-up (docs/rules/sign-up.md): the participant's draft and submission, the admin's audit. */
-export function createTeamService({
-  db,
-  repo,
-  contest,
-  workflow,
-  reminders,
-  afterCommit = () => {},
-}: {
-  db: Db;
-  repo: TeamRepository;
-  contest: ContestService;
-  workflow: WorkflowService;
-  reminders: Reminders;
-  /** Runs after a transaction that may have queued SMS or email notices (the outbox's kick). */
-  afterCommit?: () => void;
-}) {
+/** Team sign-up (docs/rules/team.md): the participant's draft and submission, the admin's audit. */
+export function createTeamService({ db, repo, contest, workflow, reminders, afterCommit = () => {} }: SubmissionServiceDeps<TeamRepository, ContestService>) {
   /** Dictionary codes of the form; in a draft only those filled in are checked. */
   async function checkCodes(form: TeamForm): Promise<void> {
     await contest.checkCodes([
@@ -168,14 +147,12 @@ export function createTeamService({
   const submission = createAuditedSubmission({ db, workflow, reminders, afterCommit }, {
     def: TEAM_WORKFLOW,
     repo,
-    subjectType: 'TEAM',
     notFoundMessage: M.teamNotFound,
-    outcomeEvents: OUTCOME_EVENT,
     nameOf: (team) => team.teamName,
     nameKey: 'teamName',
     statusLabels: TEAM_STATUS_LABELS,
     audit: { action: 'qualification:audit', targetType: 'team', what: '报名' },
-    remind: { code: 'TEAM_DRAFT_REMIND', action: 'qualification-draft:remind', what: '未提交报名的团队' },
+    remind: { action: 'qualification-draft:remind', what: '未提交报名的团队' },
     adminDetail: adminDetailOf,
   });
 

@@ -40,8 +40,8 @@ export interface SubmissionRepository<S extends string, Row extends SubmissionRo
 }
 
 /**
- * One submission the participant drafts and submits and staff audit (docs/rules/sign-up.md and
- * docs/rules/materials.md: the team's sign-up and its preliminary materials share this shape).
+ * One submission the participant drafts and submits and staff audit (docs/rules/team.md and
+ * docs/rules/prelim.md: the team's sign-up and its preliminary materials share this shape).
  * Each is a declaration: its workflow, its repository, its notices, texts and operation codes.
  */
 export interface SubmissionDeps {
@@ -52,21 +52,25 @@ export interface SubmissionDeps {
   afterCommit: () => void;
 }
 
+/** What a submission's service factory takes (createTeamService, createPrelimService). */
+export interface SubmissionServiceDeps<Repo, Contest> extends Omit<SubmissionDeps, 'afterCommit'> {
+  repo: Repo;
+  contest: Contest;
+  /** Runs after a transaction that may have queued SMS or email notices (the outbox's kick). */
+  afterCommit?: () => void;
+}
+
 export interface AuditedSubmissionSpec<S extends string, A extends string, Row extends SubmissionRow<S>, Values, Detail> {
   def: WorkflowDef<S, A>;
   repo: SubmissionRepository<S, Row, Values>;
-  /** status_history / reminders subject type (TEAM, PRELIM). */
-  subjectType: string;
   notFoundMessage: string;
-  /** The notice event of each audit outcome (texts: TEMPLATE_EVENTS). */
-  outcomeEvents: Record<Outcome, TemplateEventCode>;
   /** The record's name in notices (under `nameKey`), batch results and operation summaries. */
   nameOf(row: Row): string;
   nameKey: string;
   statusLabels: Record<S, string>;
   /** The audit's operation code, target type and what the summary calls the record (审核报名「…」). */
   audit: { action: string; targetType: string; what: string };
-  remind: { code: TemplateEventCode; action: string; what: string };
+  remind: { action: string; what: string };
   /** The console's detail of a record. */
   adminDetail(row: Row): Promise<Detail>;
 }
@@ -77,6 +81,9 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
 ) {
   const { db, workflow } = deps;
   const { repo } = spec;
+  // Notice events are named after the workflow's subject (TEAM_APPROVED, PRELIM_DRAFT_REMIND; texts:
+  // TEMPLATE_EVENTS); SUBMISSION_EVENTS_EXIST below fails to compile when one is missing.
+  const eventOf = (what: Outcome | 'DRAFT_REMIND') => `${spec.def.subject}_${what}` as TemplateEventCode;
 
   /** One audit decision through the workflow core (history, notice, operation record in one transaction). */
   async function decide(actor: OperationActor, id: string, input: { outcome: Outcome; reason: string; version?: number }) {
@@ -94,7 +101,7 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
           repo.update(t, row.id, { status: to, auditReason: to === ('APPROVED' as S) ? null : reason, auditedAt: at, updatedAt: at } as unknown as Partial<Values>),
         subjectId: (row) => row.id,
         notice: (row, to) => ({
-          code: spec.outcomeEvents[input.outcome],
+          code: eventOf(input.outcome),
           ownerId: row.ownerId,
           vars: { [spec.nameKey]: spec.nameOf(row), status: spec.statusLabels[to], reason: reason ?? '' },
         }),
@@ -199,10 +206,10 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
     async remind(actor: OperationActor, input: RemindInput): Promise<RemindResult> {
       const targets = await repo.draftOwners(input.all ? 'all' : (input.ids ?? []));
       const result = await deps.reminders.remind(db, {
-        subjectType: spec.subjectType,
+        subjectType: spec.def.subject,
         targets,
         actor,
-        notice: { code: spec.remind.code, vars: {} },
+        notice: { code: eventOf('DRAFT_REMIND'), vars: {} },
         operation: { action: spec.remind.action, targetType: spec.audit.targetType, what: spec.remind.what },
       });
       deps.afterCommit();
@@ -217,3 +224,7 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
   };
 }
 export type AuditedSubmission = ReturnType<typeof createAuditedSubmission>;
+
+/** The subjects built on this engine; every event the engine names for them must be in the catalogue. */
+type SubmissionSubject = 'TEAM' | 'PRELIM';
+export const SUBMISSION_EVENTS_EXIST: `${SubmissionSubject}_${Outcome | 'DRAFT_REMIND'}` extends TemplateEventCode ? true : never = true;

@@ -92,18 +92,18 @@ const consoleRoutes: RouteObject[] = [
 
   redirectTo(P.competition, P.qualification),
   page(P.qualificationDraft, 'qualificationDraft', 'admin:titles.qualificationDraft', async () => ({
-    Component: (await import('./qualification/QualificationDraftPage')).QualificationDraftPage,
+    Component: (await import('./team/TeamDraftsPage')).TeamDraftsPage,
   })),
   page(P.qualification, 'qualification', 'admin:titles.qualification', async () => ({
-    Component: (await import('./qualification/QualificationPage')).QualificationPage,
+    Component: (await import('./team/TeamListPage')).TeamListPage,
   })),
 
   redirectTo(P.preliminary, P.preliminaryBox),
   page(P.preliminaryBox, 'preliminaryBox', 'admin:titles.preliminaryBox', async () => ({
-    Component: (await import('./preliminary/PrelimDraftsPage')).PrelimDraftsPage,
+    Component: (await import('./prelim/PrelimDraftsPage')).PrelimDraftsPage,
   })),
   page(P.preliminarySearch, 'preliminarySearch', 'admin:titles.preliminarySearch', async () => ({
-    Component: (await import('./preliminary/PrelimListPage')).PrelimListPage,
+    Component: (await import('./prelim/PrelimListPage')).PrelimListPage,
   })),
 
   // The spec sends /admin/grade to /admin/grade/gradeManage, a path none of its pages has;
@@ -125,7 +125,7 @@ const consoleRoutes: RouteObject[] = [
 
   // The page opens the promotion dialog of ./review, whose texts are in the review namespace.
   page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', withNamespaces(['review'], async () => ({
-    Component: (await import('./preliminary/FinalListPage')).FinalListPage,
+    Component: (await import('./prelim/FinalListPage')).FinalListPage,
   }))),
   page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ReviewGroupsPage')).FinalGroupsPage,
@@ -196,7 +196,7 @@ const consoleRoutes: RouteObject[] = [
 
   // Detail pages (not in the menu).
   detail('/admin/preliminary-admin/detail/:id', 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminDetail', async () => ({
-    Component: (await import('./preliminary/FinalDetailPage')).FinalDetailPage,
+    Component: (await import('./prelim/FinalDetailPage')).FinalDetailPage,
   })),
   detail('/admin/competition/grade-admin-detail/:id', 'gradeManageAdminGrade', 'admin:titles.gradeAdminDetail', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ScoreDetailPage')).FinalScoreDetailPage,
@@ -205,23 +205,23 @@ const consoleRoutes: RouteObject[] = [
     Component: (await import('./review/MonitorDetailPage')).FinalMonitorDetailPage,
   }))),
   detail('/admin/competition/qualification-detail/:id', 'qualification', 'admin:titles.qualificationDetail', async () => ({
-    Component: (await import('./qualification/QualificationDetailPage')).QualificationDetailPage,
+    Component: (await import('./team/TeamDetailPage')).TeamDetailPage,
   })),
   detail('/admin/competition/qualification-draft/:id', 'qualificationDraft', 'admin:titles.qualificationDraftDetail', async () => ({
-    Component: (await import('./qualification/QualificationDraftDetailPage')).QualificationDraftDetailPage,
+    Component: (await import('./team/TeamDraftDetailPage')).TeamDraftDetailPage,
   })),
   detail('/admin/competition/qualification-audit', 'qualification', 'admin:titles.qualificationAudit', async () => ({
-    Component: (await import('./qualification/QualificationAuditPage')).QualificationAuditPage,
+    Component: (await import('./team/TeamAuditPage')).TeamAuditPage,
   })),
   // The audit page with the id `queue` works through the submitted materials one after another.
   detail('/admin/preliminary/audit/:id', 'preliminarySearch', 'admin:titles.preliminaryAudit', async () => ({
-    Component: (await import('./preliminary/PrelimAuditPage')).PrelimAuditPage,
+    Component: (await import('./prelim/PrelimAuditPage')).PrelimAuditPage,
   })),
   detail('/admin/preliminary/detail/:id', 'preliminarySearch', 'admin:titles.preliminaryDetail', async () => ({
-    Component: (await import('./preliminary/PrelimDetailPage')).PrelimDetailPage,
+    Component: (await import('./prelim/PrelimDetailPage')).PrelimDetailPage,
   })),
   detail('/admin/preliminary/draft-detail/:id', 'preliminaryBox', 'admin:titles.preliminaryDraftDetail', async () => ({
-    Component: (await import('./preliminary/PrelimDraftDetailPage')).PrelimDraftDetailPage,
+    Component: (await import('./prelim/PrelimDraftDetailPage')).PrelimDraftDetailPage,
   })),
   detail('/admin/user/siteContentManagement-edit/:id?', 'siteContentManagement', 'admin:titles.siteContentEdit', withNamespaces(['newsAdmin'], async () => ({
     Component: (await import('./news/NewsEditPage')).NewsEditPage,

@@ -74,16 +74,16 @@ const speedTestPage = async () => ({ Component: (await import('./speed-test/Spee
 
 // The status redirects of the spec are static loaders (guardRoutes wraps them after the login
 // check); a loader returned by `lazy` would be ignored next to the guard's static one.
-const mySignLoader = async () => (await import('./sign/sign-loader')).mySignLoader();
-const materialSubmissionLoader = async () => (await import('./materials/materials-loader')).materialSubmissionLoader();
-const mySignPage = async () => ({ Component: (await import('./sign/MySignPage')).MySignPage });
-const mySignDetailPage = async () => ({ Component: (await import('./sign/MySignDetailPage')).MySignDetailPage });
+const mySignLoader = async () => (await import('./team/team-loader')).mySignLoader();
+const materialSubmissionLoader = async () => (await import('./prelim/prelim-loader')).materialSubmissionLoader();
+const mySignPage = async () => ({ Component: (await import('./team/MyTeamPage')).MyTeamPage });
+const mySignDetailPage = async () => ({ Component: (await import('./team/MyTeamDetailPage')).MyTeamDetailPage });
 const materialPage = async () => ({
-  Component: (await import('./materials/MaterialSubmissionPage')).MaterialSubmissionPage,
+  Component: (await import('./prelim/MyPrelimPage')).MyPrelimPage,
 });
 // The detail shows the published results (docs/rules/results.md), whose texts are their own namespace.
 const materialDetailPage = withNamespaces(['results'], async () => ({
-  Component: (await import('./materials/MaterialSubmissionDetailPage')).MaterialSubmissionDetailPage,
+  Component: (await import('./prelim/MyPrelimDetailPage')).MyPrelimDetailPage,
 }));
 
 export const participantRoutes: RouteObject[] = [

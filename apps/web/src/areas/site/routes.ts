@@ -84,13 +84,13 @@ export const siteRoutes: RouteObject[] = [
     // Not noLogin: its login button moves to / first; signed in, it sends the user on (spec 4).
     path: SITE_PATHS.signUp,
     handle: { title: 'site:titles.signUp', breadcrumb: ['site:titles.signUp'] } satisfies SiteHandle,
-    lazy: async () => ({ Component: (await import('./pages/SignUpPage')).SignUpPage }),
+    lazy: async () => ({ Component: (await import('./pages/TeamEntryPage')).TeamEntryPage }),
   },
   {
     path: SITE_PATHS.materialsSubmit,
     handle: { title: 'site:titles.materialsSubmit', breadcrumb: ['site:titles.materialsSubmit'] } satisfies SiteHandle,
     lazy: async () => ({
-      Component: (await import('./pages/MaterialsSubmitPage')).MaterialsSubmitPage,
+      Component: (await import('./pages/PrelimEntryPage')).PrelimEntryPage,
     }),
   },
   {

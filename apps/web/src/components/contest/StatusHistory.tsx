@@ -16,7 +16,7 @@ export interface StatusHistoryProps {
   audience?: HistoryAudience;
 }
 
-/** The audit trail of a sign-up or of the materials (docs/rules/sign-up.md, "History and notices"): who, when, from, to, why; newest first. */
+/** The audit trail of a sign-up or of the materials (docs/rules/team.md, "History and notices"): who, when, from, to, why; newest first. */
 export function StatusHistory({ kind, entries, audience }: StatusHistoryProps) {
   const { t } = useTranslation('files');
   const pageRealm = realmOfPath(useLocation().pathname);

@@ -1,7 +1,7 @@
 /**
  * PDF pages drawn with pdf.js in the dialog. Pages render when scrolled near, at the
  * container's width, and redraw 200 ms after the container stops resizing (docs/rules/screens.md, "File preview").
- * The label above the pages shows the text's character count (docs/rules/materials.md, "The application's character count").
+ * The label above the pages shows the text's character count (docs/rules/prelim.md, "The application's character count").
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -33,7 +33,7 @@ export function createDashboardRepository(db: Db) {
 
     prelimByStatus: () => db.select({ key: prelimDocs.status, count: count() }).from(prelimDocs).groupBy(prelimDocs.status),
 
-    /** Approved teams that have saved no materials yet (docs/rules/materials.md: no row = NOT_FILLED). */
+    /** Approved teams that have saved no materials yet (docs/rules/prelim.md: no row = NOT_FILLED). */
     prelimNotFilled: async () =>
       (
         await db

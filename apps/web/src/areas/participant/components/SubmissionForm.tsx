@@ -22,7 +22,7 @@ export interface SubmissionFormProps<V, P, D> {
 }
 
 /**
- * The frame of the sign-up and materials forms (docs/rules/sign-up.md, docs/rules/materials.md):
+ * The frame of the sign-up and materials forms (docs/rules/team.md, docs/rules/prelim.md):
  * title, notices, the cards, then 保存草稿 and 提交, disabled while one runs or the window is closed.
  */
 export function SubmissionForm<V extends object, P, D>({ flow, record, aside, form, initialValues, draft, open, children }: SubmissionFormProps<V, P, D>) {

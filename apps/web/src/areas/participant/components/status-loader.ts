@@ -2,7 +2,7 @@ import { redirect } from 'react-router';
 import { ApiError } from '../../../api';
 
 /**
- * A form route's loader (docs/rules/sign-up.md and docs/rules/materials.md, "Status machine"):
+ * A form route's loader (docs/rules/team.md and docs/rules/prelim.md, "Status machine"):
  * the brief when its status lets the form open, else a redirect to the read-only detail page.
  * Kept out of the page modules so the route table can import it without the form's chunk.
  */

@@ -14,8 +14,8 @@ export interface SubmissionRecord {
 }
 
 /**
- * One of the participant's submissions (the sign-up, docs/rules/sign-up.md; the materials,
- * docs/rules/materials.md): the record, its calls and keys, its pages and words. The form and
+ * One of the participant's submissions (the sign-up, docs/rules/team.md; the materials,
+ * docs/rules/prelim.md): the record, its calls and keys, its pages and words. The form and
  * detail pages of each bring the fields.
  */
 export interface SubmissionFlow<P, D> {

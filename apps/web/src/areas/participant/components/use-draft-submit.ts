@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CONTEST_MSG } from '@contest/shared';
 import { USER_ACCOUNT_QUERY_KEY } from '../../../lib/session';
-import { refusalOf, useContestMessage } from '../sign/contest-rules';
+import { refusalOf, useContestMessage } from '../team/contest-rules';
 import { useFeedback } from '../../../components/feedback';
 import { validateAndFocus } from '../../../lib/form-errors';
 import type { SubmissionFlow } from './submission-flow';

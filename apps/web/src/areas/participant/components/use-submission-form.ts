@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Form } from 'antd';
-import { schemaRule, useContestMessage, type SchemaRuleOptions } from '../sign/contest-rules';
+import { schemaRule, useContestMessage, type SchemaRuleOptions } from '../team/contest-rules';
 import type { SubmissionFlow } from './submission-flow';
 import { useDraftSubmit, type FormMode } from './use-draft-submit';
 

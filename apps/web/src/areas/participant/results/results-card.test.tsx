@@ -6,7 +6,7 @@ import { api } from '../../../lib/api';
 import type { CallConfig } from '../../../api';
 import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
-import { mockGets, prelimFixture } from '../sign/contest-fixtures';
+import { mockGets, prelimFixture } from '../team/contest-fixtures';
 
 const NOW = '2025-09-20T02:00:00.000Z';
 const HOUR = 3_600_000;

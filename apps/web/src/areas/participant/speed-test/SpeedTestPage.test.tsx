@@ -6,7 +6,7 @@ import { ApiError, RequestCancelledError } from '../../../api';
 import { api } from '../../../lib/api';
 import { ok, participantInfo } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
-import { prelimBrief, prelimFixture } from '../sign/contest-fixtures';
+import { prelimBrief, prelimFixture } from '../team/contest-fixtures';
 
 const MB = 1024 * 1024;
 

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ContestPublic } from '@contest/shared';
 import { api, dataOf } from '../../../lib/api';
-import { CONTEST_QUERY_KEYS, fetchMyPrelim } from '../sign/contest-api';
+import { CONTEST_QUERY_KEYS, fetchMyPrelim } from '../team/contest-api';
 
 // The home page's schedule reads the same call under the same key (areas/site/site-api.ts).
 const CONTEST_PUBLIC_KEY = ['contest', 'public'] as const;

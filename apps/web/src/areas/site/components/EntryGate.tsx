@@ -23,7 +23,7 @@ export interface EntryGateProps {
 
 /**
  * /sign-up and /materials-submit: entry points from the public navigation. Signed in, the
- * participant is sent on at once to the page their status allows (docs/rules/sign-up.md and materials.md, "Status machine"); signed out,
+ * participant is sent on at once to the page their status allows (docs/rules/team.md and materials.md, "Status machine"); signed out,
  * the page says what the step involves and offers login and registration.
  */
 export function EntryGate({ path, title, intro, steps, phase, targetOf }: EntryGateProps) {

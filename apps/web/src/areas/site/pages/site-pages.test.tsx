@@ -5,8 +5,8 @@ import { api } from '../../../lib/api';
 import { closeAuthModal, getAuthModalState } from '../../../lib/auth-modal';
 import { ok, participantInfo, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
-import { materialsTarget } from './MaterialsSubmitPage';
-import { signUpTarget } from './SignUpPage';
+import { materialsTarget } from './PrelimEntryPage';
+import { signUpTarget } from './TeamEntryPage';
 
 function newsItem(id: string, over: Partial<NewsListItem> = {}): NewsListItem {
   return {

@@ -1,0 +1,19 @@
+import { createPromotionService } from './promotion.service.js';
+import { createResultsExport } from './scores-export.js';
+import { createScoresRepository } from './scores.repository.js';
+import { createScoresService, createRoundScores } from './scores.service.js';
+import type { ReviewDeps } from './review.module.js';
+
+/**
+ * 成绩查询, its export and the promotion preview over one repository and one cache of computed
+ * rounds (a change seen by one is seen by all). The routes get the services, never the repository.
+ */
+export function createScoresServices(deps: ReviewDeps) {
+  const repo = createScoresRepository();
+  const rounds = createRoundScores(deps, repo);
+  return {
+    service: createScoresService(deps, repo, rounds),
+    exportScores: createResultsExport(deps, repo, rounds),
+    promotion: createPromotionService(deps, repo, rounds),
+  };
+}
