@@ -13,7 +13,7 @@ import { pdfWithText } from './support/pdf.js';
 import { png } from './support/png.js';
 
 /**
- * Contest operations end to end (docs/rules/sign-up.md, docs/rules/materials.md), in Chromium against the built portal:
+ * Contest operations end to end (docs/rules/team.md, docs/rules/prelim.md), in Chromium against the built portal:
  * a participant (demo5, no team in the demo data) submits the sign-up; an operator holding a
  * role made of the qualification, preliminary and final menus finds it in 资格管理 (the filter
  * lives in the URL), previews the certificate and returns it with a reason (a preset chip from

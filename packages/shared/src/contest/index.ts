@@ -1,4 +1,4 @@
-// Team sign-up and preliminary materials: field rules, statuses, phase windows (docs/rules/sign-up.md, docs/rules/materials.md).
+// Team sign-up and preliminary materials: field rules, statuses, phase windows (docs/rules/team.md, docs/rules/prelim.md).
 export * from './messages.js';
 export * from './status.js';
 export * from './credit-code.js';

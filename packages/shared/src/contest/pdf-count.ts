@@ -1,5 +1,5 @@
 /**
- * Character count of a PDF's text (docs/rules/materials.md, "The application's character count"): only CJK characters and Latin letters
+ * Character count of a PDF's text (docs/rules/prelim.md, "The application's character count"): only CJK characters and Latin letters
  * count, after dropping lines that are nothing but a page number ("3", "3/10", "page 3 of
  * 10", "第3页", "第 3 页 共 10 页", "- 3 -"), so headers and footers do not inflate it.
  * The server counts stored application PDFs with it; the web preview's label gives the same

@@ -100,7 +100,7 @@ export interface PrelimDetail extends Omit<PrelimForm, 'application' | 'presenta
   teamName: string;
   status: PrelimDocStatus;
   application: ContestAttachment | null;
-  /** Counted by the server from the stored PDF (docs/rules/materials.md); null when not counted yet. */
+  /** Counted by the server from the stored PDF (docs/rules/prelim.md); null when not counted yet. */
   applicationChars: number | null;
   /** The cap of `prelim.maxApplicationChars`, null when there is none. */
   maxApplicationChars: number | null;

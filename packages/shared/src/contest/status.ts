@@ -1,7 +1,7 @@
 import type { PrelimDocStatus, TeamStatus } from '../enums.js';
 
 /**
- * The two state machines (docs/rules/sign-up.md, docs/rules/materials.md). A sign-up goes
+ * The two state machines (docs/rules/team.md, docs/rules/prelim.md). A sign-up goes
  * null -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED, and REVISING -> SUBMITTED again.
  * Preliminary materials go the same way from NOT_FILLED (an approved team without a row).
  */

@@ -17,7 +17,7 @@ import {
 import { VALIDATION_MSG as V } from '../messages.js';
 import { CONTEST_MSG as M } from './messages.js';
 
-/** ORG_TYPE dictionary code for which the unified social credit code is required (docs/rules/sign-up.md, "The form"). */
+/** ORG_TYPE dictionary code for which the unified social credit code is required (docs/rules/team.md, "The form"). */
 export const ENTERPRISE_ORG_TYPE = 'ENTERPRISE';
 export const TEAM_MEMBERS_MIN = 1;
 export const TEAM_MEMBERS_MAX = 9;
@@ -210,7 +210,7 @@ export interface ContestAttachment {
   filePath: string;
 }
 
-/** One status change (docs/rules/sign-up.md, "History and notices"): who, when, from, to, why. */
+/** One status change (docs/rules/team.md, "History and notices"): who, when, from, to, why. */
 export interface StatusHistoryEntry {
   id: string;
   fromStatus: PrelimDocStatus | null;

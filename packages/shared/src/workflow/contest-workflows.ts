@@ -6,7 +6,7 @@ import { defineWorkflow } from './workflow.js';
 /** The audit outcomes of the console, as workflow actions. */
 export const AUDIT_ACTION = { APPROVED: 'APPROVE', REVISING: 'RETURN', REJECTED: 'REJECT' } as const;
 
-/** docs/rules/sign-up.md: null -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
+/** docs/rules/team.md: null -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
 export const TEAM_WORKFLOW = defineWorkflow({
   subject: 'TEAM',
   states: TEAM_STATUSES,
@@ -28,7 +28,7 @@ export const TEAM_WORKFLOW = defineWorkflow({
   refused: M.auditOnlySubmitted,
 });
 
-/** docs/rules/materials.md: NOT_FILLED (no row) -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
+/** docs/rules/prelim.md: NOT_FILLED (no row) -> DRAFT -> SUBMITTED -> APPROVED | REVISING | REJECTED; REVISING -> SUBMITTED. */
 export const PRELIM_WORKFLOW = defineWorkflow({
   subject: 'PRELIM',
   states: TEAM_STATUSES,
