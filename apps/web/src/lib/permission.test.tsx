@@ -4,7 +4,7 @@ import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { createHttpClient } from '../api';
 import { api } from './api';
 import { ok, participantInfo } from '../test/api-mocks';
-import { hasPermission, Permission } from './permission';
+import { hasPermission, Permission, type RequiredCode } from './permission';
 import { renderKit } from '../components/admin-kit/render-kit';
 import { operator } from '../components/admin-kit/staff-fixtures';
 
@@ -19,6 +19,12 @@ describe('hasPermission', () => {
   it("lets '*' allow everything, on either side", () => {
     expect(hasPermission({ roles: ['USER'], codes: ['*'] }, { codes: ['role:edit'] })).toBe(true);
     expect(hasPermission(ops, { codes: ['*'] })).toBe(true);
+  });
+
+  it('takes only codes of the shared menu tree (a misspelt one does not compile)', () => {
+    // @ts-expect-error 'user:veiw' is no ButtonCode or MenuCode: the type check fails if this line compiles.
+    expect(hasPermission(ops, { codes: ['user:veiw'] })).toBe(false);
+    expect(hasPermission(ops, { codes: ['userTeam' satisfies RequiredCode] })).toBe(false);
   });
 
   it('removes nothing without a list', () => {
@@ -63,7 +69,7 @@ describe('<Permission>', { timeout: 20_000 }, () => {
     localStorage.setItem('AccessToken', 't');
     const get = vi.spyOn(api, 'get').mockResolvedValue(ok(participantInfo()));
     renderKit(
-      <Permission codes={['anything']}>
+      <Permission codes={['user:view']}>
         <span>参赛者可见</span>
       </Permission>,
       { path: '/my-sign' },
@@ -138,7 +144,7 @@ describe('<Permission> with several sessions in one browser', { timeout: 20_000 
     window.history.replaceState(null, '', '/my-sign');
     const { sent } = fakeServer({ '/user/account': { token: 'user-token', info: participantInfo() } });
     renderKit(
-      <Permission codes={['anything']}>
+      <Permission codes={['user:view']}>
         <span>参赛者可见</span>
       </Permission>,
       { path: '/my-sign' },

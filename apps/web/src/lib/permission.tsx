@@ -5,17 +5,24 @@
  */
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import type { ButtonCode, MenuCode } from '@contest/shared';
 import { realmOfPath } from '../api';
 import { useStaffInfo, useUserInfo } from './session';
 
 /** '*' in either list grants everything. */
 export const ALLOW_ALL = '*';
 
+/**
+ * A code a page may require: the console's menu and button codes, typed from the shared menu tree
+ * (packages/shared/src/admin-menus.ts), so a misspelt code does not compile, as on the server.
+ */
+export type RequiredCode = ButtonCode | MenuCode | typeof ALLOW_ALL;
+
 export interface PermissionRequirement {
   /** The user's role must be one of these. */
   roles?: readonly string[];
   /** The user's permission code list must contain one of these. */
-  codes?: readonly string[];
+  codes?: readonly RequiredCode[];
 }
 
 export interface PermissionSubject {

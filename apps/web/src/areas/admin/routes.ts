@@ -1,4 +1,5 @@
 import { redirect, type LazyRouteFunction, type RouteObject } from 'react-router';
+import type { MenuCode } from '@contest/shared';
 import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
 import type { TitleKey } from '../../lib/route-handle';
 import { withNamespaces } from '../../i18n';
@@ -60,11 +61,11 @@ const detailPlaceholder: Lazy = async () => ({
   Component: (await import('./pages/AdminPlaceholderPage')).AdminDetailPlaceholderPage,
 });
 
-function page(path: string, code: string, title: TitleKey, lazy: Lazy = placeholder): RouteObject {
+function page(path: string, code: MenuCode, title: TitleKey, lazy: Lazy = placeholder): RouteObject {
   return { path, handle: { title, code } satisfies ConsoleRouteHandle, lazy };
 }
 
-function detail(path: string, activeMenu: string, title: TitleKey, lazy: Lazy = detailPlaceholder): RouteObject {
+function detail(path: string, activeMenu: MenuCode, title: TitleKey, lazy: Lazy = detailPlaceholder): RouteObject {
   return { path, handle: { title, notInMenu: true, activeMenu } satisfies ConsoleRouteHandle, lazy };
 }
 

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { RemindInput, RemindResult } from '@contest/shared';
+import type { ButtonCode, RemindInput, RemindResult } from '@contest/shared';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
 import { useRemind } from './use-remind';
@@ -11,7 +11,7 @@ export interface DraftRemindOptions {
   /** Invalidated after a reminder (the list shows the day of the last one). */
   listKey: readonly unknown[];
   /** The permission of the remind buttons. */
-  codes: string[];
+  codes: ButtonCode[];
   /** The area's words, translated. */
   texts: { remind: string; remindAll: string; remindSelected: string; confirmAll: string };
 }

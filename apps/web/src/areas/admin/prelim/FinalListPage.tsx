@@ -4,7 +4,7 @@ import { PlusOutlined, TrophyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { FinalAdminRow } from '@contest/shared';
+import type { ButtonCode, FinalAdminRow } from '@contest/shared';
 import { ExportButton, SearchTable, isStale, type SearchColumns } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
@@ -19,7 +19,7 @@ import { FINAL_EXPORT_URL, PRELIM_QUERY_KEYS, fetchFinals, removeFromFinal } fro
 import { ReasonDialog } from './ReasonDialog';
 import './prelim.css';
 
-const PROMOTE = ['final:promote'];
+const PROMOTE: ButtonCode[] = ['final:promote'];
 
 /**
  * 决赛项目管理 (/admin/preliminary/preliminaryAdminSearch): the projects in the final round, with

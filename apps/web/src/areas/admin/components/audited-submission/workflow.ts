@@ -1,6 +1,6 @@
 import type { ParseKeys } from 'i18next';
 import type { QueryKey } from '@tanstack/react-query';
-import type { AuditOutcome, BatchAuditInput, BatchResult, Page, QueueNext, RemindInput, RemindResult } from '@contest/shared';
+import type { AuditOutcome, BatchAuditInput, ButtonCode, BatchResult, Page, QueueNext, RemindInput, RemindResult } from '@contest/shared';
 import type { SendAudit } from './use-submission-audit';
 
 /** A text of the admin namespace, translated by the shared pages. */
@@ -19,7 +19,7 @@ export interface AuditedWorkflow<R, D> {
   /** Test ids of the list, drafts, detail and draft-detail pages. */
   testIds: { list: string; drafts: string; detail: string; draft: string };
   titles: { list: AdminKey; drafts: AdminKey };
-  codes: { audit: string[]; export: string[]; remind: string[] };
+  codes: { audit: ButtonCode[]; export: ButtonCode[]; remind: ButtonCode[] };
   paths: { list: string; queue: string; detail(id: string): string; draft(id: string): string };
   keys: {
     list: readonly unknown[];
