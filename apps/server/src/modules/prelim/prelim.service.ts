@@ -229,7 +229,7 @@ export function createPrelimService({ db, repo, contest, workflow, reminders, af
         recheck: (current) => {
           if (current && !prelimEditable(current.status)) throw badRequest(refusal);
         },
-        values: (at) => ({
+        values: {
           projectName: form.projectName,
           track: form.track === '' ? null : form.track,
           summary: form.summary,
@@ -239,8 +239,7 @@ export function createPrelimService({ db, repo, contest, workflow, reminders, af
           presentationFileId: files.presentationFileId,
           videoFileId: files.videoFileId,
           otherFileIds: files.otherFileIds,
-          updatedAt: at,
-        }),
+        },
         insertValues: { teamId: team.id, ownerId: actor.accountId },
         lostInsert: refusal,
         at: contest.now(),

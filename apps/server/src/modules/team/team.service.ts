@@ -162,7 +162,7 @@ export function createTeamService({ db, repo, contest, workflow, reminders, afte
       actor: { auth: actor },
       submit,
       lock: (t) => repo.lockByOwner(actor.accountId, t),
-      values: (at) => ({ ...columns(form, files), updatedAt: at }),
+      values: columns(form, files),
       insertValues: { ownerId: actor.accountId },
       lostInsert: M.teamNotEditable,
       at: contest.now(),

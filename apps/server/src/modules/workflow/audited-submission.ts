@@ -130,7 +130,8 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
         submit: boolean;
         lock: (tx: Db) => Promise<Row | undefined>;
         recheck?: (current: Row | undefined) => void;
-        values: (at: Date) => Partial<Values>;
+        /** The form's columns; the engine adds status, updatedAt and, on submission, submittedAt. */
+        values: Partial<Values>;
         insertValues: Omit<Partial<Values>, 'status' | 'createdAt'>;
         /** Refusal when a concurrent first save won the insert. */
         lostInsert: string;
@@ -144,7 +145,7 @@ export function createAuditedSubmission<S extends string, A extends string, Row 
       const from = current?.status ?? null;
       const to = workflow.check(spec.def, (input.submit ? 'SUBMIT' : 'SAVE') as A, from, input.actor);
       const submitted = input.submit ? { submittedAt: input.at, auditReason: null } : {};
-      const values = { ...input.values(input.at), ...submitted, status: to } as Partial<Values>;
+      const values = { ...input.values, updatedAt: input.at, ...submitted, status: to } as Partial<Values>;
       let row: Row;
       if (current) {
         row = await repo.update(tx, current.id, values);
