@@ -2,7 +2,8 @@
  * The layering rules (docs/architecture.md), checked on every `npm test` (npm run lint:deps).
  * routes -> service -> repository -> db; services know no Fastify; web areas never import each
  * other; shared imports nothing of the apps; the apps never import each other; on the server,
- * nothing at the bottom (lib, db, config) imports from above and no module imports app.ts.
+ * nothing at the bottom (lib, db, config) imports from above and no module imports app.ts; every table
+ * has one owning module, and the others read it through the owner's read model.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -81,6 +82,24 @@ module.exports = {
       severity: 'error',
       from: { path: '^apps/server/src/(modules|plugins)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^apps/server/src/((seed|cli)/|[^/]+\\.ts$)', pathNot: '^apps/server/src/app-deps\\.ts$' },
+    },
+    {
+      name: 'modules-own-their-tables',
+      comment:
+        'Every table has one owning module (docs/architecture.md, "Database"): a module imports only its own ' +
+        'schema file, db/schema/<module>.ts (never the db/schema.ts barrel); it reads other tables through their ' +
+        "owner's read model (<owner>.read-model.ts) and changes them through their owner's calls. Tests, their " +
+        'fixtures and child processes may seed any table.',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: '\\.(test|fixtures|child)\\.ts$' },
+      to: { path: '^apps/server/src/db/schema(\\.ts$|/)', pathNot: '^apps/server/src/db/schema/$1\\.ts$' },
+    },
+    {
+      name: 'lib-owns-only-its-tables',
+      comment: 'lib/ owns the jobs and key-value tables (db/schema/lib.ts) and reads no module\'s table.',
+      severity: 'error',
+      from: { path: '^apps/server/src/lib/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/server/src/db/schema(\\.ts$|/)', pathNot: '^apps/server/src/db/schema/lib\\.ts$' },
     },
     {
       name: 'only-config-reads-env',

@@ -40,6 +40,17 @@ const FILES: Record<string, string> = {
   'apps/server/src/app-deps.ts': "import type { Db } from './db/client';\nexport interface Deps { db: Db }\n",
   'apps/server/src/modules/d/d.module.ts': "import type { Deps } from '../../app-deps';\nexport const registerD = (deps: Deps) => deps;\n",
   'apps/server/src/lib/whole-app.test.ts': "import { buildApp } from '../app';\nexport const t = buildApp;\n",
+  // Table ownership: e owns db/schema/e.ts; f's table is read through f's read model, not imported.
+  'apps/server/src/db/schema/e.ts': 'export const eRows = 1;\n',
+  'apps/server/src/db/schema/f.ts': 'export const fRows = 1;\n',
+  'apps/server/src/db/schema/lib.ts': 'export const jobRows = 1;\n',
+  'apps/server/src/modules/e/e.repository.ts': "import { eRows } from '../../db/schema/e';\nimport { fView } from '../f/f.read-model';\nexport const own = [eRows, fView];\n",
+  'apps/server/src/modules/f/f.read-model.ts': "import { fRows } from '../../db/schema/f';\nexport const fView = fRows;\n",
+  'apps/server/src/modules/e/reads-f.repository.ts': "import { fRows } from '../../db/schema/f';\nexport const foreign = fRows;\n",
+  'apps/server/src/modules/e/type-of-f.service.ts': "import type { fRows } from '../../db/schema/f';\nexport type F = typeof fRows;\n",
+  'apps/server/src/modules/e/whole-schema.repository.ts': "import { table } from '../../db/schema';\nexport const all = table;\n",
+  'apps/server/src/modules/e/seeds-f.test.ts': "import { fRows } from '../../db/schema/f';\nexport const seeded = fRows;\n",
+  'apps/server/src/lib/reads-e.ts': "import { eRows } from '../db/schema/e';\nimport { jobRows } from '../db/schema/lib';\nexport const l = [eRows, jobRows];\n",
 };
 
 let dir: string;
@@ -83,6 +94,10 @@ describe('dependency rules (.dependency-cruiser.cjs) catch each breach', () => {
     ['server-bottom-imports-nothing-above', 'apps/server/src/config/uses-cli.ts'],
     ['modules-import-no-app', 'apps/server/src/modules/c/c.module.ts'],
     ['no-circular-through-the-app', 'apps/server/src/'],
+    ['modules-own-their-tables', 'apps/server/src/modules/e/reads-f.repository.ts'],
+    ['modules-own-their-tables', 'apps/server/src/modules/e/type-of-f.service.ts'],
+    ['modules-own-their-tables', 'apps/server/src/modules/e/whole-schema.repository.ts'],
+    ['lib-owns-only-its-tables', 'apps/server/src/lib/reads-e.ts'],
   ])('%s: %s', (rule, from) => {
     expect(found(rule, from), JSON.stringify(violations, null, 1)).toBe(true);
   });
@@ -90,6 +105,15 @@ describe('dependency rules (.dependency-cruiser.cjs) catch each breach', () => {
   it('lets a route name the Db type, and flags nothing in the clean files', () => {
     const flagged = new Set(violations.map((v) => v.from));
     for (const clean of ['apps/server/src/modules/b/b.routes.ts', 'apps/web/src/areas/site/page.ts', 'apps/web/src/lib/x.ts']) expect(flagged.has(clean), clean).toBe(false);
+  });
+
+  it("lets a module import its own tables and another's read model, and a test seed any table", () => {
+    const owned = violations.filter((v) => v.rule === 'modules-own-their-tables' || v.rule === 'lib-owns-only-its-tables');
+    expect(owned.filter((v) => v.from === 'apps/server/src/modules/e/e.repository.ts')).toEqual([]);
+    expect(owned.filter((v) => v.from === 'apps/server/src/modules/f/f.read-model.ts')).toEqual([]);
+    expect(owned.filter((v) => v.from === 'apps/server/src/modules/e/seeds-f.test.ts')).toEqual([]);
+    // lib's own table file passes; the module's table beside it is the one reported.
+    expect(owned.filter((v) => v.from === 'apps/server/src/lib/reads-e.ts').map((v) => v.to)).toEqual(['apps/server/src/db/schema/e.ts']);
   });
 
   it('lets a module take its dependencies from app-deps.ts and a test build the app', () => {

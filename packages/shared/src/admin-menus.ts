@@ -3,6 +3,8 @@
  * into the database at install, bundled by roles, and sent to the console by
  * GET /admin/user/account. The web router maps each admin route to one of these codes.
  */
+import { ADMIN_MENU_PATHS as P } from './admin-menu-paths.js';
+
 export interface MenuSeed {
   code: string;
   name: string;
@@ -13,84 +15,84 @@ export interface MenuSeed {
 }
 
 export const ADMIN_MENUS = [
-  { code: 'home', name: '首页', nameEn: 'Home', path: '/admin/home', icon: 'HomeOutlined' },
-  { code: 'userTeam', name: '注册用户管理', nameEn: 'Registered users', path: '/admin/user/team', icon: 'TeamOutlined' },
+  { code: 'home', name: '首页', nameEn: 'Home', path: P.home, icon: 'HomeOutlined' },
+  { code: 'userTeam', name: '注册用户管理', nameEn: 'Registered users', path: P.userTeam, icon: 'TeamOutlined' },
   {
-    code: 'competition', name: '报名管理', nameEn: 'Sign-up', path: '/admin/competition', icon: 'SolutionOutlined',
+    code: 'competition', name: '报名管理', nameEn: 'Sign-up', path: P.competition, icon: 'SolutionOutlined',
     children: [
-      { code: 'qualificationDraft', name: '报名草稿', nameEn: 'Sign-up drafts', path: '/admin/competition/qualification-draft' },
-      { code: 'qualification', name: '资格管理', nameEn: 'Qualification', path: '/admin/competition/qualification' },
+      { code: 'qualificationDraft', name: '报名草稿', nameEn: 'Sign-up drafts', path: P.qualificationDraft },
+      { code: 'qualification', name: '资格管理', nameEn: 'Qualification', path: P.qualification },
     ],
   },
   {
-    code: 'preliminary', name: '初赛管理', nameEn: 'Preliminary', path: '/admin/preliminary', icon: 'FileTextOutlined',
+    code: 'preliminary', name: '初赛管理', nameEn: 'Preliminary', path: P.preliminary, icon: 'FileTextOutlined',
     children: [
-      { code: 'preliminaryBox', name: '初赛草稿', nameEn: 'Preliminary drafts', path: '/admin/preliminary/preliminaryBox' },
-      { code: 'preliminarySearch', name: '初赛项目管理', nameEn: 'Preliminary projects', path: '/admin/preliminary/preliminarySearch' },
+      { code: 'preliminaryBox', name: '初赛草稿', nameEn: 'Preliminary drafts', path: P.preliminaryBox },
+      { code: 'preliminarySearch', name: '初赛项目管理', nameEn: 'Preliminary projects', path: P.preliminarySearch },
     ],
   },
   {
-    code: 'grade', name: '初赛评审', nameEn: 'Preliminary review', path: '/admin/grade', icon: 'AuditOutlined',
+    code: 'grade', name: '初赛评审', nameEn: 'Preliminary review', path: P.grade, icon: 'AuditOutlined',
     children: [
-      { code: 'databaseExpert', name: '专家库', nameEn: 'Expert accounts', path: '/admin/grade/database-expert' },
-      { code: 'reviewGroup', name: '初赛评审分组', nameEn: 'Preliminary groups', path: '/admin/grade/review-group' },
-      { code: 'gradeManageGrade', name: '初赛成绩查询', nameEn: 'Preliminary scores', path: '/admin/grade/gradeManage-grade' },
-      { code: 'scoringMonitoringExpert', name: '初赛评分监控', nameEn: 'Preliminary monitoring', path: '/admin/grade/scoringMonitoringExpert' },
+      { code: 'databaseExpert', name: '专家库', nameEn: 'Expert accounts', path: P.databaseExpert },
+      { code: 'reviewGroup', name: '初赛评审分组', nameEn: 'Preliminary groups', path: P.reviewGroup },
+      { code: 'gradeManageGrade', name: '初赛成绩查询', nameEn: 'Preliminary scores', path: P.gradeManageGrade },
+      { code: 'scoringMonitoringExpert', name: '初赛评分监控', nameEn: 'Preliminary monitoring', path: P.scoringMonitoringExpert },
     ],
   },
   {
-    code: 'final', name: '决赛管理', nameEn: 'Final', path: '/admin/final', icon: 'TrophyOutlined',
+    code: 'final', name: '决赛管理', nameEn: 'Final', path: P.final, icon: 'TrophyOutlined',
     children: [
-      { code: 'preliminaryAdminSearch', name: '决赛项目管理', nameEn: 'Final projects', path: '/admin/preliminary/preliminaryAdminSearch' },
-      { code: 'reviewAdminGroup', name: '决赛评审分组', nameEn: 'Final groups', path: '/admin/grade/review-admin-group' },
-      { code: 'gradeManageAdminGrade', name: '决赛成绩查询', nameEn: 'Final scores', path: '/admin/grade/gradeManage-admin-grade' },
-      { code: 'scoringMonitoringAdminExpert', name: '决赛评分监控', nameEn: 'Final monitoring', path: '/admin/grade/scoringMonitoringAdminExpert' },
+      { code: 'preliminaryAdminSearch', name: '决赛项目管理', nameEn: 'Final projects', path: P.preliminaryAdminSearch },
+      { code: 'reviewAdminGroup', name: '决赛评审分组', nameEn: 'Final groups', path: P.reviewAdminGroup },
+      { code: 'gradeManageAdminGrade', name: '决赛成绩查询', nameEn: 'Final scores', path: P.gradeManageAdminGrade },
+      { code: 'scoringMonitoringAdminExpert', name: '决赛评分监控', nameEn: 'Final monitoring', path: P.scoringMonitoringAdminExpert },
     ],
   },
   {
     // docs/rules/results.md: publication of a round's result, appeals, the tamper-evident log.
-    code: 'results', name: '结果公示', nameEn: 'Results', path: '/admin/results', icon: 'NotificationOutlined',
+    code: 'results', name: '结果公示', nameEn: 'Results', path: P.results, icon: 'NotificationOutlined',
     children: [
-      { code: 'resultPublish', name: '结果发布', nameEn: 'Publication', path: '/admin/results/publish' },
-      { code: 'appealManage', name: '申诉处理', nameEn: 'Appeals', path: '/admin/results/appeals' },
-      { code: 'scoreLog', name: '评分存证', nameEn: 'Score log', path: '/admin/results/score-log' },
+      { code: 'resultPublish', name: '结果发布', nameEn: 'Publication', path: P.resultPublish },
+      { code: 'appealManage', name: '申诉处理', nameEn: 'Appeals', path: P.appealManage },
+      { code: 'scoreLog', name: '评分存证', nameEn: 'Score log', path: P.scoreLog },
     ],
   },
   {
-    code: 'siteContentManage', name: '内容管理', nameEn: 'Site content', path: '/admin/site-content-manage', icon: 'ReadOutlined',
+    code: 'siteContentManage', name: '内容管理', nameEn: 'Site content', path: P.siteContentManage, icon: 'ReadOutlined',
     children: [
-      { code: 'siteContentManagement', name: '新闻资讯', nameEn: 'News', path: '/admin/user/siteContentManagement' },
-      { code: 'docManage', name: '文档管理', nameEn: 'Documents', path: '/admin/user/docManage' },
+      { code: 'siteContentManagement', name: '新闻资讯', nameEn: 'News', path: P.siteContentManagement },
+      { code: 'docManage', name: '文档管理', nameEn: 'Documents', path: P.docManage },
     ],
   },
   {
-    code: 'information', name: '消息管理', nameEn: 'Messages', path: '/admin/information', icon: 'MessageOutlined',
+    code: 'information', name: '消息管理', nameEn: 'Messages', path: P.information, icon: 'MessageOutlined',
     children: [
-      { code: 'NoteManage', name: '短信管理', nameEn: 'SMS', path: '/admin/information/NoteManage' },
-      { code: 'InMailManage', name: '站内信管理', nameEn: 'In-site messages', path: '/admin/information/InMailManage' },
-      { code: 'UserFeedback', name: '用户反馈', nameEn: 'Feedback', path: '/admin/information/UserFeedback' },
+      { code: 'NoteManage', name: '短信管理', nameEn: 'SMS', path: P.NoteManage },
+      { code: 'InMailManage', name: '站内信管理', nameEn: 'In-site messages', path: P.InMailManage },
+      { code: 'UserFeedback', name: '用户反馈', nameEn: 'Feedback', path: P.UserFeedback },
     ],
   },
   {
-    code: 'behaviorAuditing', name: '行为审计', nameEn: 'Auditing', path: '/admin/behaviorAuditing', icon: 'SafetyCertificateOutlined',
+    code: 'behaviorAuditing', name: '行为审计', nameEn: 'Auditing', path: P.behaviorAuditing, icon: 'SafetyCertificateOutlined',
     children: [
-      { code: 'UserManage', name: '用户账号审计', nameEn: 'Participant audit', path: '/admin/behaviorAuditing/UserManage' },
-      { code: 'AdminManage', name: '运营账号审计', nameEn: 'Operator audit', path: '/admin/behaviorAuditing/AdminManage' },
-      { code: 'ExpertManage', name: '专家账号审计', nameEn: 'Expert audit', path: '/admin/behaviorAuditing/ExpertManage' },
+      { code: 'UserManage', name: '用户账号审计', nameEn: 'Participant audit', path: P.UserManage },
+      { code: 'AdminManage', name: '运营账号审计', nameEn: 'Operator audit', path: P.AdminManage },
+      { code: 'ExpertManage', name: '专家账号审计', nameEn: 'Expert audit', path: P.ExpertManage },
     ],
   },
   {
-    code: 'system', name: '系统管理', nameEn: 'System', path: '/admin/system', icon: 'SettingOutlined',
+    code: 'system', name: '系统管理', nameEn: 'System', path: P.system, icon: 'SettingOutlined',
     children: [
-      { code: 'systemManage', name: '系统账号', nameEn: 'System accounts', path: '/admin/system/systemManage' },
-      { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: '/admin/system/roleManage' },
-      { code: 'dataField', name: '数据字典', nameEn: 'Data dictionary', path: '/admin/system/dataField' },
-      { code: 'systemSettings', name: '大赛设置', nameEn: 'Contest settings', path: '/admin/system/settings' },
+      { code: 'systemManage', name: '系统账号', nameEn: 'System accounts', path: P.systemManage },
+      { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: P.roleManage },
+      { code: 'dataField', name: '数据字典', nameEn: 'Data dictionary', path: P.dataField },
+      { code: 'systemSettings', name: '大赛设置', nameEn: 'Contest settings', path: P.systemSettings },
     ],
   },
   {
-    code: 'account', name: '账号管理', nameEn: 'My account', path: '/admin/account', icon: 'UserOutlined',
-    children: [{ code: 'accountManage', name: '我的账号', nameEn: 'My account', path: '/admin/account/accountManage' }],
+    code: 'account', name: '账号管理', nameEn: 'My account', path: P.account, icon: 'UserOutlined',
+    children: [{ code: 'accountManage', name: '我的账号', nameEn: 'My account', path: P.accountManage }],
   },
 ] as const satisfies readonly MenuSeed[];
 

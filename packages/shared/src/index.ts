@@ -6,6 +6,7 @@ export * from './text-rules.js';
 export * from './file-size.js';
 export * from './locale.js';
 export * from './admin-menus.js';
+export * from './admin-menu-paths.js';
 export * from './pii.js';
 export * from './dictionary.js';
 export * from './schemas/auth.js';

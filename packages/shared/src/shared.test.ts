@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN_BUTTONS,
+  ADMIN_MENU_PATHS,
   ADMIN_MENUS,
   MSG,
   VALIDATION_MSG,
@@ -79,6 +80,11 @@ describe('admin menus', () => {
   it('have unique codes and paths under /admin', () => {
     expect(new Set(flat.map((m) => m.code)).size).toBe(flat.length);
     expect(flat.every((m) => m.path.startsWith('/admin/'))).toBe(true);
+  });
+
+  it("take each entry's path from ADMIN_MENU_PATHS under its own code, every path used once (the web routes use the same table)", () => {
+    expect(flat.filter((m) => (ADMIN_MENU_PATHS as Record<string, string>)[m.code] !== m.path).map((m) => m.code)).toEqual([]);
+    expect(Object.keys(ADMIN_MENU_PATHS).sort()).toEqual(flat.map((m) => m.code).sort());
   });
 
   it('cover every menu page of the spec', () => {

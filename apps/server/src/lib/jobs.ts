@@ -21,9 +21,13 @@ import { hostname } from 'node:os';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { jobs } from '../db/schema.js';
+import { readModel } from '../db/read-model.js';
+import { jobs } from '../db/schema/lib.js';
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/** The jobs table as modules read it (docs/architecture.md, "Database"): job state changes only through this file. */
+export const jobsView = readModel(jobs, 'jobs_view');
 export type JobStatus = JobRow['status'];
 
 export interface EnqueueJobInput {

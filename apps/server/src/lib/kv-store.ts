@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { kvStore } from '../db/schema.js';
+import { kvStore } from '../db/schema/lib.js';
 
 /**
  * Short-lived shared state (captcha nonces, SMS resend windows, counters). Redis when REDIS_URL

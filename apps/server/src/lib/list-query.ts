@@ -7,7 +7,7 @@
  * in the request schema (`sortQueryFields` of @contest/shared), so a key reaching here is
  * always one of the declared columns: no caller text ever becomes SQL.
  */
-import { and, asc, Column, desc, eq, gt, gte, ilike, inArray, is, like, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, Column, desc, getTableName, Table, type Subquery, eq, gt, gte, ilike, inArray, is, like, lt, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgSelect } from 'drizzle-orm/pg-core';
 import type { SortOrder } from '@contest/shared';
 import { createCountCache, type CountCache } from './count-cache.js';
@@ -48,6 +48,12 @@ export interface ListDeclaration<K extends string, Q extends PgSelect, Row> {
    * columns of the tiebreak's table, `batch(…, { after })` pages by keyset instead of OFFSET.
    */
   cursor?: (row: Row) => unknown;
+  /**
+   * Where the keyset reads a row's order values back from, when the order's columns are those of a
+   * read model (another module's table, docs/architecture.md, "Database") rather than of a table:
+   * that read model itself. A keyset over a read model without it is refused when declared.
+   */
+  keySource?: Subquery;
   /** A shared cache, or options of the one created here (see createCountCache). */
   countCache?: CountCache | Parameters<typeof createCountCache>[0];
 }
@@ -78,7 +84,14 @@ const term = (column: Sortable, order: SortOrder, nullsLast = false): SQL =>
 // columns of the list's own table (the tiebreak's) keep plain asc/desc, which a btree index
 // serves (it cannot serve `desc nulls last`); a column of a joined table may be NULL whatever
 // its declaration (left join), and so may an expression.
-const maybeNull = (column: Sortable, ownTable: unknown) => !is(column, Column) || !column.notNull || column.table !== ownTable;
+const maybeNull = (column: Sortable, ownTable: unknown) => !is(column, Column) || !column.notNull || !sameTable(column.table, ownTable);
+
+/**
+ * Tables and columns compared by name: each read of a read model's column (another module's
+ * table, docs/architecture.md, "Database") comes with a fresh alias object of its table.
+ */
+const sameTable = (a: unknown, b: unknown) => a === b || (is(a, Table) && is(b, Table) && getTableName(a) === getTableName(b));
+const sameColumn = (a: Sortable, b: Sortable) => a === b || (is(a, Column) && is(b, Column) && a.name === b.name && sameTable(a.table, b.table));
 
 /**
  * Rows after `lastKey` (the tiebreak value of the previous batch's last row) in the order
@@ -89,10 +102,10 @@ const maybeNull = (column: Sortable, ownTable: unknown) => !is(column, Column) |
  * Were that row deleted meanwhile, the read would end early (short batch): the lists using
  * it (accounts, audit records) never delete rows.
  */
-function keysetAfter(terms: readonly OrderTerm[], tiebreak: OrderTerm, lastKey: unknown): SQL {
+function keysetAfter(terms: readonly OrderTerm[], tiebreak: OrderTerm, lastKey: unknown, keySource: Subquery | undefined): SQL {
   const keyMatch = eq(tiebreak.column, lastKey);
   const valueOf = (t: OrderTerm): unknown =>
-    t.column === tiebreak.column ? lastKey : sql`(select ${t.column} from ${(t.column as Column).table} where ${keyMatch})`;
+    sameColumn(t.column, tiebreak.column) ? lastKey : sql`(select ${t.column} from ${keySource ?? (t.column as Column).table} where ${keyMatch})`;
   const beyond = (t: OrderTerm) => (t.order === 'desc' ? lt(t.column, valueOf(t)) : gt(t.column, valueOf(t)));
   let cond = beyond(terms[terms.length - 1]!);
   for (let i = terms.length - 2; i >= 0; i--) {
@@ -108,12 +121,16 @@ export function createListQuery<K extends string, Q extends PgSelect, Row = Q['_
   decl: ListDeclaration<K, Q, Row>,
 ): ListQuery<K, Row> {
   const totals: CountCache = typeof decl.countCache === 'function' ? decl.countCache : createCountCache(decl.countCache);
-  const defaultTerms = [...decl.defaultOrder.filter((t) => t.column !== decl.tiebreak.column), decl.tiebreak];
+  const defaultTerms = [...decl.defaultOrder.filter((t) => !sameColumn(t.column, decl.tiebreak.column)), decl.tiebreak];
   const defaultOrderBy = defaultTerms.map((t) => term(t.column, t.order));
   const keyTable = is(decl.tiebreak.column, Column) ? decl.tiebreak.column.table : undefined;
   const keyset =
     decl.cursor !== undefined &&
-    defaultTerms.every((t) => is(t.column, Column) && t.column.notNull && t.column.table === keyTable);
+    defaultTerms.every((t) => is(t.column, Column) && t.column.notNull && sameTable(t.column.table, keyTable));
+  // A read model's columns name its alias, which a scalar subquery cannot read from by name.
+  if (keyset && decl.keySource === undefined && (keyTable as Record<symbol, unknown> | undefined)?.[Symbol.for('drizzle:IsAlias')]) {
+    throw new Error('createListQuery: a keyset over a read model needs keySource (the read model)');
+  }
 
   const countOf = async (where: SQL | undefined) => {
     const [row] = (await decl.count().where(where)) as Array<{ n: number | string }>;
@@ -125,7 +142,7 @@ export function createListQuery<K extends string, Q extends PgSelect, Row = Q['_
     // The schema's enum makes this unreachable; a typo between schema and declaration is a bug.
     if (!Object.hasOwn(decl.sortable, sort)) throw new Error(`list: sort key "${sort}" is not declared`);
     const column = decl.sortable[sort];
-    return [term(column, order ?? 'asc', maybeNull(column, keyTable)), ...defaultTerms.filter((t) => t.column !== column).map((t) => term(t.column, t.order))];
+    return [term(column, order ?? 'asc', maybeNull(column, keyTable)), ...defaultTerms.filter((t) => !sameColumn(t.column, column)).map((t) => term(t.column, t.order))];
   }
 
   return {
@@ -151,7 +168,7 @@ export function createListQuery<K extends string, Q extends PgSelect, Row = Q['_
 
     async batch(filters, { limit, offset = 0, after }) {
       if (after !== undefined && keyset) {
-        const where = and(whereOf(filters), keysetAfter(defaultTerms, decl.tiebreak, decl.cursor!(after)));
+        const where = and(whereOf(filters), keysetAfter(defaultTerms, decl.tiebreak, decl.cursor!(after), decl.keySource));
         return (await decl.rows().where(where).orderBy(...defaultOrderBy).limit(limit)) as Row[];
       }
       return (await decl.rows().where(whereOf(filters)).orderBy(...defaultOrderBy).limit(limit).offset(offset)) as Row[];

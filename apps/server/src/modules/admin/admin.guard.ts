@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { PII_VIEW_BUTTON, type ButtonCode, type MenuCode } from '@contest/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accountRoles, roleMenus } from '../../db/schema.js';
+import { accountRoles, roleMenus } from '../../db/schema/admin.js';
 import { forbidden } from '../../lib/errors.js';
 import { piiOf, type Pii } from '../../lib/pii.js';
 import { bearerToken } from '../auth/auth.guard.js';

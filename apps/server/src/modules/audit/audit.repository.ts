@@ -1,6 +1,8 @@
 import { count, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, loginRecords, operationRecords } from '../../db/schema.js';
+import { operationRecords } from '../../db/schema/audit.js';
+import { accountsView, loginRecordsView } from '../auth/auth.read-model.js';
+import { fieldsOf } from '../../db/read-model.js';
 import { contains, createListQuery, dateRange, equals, startsWith } from '../../lib/list-query.js';
 import { piiSearch } from '../../lib/pii.js';
 import type { AuditSortKey, LoginRecordSortedQuery, OperationRecordSortedQuery } from './audit.query.js';
@@ -10,14 +12,14 @@ export function createAuditRepository(db: Db) {
   const logins = createListQuery({
     rows: () =>
       db
-        .select({ record: loginRecords, username: accounts.username, name: accounts.name })
-        .from(loginRecords)
-        .leftJoin(accounts, eq(accounts.id, loginRecords.accountId))
+        .select({ record: fieldsOf(loginRecordsView), username: accountsView.username, name: accountsView.name })
+        .from(loginRecordsView)
+        .leftJoin(accountsView, eq(accountsView.id, loginRecordsView.accountId))
         .$dynamic(),
-    count: () => db.select({ n: count() }).from(loginRecords).leftJoin(accounts, eq(accounts.id, loginRecords.accountId)).$dynamic(),
-    sortable: { createdAt: loginRecords.createdAt } satisfies Record<AuditSortKey, unknown>,
-    defaultOrder: [{ column: loginRecords.createdAt, order: 'desc' }],
-    tiebreak: { column: loginRecords.id, order: 'desc' },
+    count: () => db.select({ n: count() }).from(loginRecordsView).leftJoin(accountsView, eq(accountsView.id, loginRecordsView.accountId)).$dynamic(),
+    sortable: { createdAt: loginRecordsView.createdAt } satisfies Record<AuditSortKey, unknown>,
+    defaultOrder: [{ column: loginRecordsView.createdAt, order: 'desc' }],
+    tiebreak: { column: loginRecordsView.id, order: 'desc' },
   });
   const operations = createListQuery({
     rows: () => db.select().from(operationRecords).$dynamic(),
@@ -35,14 +37,14 @@ export function createAuditRepository(db: Db) {
     loginRecords: (q: LoginRecordSortedQuery, fullPii: boolean) =>
       logins.page(
         [
-          eq(loginRecords.realm, q.realm),
+          eq(loginRecordsView.realm, q.realm),
           // What was typed at login, or the username of the account it matched.
           q.username && /^\d+$/.test(q.username.trim()) && !fullPii
-            ? or(contains(accounts.username, q.username), piiSearch(loginRecords.identifier, q.username, false))
-            : contains([loginRecords.identifier, accounts.username], q.username),
-          equals(loginRecords.method, q.method),
-          equals(loginRecords.result, q.result),
-          dateRange(loginRecords.createdAt, q.from, q.to),
+            ? or(contains(accountsView.username, q.username), piiSearch(loginRecordsView.identifier, q.username, false))
+            : contains([loginRecordsView.identifier, accountsView.username], q.username),
+          equals(loginRecordsView.method, q.method),
+          equals(loginRecordsView.result, q.result),
+          dateRange(loginRecordsView.createdAt, q.from, q.to),
         ],
         q,
       ),

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { operationRecords } from '../../db/schema.js';
+import { operationRecords } from '../../db/schema/audit.js';
 import type { AuthContext } from '../auth/session.service.js';
 
 export interface OperationActor {

@@ -2,7 +2,11 @@ import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { hasUnreadExpr } from '../messages/messages.repository.js';
-import { accountRoles, accounts, buttons, loginRecords, menus, prelimDocs, roleButtons, roleMenus, roles, settings, teams } from '../../db/schema.js';
+import { accounts, loginRecords } from '../../db/schema/auth.js';
+import { accountRolesView, buttonsView, menusView, roleButtonsView, roleMenusView, rolesView } from '../admin/admin.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { settingsView } from '../settings/settings.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type LoginResult = (typeof loginRecords.$inferInsert)['result'];
@@ -18,28 +22,28 @@ export function createAuthRepository(db: Db) {
       roleCode: accounts.roleCode,
       agreedAt: accounts.agreedAt,
       mustChangePassword: accounts.mustChangePassword,
-      teamStatus: teams.status,
-      prelimStatus: prelimDocs.status,
+      teamStatus: teamsView.status,
+      prelimStatus: prelimDocsView.status,
       hasUnread: hasUnreadExpr(accounts.id),
       // As the driver parsed it: drizzle's jsonb decoder would JSON.parse the (already parsed)
       // string again, throwing and catching on every call.
-      dataDocMenuName: sql<unknown>`${settings.value}`,
+      dataDocMenuName: sql<unknown>`${settingsView.value}`,
     })
     .from(accounts)
-    .leftJoin(teams, eq(teams.ownerId, accounts.id))
-    .leftJoin(prelimDocs, eq(prelimDocs.ownerId, accounts.id))
-    .leftJoin(settings, eq(settings.key, 'site.dataDocMenuName'))
+    .leftJoin(teamsView, eq(teamsView.ownerId, accounts.id))
+    .leftJoin(prelimDocsView, eq(prelimDocsView.ownerId, accounts.id))
+    .leftJoin(settingsView, eq(settingsView.key, 'site.dataDocMenuName'))
     .where(eq(accounts.id, sql.placeholder('id')))
     .limit(1)
     .prepare('participant_info');
   const rolesOfAccount = db
-    .select({ id: roles.id, code: roles.code, name: roles.name })
-    .from(accountRoles)
-    .innerJoin(roles, eq(roles.id, accountRoles.roleId))
-    .where(eq(accountRoles.accountId, sql.placeholder('accountId')))
+    .select({ id: rolesView.id, code: rolesView.code, name: rolesView.name })
+    .from(accountRolesView)
+    .innerJoin(rolesView, eq(rolesView.id, accountRolesView.roleId))
+    .where(eq(accountRolesView.accountId, sql.placeholder('accountId')))
     .prepare('account_roles_of');
-  const menusInOrder = db.select().from(menus).orderBy(menus.sort).prepare('menus_all');
-  const buttonCodes = db.select({ code: buttons.code }).from(buttons).prepare('buttons_all');
+  const menusInOrder = db.select().from(menusView).orderBy(menusView.sort).prepare('menus_all');
+  const buttonCodes = db.select({ code: buttonsView.code }).from(buttonsView).prepare('buttons_all');
 
   return {
     findByUsername: async (realm: Realm, username: string, tx: Db = db) =>
@@ -127,15 +131,15 @@ export function createAuthRepository(db: Db) {
     statusesOf: async (accountId: string) =>
       (
         await db
-          .select({ teamStatus: teams.status, prelimStatus: prelimDocs.status })
-          .from(teams)
-          .leftJoin(prelimDocs, eq(prelimDocs.teamId, teams.id))
-          .where(eq(teams.ownerId, accountId))
+          .select({ teamStatus: teamsView.status, prelimStatus: prelimDocsView.status })
+          .from(teamsView)
+          .leftJoin(prelimDocsView, eq(prelimDocsView.teamId, teamsView.id))
+          .where(eq(teamsView.ownerId, accountId))
           .limit(1)
       )[0] ?? { teamStatus: null, prelimStatus: null },
 
     setting: async <T>(key: string): Promise<T | undefined> =>
-      (await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1))[0]?.value as T | undefined,
+      (await db.select({ value: settingsView.value }).from(settingsView).where(eq(settingsView.key, key)).limit(1))[0]?.value as T | undefined,
 
     rolesOf: async (accountId: string) => rolesOfAccount.execute({ accountId }),
 
@@ -144,12 +148,12 @@ export function createAuthRepository(db: Db) {
 
     menuCodesOfRoles: async (roleIds: string[]) =>
       roleIds.length
-        ? (await db.selectDistinct({ code: roleMenus.menuCode }).from(roleMenus).where(inArray(roleMenus.roleId, roleIds))).map((r) => r.code)
+        ? (await db.selectDistinct({ code: roleMenusView.menuCode }).from(roleMenusView).where(inArray(roleMenusView.roleId, roleIds))).map((r) => r.code)
         : [],
 
     buttonCodesOfRoles: async (roleIds: string[]) =>
       roleIds.length
-        ? (await db.selectDistinct({ code: roleButtons.buttonCode }).from(roleButtons).where(inArray(roleButtons.roleId, roleIds))).map((r) => r.code)
+        ? (await db.selectDistinct({ code: roleButtonsView.buttonCode }).from(roleButtonsView).where(inArray(roleButtonsView.roleId, roleIds))).map((r) => r.code)
         : [],
   };
 }

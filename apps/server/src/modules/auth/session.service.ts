@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { AUTH_MSG, PASSWORD_CHANGE_REQUIRED, type Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, sessions } from '../../db/schema.js';
+import { accounts, sessions } from '../../db/schema/auth.js';
 import { forbidden, sessionReplaced, unauthorized } from '../../lib/errors.js';
 
 /** Participants slide for 7 days; staff sessions end after 2 hours without a call. */

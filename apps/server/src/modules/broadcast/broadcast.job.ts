@@ -1,7 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { BROADCAST_MSG as M, renderBroadcast, usedVariables, type BroadcastChannel, type Segment } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { messageBatches, messageRecipients, messages, noticeOutbox } from '../../db/schema.js';
+import { messageBatches } from '../../db/schema/broadcast.js';
+import { addRecipients, batchMessage } from '../messages/deliver.js';
+import { failQueuedNotices, queueBulkNotices } from '../notices/notice-outbox.js';
 import type { KvStore } from '../../lib/kv-store.js';
 import { takeDailyPhoneSlot } from '../sms/sms.service.js';
 import { createBroadcastRepository } from './broadcast.repository.js';
@@ -80,24 +82,15 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
       await tx.update(messageBatches).set({ status: 'RUNNING', total }).where(eq(messageBatches.id, batchId));
       let messageId: string | null = null;
       if (batch.channel === 'INSITE') {
-        const [existing] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.batchId, batchId)).limit(1);
-        messageId =
-          existing?.id ??
-          (
-            await tx
-              .insert(messages)
-              .values({
-                title: batch.title,
-                // Written as plain text; inboxes show bodies as HTML, so it is escaped (as rendered templates are).
-                body: escapeHtml(batch.body).replace(/\r?\n/g, '<br>'),
-                kind: 'ADMIN',
-                audience: segment.kind === 'ALL' ? 'ALL' : segment.kind === 'ACCOUNTS' ? 'ACCOUNTS' : 'SEGMENT',
-                segment: segment as unknown as Record<string, unknown>,
-                senderId: batch.senderId,
-                batchId,
-              })
-              .returning({ id: messages.id })
-          )[0]!.id;
+        messageId = await batchMessage(tx, batchId, {
+          title: batch.title,
+          // Written as plain text; inboxes show bodies as HTML, so it is escaped (as rendered templates are).
+          body: escapeHtml(batch.body).replace(/\r?\n/g, '<br>'),
+          kind: 'ADMIN',
+          audience: segment.kind === 'ALL' ? 'ALL' : segment.kind === 'ACCOUNTS' ? 'ACCOUNTS' : 'SEGMENT',
+          segment: segment as unknown as Record<string, unknown>,
+          senderId: batch.senderId,
+        });
       }
       return { batch, segment, total, messageId };
     });
@@ -106,10 +99,9 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
   async function deliverSms(db: Db, batchId: string, text: string, smsTemplateId: string | null, rows: Recipient[]): Promise<void> {
     const vars = usedVariables(text);
     await db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(noticeOutbox)
-        .values(
-          rows.map((r) => {
+      const inserted = await queueBulkNotices(
+        tx,
+        rows.map((r) => {
             const values = variablesOf(r);
             return {
               channel: 'SMS' as const,
@@ -118,30 +110,25 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
               templateKey: smsTemplateId ?? BROADCAST_TEMPLATE_KEY,
               params: vars.map((v) => values[v]),
               text: renderBroadcast(text, values),
-              batchId,
-            };
-          }),
-        )
-        .onConflictDoNothing()
-        .returning({ id: noticeOutbox.id, phone: noticeOutbox.recipient });
+            batchId,
+          };
+        }),
+      );
       // Only rows written now take a slot: a restarted run never counts a phone twice.
       const capped: string[] = [];
       // The counters in the same transaction when they live in the database (no Redis).
       const kv = deps.kv.inTransaction?.(tx) ?? deps.kv;
       for (const row of inserted) {
-        if (!(await takeDailyPhoneSlot(kv, row.phone, deps.smsDailyLimit, now().getTime()).take())) capped.push(row.id);
+        if (!(await takeDailyPhoneSlot(kv, row.recipient, deps.smsDailyLimit, now().getTime()).take())) capped.push(row.id);
       }
-      if (capped.length) {
-        await tx.update(noticeOutbox).set({ status: 'FAILED', lastError: M.dailyCapReached }).where(inArray(noticeOutbox.id, capped));
-      }
+      await failQueuedNotices(tx, capped, M.dailyCapReached);
     });
   }
 
   async function deliverEmail(db: Db, batchId: string, subject: string, body: string, rows: Recipient[]): Promise<void> {
-    await db
-      .insert(noticeOutbox)
-      .values(
-        rows.map((r) => {
+    await queueBulkNotices(
+      db,
+      rows.map((r) => {
           const values = variablesOf(r);
           return {
             channel: 'EMAIL' as const,
@@ -151,11 +138,10 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
             params: [],
             subject: renderBroadcast(subject, values),
             text: renderBroadcast(body, values),
-            batchId,
-          };
-        }),
-      )
-      .onConflictDoNothing();
+          batchId,
+        };
+      }),
+    );
   }
 
   return async function runBroadcast(job: BroadcastJobRun, ctx: BroadcastJobContext): Promise<void> {
@@ -175,10 +161,11 @@ export function createBroadcastJob(deps: BroadcastJobDeps) {
       ctx.signal?.throwIfAborted();
       await deps.beforeSlice?.(index, batch.id);
       if (batch.channel === 'INSITE') {
-        await db
-          .insert(messageRecipients)
-          .values(rows.map((r) => ({ messageId: messageId!, accountId: r.id })))
-          .onConflictDoNothing();
+        await addRecipients(
+          db,
+          messageId!,
+          rows.map((r) => r.id),
+        );
       } else if (batch.channel === 'SMS') {
         await deliverSms(db, batch.id, batch.body, payload.smsTemplateId ?? null, rows);
       } else {

@@ -1,12 +1,20 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { BroadcastAccountsQuery, BroadcastChannel, BroadcastListQuery, BroadcastRecordsQuery, BroadcastStatus } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, dictItems, jobs, messageBatches, messageRecipients, messageTemplates, messages, noticeOutbox, teams } from '../../db/schema.js';
+import { messageBatches } from '../../db/schema/broadcast.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { dictItemsView } from '../dictionary/dictionary.read-model.js';
+import { jobsView } from '../../lib/jobs.js';
+import { recallBatchMessage } from '../messages/deliver.js';
+import { messageRecipientsView, messagesView } from '../messages/messages.read-model.js';
+import { messageTemplatesView, type MessageTemplatesRow } from '../templates/templates.read-model.js';
+import { noticeOutboxView } from '../notices/notices.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 import { contains, equals } from '../../lib/list-query.js';
 import { piiSearch } from '../../lib/pii.js';
 
 export type BatchRow = typeof messageBatches.$inferSelect;
-export type TemplateRow = typeof messageTemplates.$inferSelect;
+export type TemplateRow = MessageTemplatesRow;
 
 export interface BatchListRow {
   batch: BatchRow;
@@ -42,29 +50,29 @@ const TRACK_DICT = 'TRACK';
 export function createBroadcastRepository(db: Db) {
   const listSelection = {
     batch: messageBatches,
-    sender: { id: accounts.id, name: accounts.name, username: accounts.username },
-    job: { status: jobs.status, done: jobs.done, total: jobs.total },
+    sender: { id: accountsView.id, name: accountsView.name, username: accountsView.username },
+    job: { status: jobsView.status, done: jobsView.done, total: jobsView.total },
   };
   const listed = (tx: Db) =>
     tx
       .select(listSelection)
       .from(messageBatches)
-      .leftJoin(accounts, eq(accounts.id, messageBatches.senderId))
-      .leftJoin(jobs, eq(jobs.id, messageBatches.jobId));
+      .leftJoin(accountsView, eq(accountsView.id, messageBatches.senderId))
+      .leftJoin(jobsView, eq(jobsView.id, messageBatches.jobId));
 
   return {
     /** A template a bulk send may use: of no event (code null) and enabled. */
     async bulkTemplate(id: string, tx: Db = db): Promise<TemplateRow | undefined> {
       const [row] = await tx
         .select()
-        .from(messageTemplates)
-        .where(and(eq(messageTemplates.id, id), isNull(messageTemplates.code), eq(messageTemplates.enabled, true)));
+        .from(messageTemplatesView)
+        .where(and(eq(messageTemplatesView.id, id), isNull(messageTemplatesView.code), eq(messageTemplatesView.enabled, true)));
       return row;
     },
 
     /** TRACK dictionary names by code (disabled items too: an old batch keeps its words). */
     async trackNames(tx: Db = db): Promise<Record<string, string>> {
-      const rows = await tx.select({ code: dictItems.code, name: dictItems.name }).from(dictItems).where(eq(dictItems.typeCode, TRACK_DICT));
+      const rows = await tx.select({ code: dictItemsView.code, name: dictItemsView.name }).from(dictItemsView).where(eq(dictItemsView.typeCode, TRACK_DICT));
       return Object.fromEntries(rows.map((r) => [r.code, r.name]));
     },
 
@@ -112,15 +120,15 @@ export function createBroadcastRepository(db: Db) {
       if (channel === 'INSITE') {
         const rows = await db
           .select({
-            batchId: messages.batchId,
-            recalledAt: messages.recalledAt,
-            delivered: sql<number>`count(${messageRecipients.accountId})::int`,
-            read: sql<number>`count(${messageRecipients.readAt})::int`,
+            batchId: messagesView.batchId,
+            recalledAt: messagesView.recalledAt,
+            delivered: sql<number>`count(${messageRecipientsView.accountId})::int`,
+            read: sql<number>`count(${messageRecipientsView.readAt})::int`,
           })
-          .from(messages)
-          .leftJoin(messageRecipients, eq(messageRecipients.messageId, messages.id))
-          .where(inArray(messages.batchId, ids))
-          .groupBy(messages.batchId, messages.id, messages.recalledAt);
+          .from(messagesView)
+          .leftJoin(messageRecipientsView, eq(messageRecipientsView.messageId, messagesView.id))
+          .where(inArray(messagesView.batchId, ids))
+          .groupBy(messagesView.batchId, messagesView.id, messagesView.recalledAt);
         for (const r of rows) {
           const s = out.get(r.batchId!)!;
           s.delivered += r.delivered;
@@ -130,10 +138,10 @@ export function createBroadcastRepository(db: Db) {
         return out;
       }
       const rows = await db
-        .select({ batchId: noticeOutbox.batchId, status: noticeOutbox.status, n: sql<number>`count(*)::int` })
-        .from(noticeOutbox)
-        .where(inArray(noticeOutbox.batchId, ids))
-        .groupBy(noticeOutbox.batchId, noticeOutbox.status);
+        .select({ batchId: noticeOutboxView.batchId, status: noticeOutboxView.status, n: sql<number>`count(*)::int` })
+        .from(noticeOutboxView)
+        .where(inArray(noticeOutboxView.batchId, ids))
+        .groupBy(noticeOutboxView.batchId, noticeOutboxView.status);
       for (const r of rows) {
         const s = out.get(r.batchId!)!;
         if (r.status === 'SENT') s.sent += r.n;
@@ -148,24 +156,24 @@ export function createBroadcastRepository(db: Db) {
       const offset = (q.page - 1) * q.size;
       if (batch.channel === 'INSITE') {
         const filter: SQL | undefined =
-          q.status === 'READ' ? isNotNull(messageRecipients.readAt) : q.status === 'UNREAD' ? isNull(messageRecipients.readAt) : q.status ? sql`false` : undefined;
-        const where = and(eq(messages.batchId, batch.id), filter);
+          q.status === 'READ' ? isNotNull(messageRecipientsView.readAt) : q.status === 'UNREAD' ? isNull(messageRecipientsView.readAt) : q.status ? sql`false` : undefined;
+        const where = and(eq(messagesView.batchId, batch.id), filter);
         const [rows, [total]] = await Promise.all([
           db
             .select({
-              accountId: messageRecipients.accountId,
-              username: accounts.username,
-              name: accounts.name,
-              readAt: messageRecipients.readAt,
+              accountId: messageRecipientsView.accountId,
+              username: accountsView.username,
+              name: accountsView.name,
+              readAt: messageRecipientsView.readAt,
             })
-            .from(messageRecipients)
-            .innerJoin(messages, eq(messages.id, messageRecipients.messageId))
-            .leftJoin(accounts, eq(accounts.id, messageRecipients.accountId))
+            .from(messageRecipientsView)
+            .innerJoin(messagesView, eq(messagesView.id, messageRecipientsView.messageId))
+            .leftJoin(accountsView, eq(accountsView.id, messageRecipientsView.accountId))
             .where(where)
-            .orderBy(asc(messageRecipients.accountId))
+            .orderBy(asc(messageRecipientsView.accountId))
             .limit(q.size)
             .offset(offset),
-          db.select({ n: count() }).from(messageRecipients).innerJoin(messages, eq(messages.id, messageRecipients.messageId)).where(where),
+          db.select({ n: count() }).from(messageRecipientsView).innerJoin(messagesView, eq(messagesView.id, messageRecipientsView.messageId)).where(where),
         ]);
         return {
           rows: rows.map((r) => ({
@@ -180,29 +188,29 @@ export function createBroadcastRepository(db: Db) {
           total: total?.n ?? 0,
         };
       }
-      const statusFilter = q.status === 'READ' || q.status === 'UNREAD' ? sql`false` : equals(noticeOutbox.status, q.status);
-      const where = and(eq(noticeOutbox.batchId, batch.id), statusFilter);
+      const statusFilter = q.status === 'READ' || q.status === 'UNREAD' ? sql`false` : equals(noticeOutboxView.status, q.status);
+      const where = and(eq(noticeOutboxView.batchId, batch.id), statusFilter);
       const [rows, [total]] = await Promise.all([
         db
           .select({
-            accountId: noticeOutbox.accountId,
-            username: accounts.username,
-            name: accounts.name,
-            recipient: noticeOutbox.recipient,
-            status: noticeOutbox.status,
-            providerAnswer: noticeOutbox.providerAnswer,
-            lastError: noticeOutbox.lastError,
-            attempts: noticeOutbox.attempts,
-            sentAt: noticeOutbox.sentAt,
+            accountId: noticeOutboxView.accountId,
+            username: accountsView.username,
+            name: accountsView.name,
+            recipient: noticeOutboxView.recipient,
+            status: noticeOutboxView.status,
+            providerAnswer: noticeOutboxView.providerAnswer,
+            lastError: noticeOutboxView.lastError,
+            attempts: noticeOutboxView.attempts,
+            sentAt: noticeOutboxView.sentAt,
           })
-          .from(noticeOutbox)
-          .leftJoin(accounts, eq(accounts.id, noticeOutbox.accountId))
+          .from(noticeOutboxView)
+          .leftJoin(accountsView, eq(accountsView.id, noticeOutboxView.accountId))
           .where(where)
           // Failures first: what an operator opens this page for.
-          .orderBy(sql`case ${noticeOutbox.status} when 'FAILED' then 0 else 1 end`, asc(noticeOutbox.createdAt), asc(noticeOutbox.id))
+          .orderBy(sql`case ${noticeOutboxView.status} when 'FAILED' then 0 else 1 end`, asc(noticeOutboxView.createdAt), asc(noticeOutboxView.id))
           .limit(q.size)
           .offset(offset),
-        db.select({ n: count() }).from(noticeOutbox).where(where),
+        db.select({ n: count() }).from(noticeOutboxView).where(where),
       ]);
       return { rows: rows.map((r) => ({ ...r, readAt: null })), total: total?.n ?? 0 };
     },
@@ -212,18 +220,18 @@ export function createBroadcastRepository(db: Db) {
      * see phones in full, so part of one finds the participant (lib/pii.ts); otherwise only the whole number.
      */
     async accounts(q: BroadcastAccountsQuery, fullPii: boolean) {
-      const keyword = q.keyword ? or(contains([accounts.username, accounts.name], q.keyword), piiSearch(accounts.phone, q.keyword, fullPii)) : undefined;
-      const where = and(eq(accounts.realm, 'USER'), eq(accounts.enabled, true), keyword);
+      const keyword = q.keyword ? or(contains([accountsView.username, accountsView.name], q.keyword), piiSearch(accountsView.phone, q.keyword, fullPii)) : undefined;
+      const where = and(eq(accountsView.realm, 'USER'), eq(accountsView.enabled, true), keyword);
       const [rows, [total]] = await Promise.all([
         db
-          .select({ id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone, teamName: teams.teamName })
-          .from(accounts)
-          .leftJoin(teams, eq(teams.ownerId, accounts.id))
+          .select({ id: accountsView.id, username: accountsView.username, name: accountsView.name, phone: accountsView.phone, teamName: teamsView.teamName })
+          .from(accountsView)
+          .leftJoin(teamsView, eq(teamsView.ownerId, accountsView.id))
           .where(where)
-          .orderBy(desc(accounts.createdAt), desc(accounts.id))
+          .orderBy(desc(accountsView.createdAt), desc(accountsView.id))
           .limit(q.size)
           .offset((q.page - 1) * q.size),
-        db.select({ n: count() }).from(accounts).where(where),
+        db.select({ n: count() }).from(accountsView).where(where),
       ]);
       return { rows, total: total?.n ?? 0 };
     },
@@ -236,7 +244,7 @@ export function createBroadcastRepository(db: Db) {
         .where(and(eq(messageBatches.id, id), sql`${messageBatches.status} <> 'RECALLED'`))
         .returning({ id: messageBatches.id });
       if (!updated.length) return false;
-      await tx.update(messages).set({ recalledAt: at }).where(and(eq(messages.batchId, id), isNull(messages.recalledAt)));
+      await recallBatchMessage(tx, id, at);
       return true;
     },
   };

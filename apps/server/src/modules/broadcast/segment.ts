@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Segment } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, prelimDocs, teams } from '../../db/schema.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 
 /**
  * The SQL of a segment (shared/content/broadcast.ts describes them): a condition on `accounts`.
@@ -9,24 +11,24 @@ import { accounts, prelimDocs, teams } from '../../db/schema.js';
  * account that signed it up), who is also the owner of its materials.
  */
 export function segmentCondition(segment: Segment): SQL {
-  const participant = and(eq(accounts.realm, 'USER'), eq(accounts.enabled, true))!;
-  const ownsTeam = (where: SQL) => sql`exists (select 1 from ${teams} where ${teams.ownerId} = ${accounts.id} and ${where})`;
+  const participant = and(eq(accountsView.realm, 'USER'), eq(accountsView.enabled, true))!;
+  const ownsTeam = (where: SQL) => sql`exists (select 1 from ${teamsView} where ${teamsView.ownerId} = ${accountsView.id} and ${where})`;
   switch (segment.kind) {
     case 'ALL':
       return participant;
     case 'TEAM_STATUS':
-      return and(participant, ownsTeam(inArray(teams.status, segment.values)))!;
+      return and(participant, ownsTeam(inArray(teamsView.status, segment.values)))!;
     case 'TRACK':
-      return and(participant, ownsTeam(inArray(teams.track, segment.values)))!;
+      return and(participant, ownsTeam(inArray(teamsView.track, segment.values)))!;
     case 'ACCOUNTS':
-      return and(participant, inArray(accounts.id, segment.values))!;
+      return and(participant, inArray(accountsView.id, segment.values))!;
     case 'PRELIM_STATUS': {
-      const saved = segment.values.filter((v) => v !== 'NOT_FILLED') as Array<(typeof prelimDocs.status.enumValues)[number]>;
+      const saved = segment.values.filter((v) => v !== 'NOT_FILLED') as Array<(typeof prelimDocsView.status.enumValues)[number]>;
       const terms: SQL[] = [];
-      if (saved.length) terms.push(sql`exists (select 1 from ${prelimDocs} where ${prelimDocs.ownerId} = ${accounts.id} and ${inArray(prelimDocs.status, saved)})`);
+      if (saved.length) terms.push(sql`exists (select 1 from ${prelimDocsView} where ${prelimDocsView.ownerId} = ${accountsView.id} and ${inArray(prelimDocsView.status, saved)})`);
       // NOT_FILLED (docs/rules/prelim.md): an approved team that has no materials row yet.
       if (saved.length !== segment.values.length) {
-        terms.push(ownsTeam(sql`${teams.status} = 'APPROVED' and not exists (select 1 from ${prelimDocs} where ${prelimDocs.teamId} = ${teams.id})`));
+        terms.push(ownsTeam(sql`${teamsView.status} = 'APPROVED' and not exists (select 1 from ${prelimDocsView} where ${prelimDocsView.teamId} = ${teamsView.id})`));
       }
       return and(participant, or(...terms))!;
     }
@@ -48,7 +50,7 @@ export interface Recipient {
 export type Reach = 'ALL' | 'PHONE' | 'EMAIL';
 
 const reachCondition = (reach: Reach): SQL | undefined =>
-  reach === 'PHONE' ? and(isNotNull(accounts.phone), sql`${accounts.phone} <> ''`) : reach === 'EMAIL' ? and(isNotNull(accounts.email), sql`${accounts.email} <> ''`) : undefined;
+  reach === 'PHONE' ? and(isNotNull(accountsView.phone), sql`${accountsView.phone} <> ''`) : reach === 'EMAIL' ? and(isNotNull(accountsView.email), sql`${accountsView.email} <> ''`) : undefined;
 
 /** Counts of a segment: everyone, and those an SMS or an email reaches. */
 export async function countSegment(db: Db, segment: Segment): Promise<{ total: number; withPhone: number; withEmail: number }> {
@@ -58,7 +60,7 @@ export async function countSegment(db: Db, segment: Segment): Promise<{ total: n
       withPhone: sql<number>`(count(*) filter (where ${reachCondition('PHONE')}))::int`,
       withEmail: sql<number>`(count(*) filter (where ${reachCondition('EMAIL')}))::int`,
     })
-    .from(accounts)
+    .from(accountsView)
     .where(segmentCondition(segment));
   return { total: row?.total ?? 0, withPhone: row?.withPhone ?? 0, withEmail: row?.withEmail ?? 0 };
 }
@@ -71,19 +73,19 @@ export async function countSegment(db: Db, segment: Segment): Promise<{ total: n
 export function segmentSlice(db: Db, segment: Segment, opts: { reach: Reach; afterId?: string | null; limit: number }): Promise<Recipient[]> {
   return db
     .select({
-      id: accounts.id,
-      username: accounts.username,
-      name: accounts.name,
-      phone: accounts.phone,
-      email: accounts.email,
-      teamName: teams.teamName,
-      orgName: teams.orgName,
-      projectName: prelimDocs.projectName,
+      id: accountsView.id,
+      username: accountsView.username,
+      name: accountsView.name,
+      phone: accountsView.phone,
+      email: accountsView.email,
+      teamName: teamsView.teamName,
+      orgName: teamsView.orgName,
+      projectName: prelimDocsView.projectName,
     })
-    .from(accounts)
-    .leftJoin(teams, eq(teams.ownerId, accounts.id))
-    .leftJoin(prelimDocs, eq(prelimDocs.ownerId, accounts.id))
-    .where(and(segmentCondition(segment), reachCondition(opts.reach), opts.afterId ? gt(accounts.id, opts.afterId) : undefined))
-    .orderBy(asc(accounts.id))
+    .from(accountsView)
+    .leftJoin(teamsView, eq(teamsView.ownerId, accountsView.id))
+    .leftJoin(prelimDocsView, eq(prelimDocsView.ownerId, accountsView.id))
+    .where(and(segmentCondition(segment), reachCondition(opts.reach), opts.afterId ? gt(accountsView.id, opts.afterId) : undefined))
+    .orderBy(asc(accountsView.id))
     .limit(opts.limit);
 }

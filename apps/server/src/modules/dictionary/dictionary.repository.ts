@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { dictItems, dictTypes } from '../../db/schema.js';
+import { dictItems, dictTypes } from '../../db/schema/dictionary.js';
 
 export type DictTypeRow = typeof dictTypes.$inferSelect;
 export type DictItemRow = typeof dictItems.$inferSelect;

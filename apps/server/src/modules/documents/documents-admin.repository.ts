@@ -1,7 +1,9 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DocAudience, DocCategory, DocumentAdminListQuery } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { attachments, documents } from '../../db/schema.js';
+import { documents } from '../../db/schema/documents.js';
+import { attachmentsView } from '../files/files.read-model.js';
+import { setPublicFlags } from '../files/files.repository.js';
 import { contains, createListQuery, equals, type Filters } from '../../lib/list-query.js';
 
 const rowColumns = {
@@ -16,9 +18,9 @@ const rowColumns = {
   attachmentId: documents.attachmentId,
   createdAt: documents.createdAt,
   updatedAt: documents.updatedAt,
-  fileUniqueNo: attachments.uniqueNo,
-  fileName: attachments.originalName,
-  fileSize: attachments.size,
+  fileUniqueNo: attachmentsView.uniqueNo,
+  fileName: attachmentsView.originalName,
+  fileSize: attachmentsView.size,
 };
 
 export interface DocumentAdminDbRow {
@@ -57,17 +59,17 @@ function filtersOf(f: DocumentAdminFilter): Filters {
     equals(documents.category, f.category),
     equals(documents.audience, f.audience),
     equals(documents.enabled, f.enabled),
-    contains([documents.title, documents.titleEn, documents.code, attachments.originalName], f.keyword),
+    contains([documents.title, documents.titleEn, documents.code, attachmentsView.originalName], f.keyword),
   ];
 }
 
 /** 文档管理: every document, enabled or not, with its file. */
 export function createDocumentsAdminRepository(db: Db) {
-  const from = (tx: Db = db) => tx.select(rowColumns).from(documents).innerJoin(attachments, eq(attachments.id, documents.attachmentId));
+  const from = (tx: Db = db) => tx.select(rowColumns).from(documents).innerJoin(attachmentsView, eq(attachmentsView.id, documents.attachmentId));
 
   const list = createListQuery({
     rows: () => from().$dynamic(),
-    count: () => db.select({ n: count() }).from(documents).innerJoin(attachments, eq(attachments.id, documents.attachmentId)).$dynamic(),
+    count: () => db.select({ n: count() }).from(documents).innerJoin(attachmentsView, eq(attachmentsView.id, documents.attachmentId)).$dynamic(),
     sortable: { sort: documents.sort, title: documents.title, updatedAt: documents.updatedAt },
     // The order the public lists use within a category (sort, then title).
     defaultOrder: [
@@ -92,9 +94,9 @@ export function createDocumentsAdminRepository(db: Db) {
     /** An attachment uploaded for documents (origin DOC), by its public handle. */
     async docFileByUniqueNo(uniqueNo: string, tx: Db): Promise<{ id: string; originalName: string } | undefined> {
       const [row] = await tx
-        .select({ id: attachments.id, originalName: attachments.originalName })
-        .from(attachments)
-        .where(and(eq(attachments.uniqueNo, uniqueNo), eq(attachments.origin, 'DOC')))
+        .select({ id: attachmentsView.id, originalName: attachmentsView.originalName })
+        .from(attachmentsView)
+        .where(and(eq(attachmentsView.uniqueNo, uniqueNo), eq(attachmentsView.origin, 'DOC')))
         .limit(1);
       return row;
     },
@@ -106,7 +108,7 @@ export function createDocumentsAdminRepository(db: Db) {
      */
     async lockAttachments(ids: readonly string[], tx: Db): Promise<void> {
       const unique = [...new Set(ids)].sort();
-      if (unique.length) await tx.select({ id: attachments.id }).from(attachments).where(inArray(attachments.id, unique)).orderBy(asc(attachments.id)).for('update');
+      if (unique.length) await tx.select({ id: attachmentsView.id }).from(attachmentsView).where(inArray(attachmentsView.id, unique)).orderBy(asc(attachmentsView.id)).for('update');
     },
 
     async codeTaken(code: string, excludeId: string | undefined, tx: Db): Promise<boolean> {
@@ -143,12 +145,11 @@ export function createDocumentsAdminRepository(db: Db) {
     async syncPublicFlags(attachmentIds: readonly string[], tx: Db): Promise<void> {
       const ids = [...new Set(attachmentIds)];
       if (!ids.length) return;
-      await tx
-        .update(attachments)
-        .set({
-          isPublic: sql`exists (select 1 from ${documents} where ${documents.attachmentId} = ${attachments.id} and ${documents.enabled} and ${documents.audience} = 'PUBLIC')`,
-        })
-        .where(and(inArray(attachments.id, ids), eq(attachments.origin, 'DOC')));
+      const used = await tx
+        .select({ id: documents.attachmentId })
+        .from(documents)
+        .where(and(inArray(documents.attachmentId, ids), eq(documents.enabled, true), eq(documents.audience, 'PUBLIC')));
+      await setPublicFlags(tx, 'DOC', ids, new Set(used.map((r) => r.id)));
     },
   };
 }

@@ -1,10 +1,13 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DocAudience, DocCategory } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { attachments, documents, teams } from '../../db/schema.js';
+import { documents } from '../../db/schema/documents.js';
+import { attachmentsView, type AttachmentsRow } from '../files/files.read-model.js';
+import { fieldsOf } from '../../db/read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
-export type AttachmentRow = typeof attachments.$inferSelect;
+export type AttachmentRow = AttachmentsRow;
 export interface DocumentWithFile {
   doc: DocumentRow;
   file: AttachmentRow;
@@ -12,7 +15,7 @@ export interface DocumentWithFile {
 
 export function createDocumentsRepository(db: Db) {
   const withFile = () =>
-    db.select({ doc: documents, file: attachments }).from(documents).innerJoin(attachments, eq(attachments.id, documents.attachmentId));
+    db.select({ doc: documents, file: fieldsOf(attachmentsView) }).from(documents).innerJoin(attachmentsView, eq(attachmentsView.id, documents.attachmentId));
 
   return {
     async listVisible(audiences: DocAudience[], category?: DocCategory): Promise<DocumentWithFile[]> {
@@ -41,7 +44,7 @@ export function createDocumentsRepository(db: Db) {
     },
 
     async teamStatusOf(accountId: string): Promise<string | null> {
-      const [row] = await db.select({ status: teams.status }).from(teams).where(eq(teams.ownerId, accountId));
+      const [row] = await db.select({ status: teamsView.status }).from(teamsView).where(eq(teamsView.ownerId, accountId));
       return row?.status ?? null;
     },
   };

@@ -1,7 +1,11 @@
 import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ExpertListQuery, ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, dictItems, expertConflicts, expertProfiles, reviewGroupExperts, reviewGroups, type DeclaredOrg } from '../../db/schema.js';
+import { expertConflicts, expertProfiles, type DeclaredOrg } from '../../db/schema/experts.js';
+import { insertAccounts, updateAccount } from '../auth/account-store.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { dictItemsView } from '../dictionary/dictionary.read-model.js';
+import { reviewGroupExpertsView, reviewGroupsView } from '../review/review.read-model.js';
 import { contains, createListQuery, equals, type Filters } from '../../lib/list-query.js';
 import { piiSearch } from '../../lib/pii.js';
 
@@ -10,15 +14,15 @@ const TRACK_TYPE = 'TRACK';
 const EXPERT_CODES_LOCK_ID = 7_310_425_201;
 
 const listColumns = {
-  id: accounts.id,
-  code: accounts.code,
-  username: accounts.username,
-  name: accounts.name,
-  phone: accounts.phone,
-  enabled: accounts.enabled,
-  agreedAt: accounts.agreedAt,
-  lastLoginAt: accounts.lastLoginAt,
-  createdAt: accounts.createdAt,
+  id: accountsView.id,
+  code: accountsView.code,
+  username: accountsView.username,
+  name: accountsView.name,
+  phone: accountsView.phone,
+  enabled: accountsView.enabled,
+  agreedAt: accountsView.agreedAt,
+  lastLoginAt: accountsView.lastLoginAt,
+  createdAt: accountsView.createdAt,
   organization: expertProfiles.organization,
   title: expertProfiles.title,
   tracks: expertProfiles.tracks,
@@ -57,16 +61,16 @@ export interface ExpertWrite {
   declaredOrgs: DeclaredOrg[];
 }
 
-const isExpert = eq(accounts.realm, 'EXPERT');
+const isExpert = eq(accountsView.realm, 'EXPERT');
 
 /** `fullPii`: the caller may see phones in full, so part of one finds the expert (lib/pii.ts); otherwise only the whole number. */
 function filtersOf(f: ExpertFilter, fullPii: boolean): Filters {
   return [
     isExpert,
-    f.keyword ? or(contains([accounts.code, accounts.name, expertProfiles.organization], f.keyword), piiSearch(accounts.phone, f.keyword, fullPii)) : undefined,
+    f.keyword ? or(contains([accountsView.code, accountsView.name, expertProfiles.organization], f.keyword), piiSearch(accountsView.phone, f.keyword, fullPii)) : undefined,
     // jsonb containment: the expert covers this track among others.
     f.track ? sql`${expertProfiles.tracks} @> ${JSON.stringify([f.track])}::jsonb` : undefined,
-    equals(accounts.enabled, f.enabled),
+    equals(accountsView.enabled, f.enabled),
   ];
 }
 
@@ -75,20 +79,20 @@ export function createExpertsRepository(db: Db) {
   const from = (tx: Db = db) =>
     tx
       .select(listColumns)
-      .from(accounts)
-      .leftJoin(expertProfiles, eq(expertProfiles.accountId, accounts.id))
-      .leftJoin(expertConflicts, eq(expertConflicts.accountId, accounts.id));
+      .from(accountsView)
+      .leftJoin(expertProfiles, eq(expertProfiles.accountId, accountsView.id))
+      .leftJoin(expertConflicts, eq(expertConflicts.accountId, accountsView.id));
 
   const list = createListQuery({
     rows: () => from().$dynamic(),
-    count: () => db.select({ n: count() }).from(accounts).leftJoin(expertProfiles, eq(expertProfiles.accountId, accounts.id)).$dynamic(),
-    sortable: { code: accounts.code, name: accounts.name, createdAt: accounts.createdAt, lastLoginAt: accounts.lastLoginAt },
+    count: () => db.select({ n: count() }).from(accountsView).leftJoin(expertProfiles, eq(expertProfiles.accountId, accountsView.id)).$dynamic(),
+    sortable: { code: accountsView.code, name: accountsView.name, createdAt: accountsView.createdAt, lastLoginAt: accountsView.lastLoginAt },
     // Newest first; an import's rows share one creation time and keep their codes' order.
     defaultOrder: [
-      { column: accounts.createdAt, order: 'desc' },
-      { column: accounts.code, order: 'asc' },
+      { column: accountsView.createdAt, order: 'desc' },
+      { column: accountsView.code, order: 'asc' },
     ],
-    tiebreak: { column: accounts.id, order: 'asc' },
+    tiebreak: { column: accountsView.id, order: 'asc' },
   });
 
   const insertProfiles = async (rows: Array<{ id: string; input: ExpertWrite }>, tx: Db) => {
@@ -102,12 +106,12 @@ export function createExpertsRepository(db: Db) {
     count: (f: ExpertFilter, fullPii: boolean) => list.count(filtersOf(f, fullPii)),
     batch: (f: ExpertFilter, offset: number, limit: number, fullPii: boolean) => list.batch(filtersOf(f, fullPii), { offset, limit }) as Promise<ExpertDbRow[]>,
 
-    findById: async (id: string, tx: Db = db): Promise<ExpertDbRow | undefined> => (await from(tx).where(and(isExpert, eq(accounts.id, id))).limit(1))[0],
+    findById: async (id: string, tx: Db = db): Promise<ExpertDbRow | undefined> => (await from(tx).where(and(isExpert, eq(accountsView.id, id))).limit(1))[0],
 
     /** Locks the account row for the rest of the transaction (edits and status changes race otherwise). */
     lockById: async (id: string, tx: Db): Promise<ExpertDbRow | undefined> => {
-      const [locked] = await tx.select({ id: accounts.id }).from(accounts).where(and(isExpert, eq(accounts.id, id))).for('update').limit(1);
-      return locked ? (await from(tx).where(eq(accounts.id, id)).limit(1))[0] : undefined;
+      const [locked] = await tx.select({ id: accountsView.id }).from(accountsView).where(and(isExpert, eq(accountsView.id, id))).for('update').limit(1);
+      return locked ? (await from(tx).where(eq(accountsView.id, id)).limit(1))[0] : undefined;
     },
 
     /** Group name per round of each expert. */
@@ -115,10 +119,10 @@ export function createExpertsRepository(db: Db) {
       const out = new Map<string, Partial<Record<ReviewRound, string>>>();
       if (!ids.length) return out;
       const rows = await tx
-        .select({ expertId: reviewGroupExperts.expertId, round: reviewGroupExperts.round, name: reviewGroups.name })
-        .from(reviewGroupExperts)
-        .innerJoin(reviewGroups, eq(reviewGroups.id, reviewGroupExperts.groupId))
-        .where(inArray(reviewGroupExperts.expertId, [...ids]));
+        .select({ expertId: reviewGroupExpertsView.expertId, round: reviewGroupExpertsView.round, name: reviewGroupsView.name })
+        .from(reviewGroupExpertsView)
+        .innerJoin(reviewGroupsView, eq(reviewGroupsView.id, reviewGroupExpertsView.groupId))
+        .where(inArray(reviewGroupExpertsView.expertId, [...ids]));
       for (const r of rows) out.set(r.expertId, { ...out.get(r.expertId), [r.round]: r.name });
       return out;
     },
@@ -130,15 +134,15 @@ export function createExpertsRepository(db: Db) {
     async taken(input: { codes: readonly string[]; phones: readonly string[] }, excludeId: string | undefined, tx: Db = db) {
       const any: SQL[] = [];
       if (input.codes.length) {
-        any.push(inArray(accounts.code, [...input.codes]));
-        any.push(and(isExpert, inArray(accounts.username, input.codes.map((c) => c.toLowerCase())))!);
+        any.push(inArray(accountsView.code, [...input.codes]));
+        any.push(and(isExpert, inArray(accountsView.username, input.codes.map((c) => c.toLowerCase())))!);
       }
-      if (input.phones.length) any.push(and(isExpert, inArray(accounts.phone, [...input.phones]))!);
+      if (input.phones.length) any.push(and(isExpert, inArray(accountsView.phone, [...input.phones]))!);
       if (!any.length) return { codes: new Set<string>(), phones: new Set<string>() };
       const rows = await tx
-        .select({ code: accounts.code, username: accounts.username, phone: accounts.phone, realm: accounts.realm })
-        .from(accounts)
-        .where(and(or(...any), excludeId ? ne(accounts.id, excludeId) : undefined));
+        .select({ code: accountsView.code, username: accountsView.username, phone: accountsView.phone, realm: accountsView.realm })
+        .from(accountsView)
+        .where(and(or(...any), excludeId ? ne(accountsView.id, excludeId) : undefined));
       const codes = new Set<string>();
       const phones = new Set<string>();
       const wanted = new Set(input.codes);
@@ -155,7 +159,7 @@ export function createExpertsRepository(db: Db) {
 
     /** Every code of the E + digits shape in use, for picking the next free ones. */
     async codesInUse(tx: Db = db): Promise<Set<string>> {
-      const rows = await tx.select({ code: accounts.code }).from(accounts).where(sql`${accounts.code} ~ '^E[0-9]+$'`);
+      const rows = await tx.select({ code: accountsView.code }).from(accountsView).where(sql`${accountsView.code} ~ '^E[0-9]+$'`);
       return new Set(rows.map((r) => r.code!));
     },
 
@@ -170,10 +174,10 @@ export function createExpertsRepository(db: Db) {
     /** TRACK items: code -> name (enabled only unless `all`). */
     async tracks(all = false, tx: Db = db): Promise<Array<{ code: string; name: string; enabled: boolean }>> {
       return tx
-        .select({ code: dictItems.code, name: dictItems.name, enabled: dictItems.enabled })
-        .from(dictItems)
-        .where(and(eq(dictItems.typeCode, TRACK_TYPE), all ? undefined : eq(dictItems.enabled, true)))
-        .orderBy(asc(dictItems.sort), asc(dictItems.code));
+        .select({ code: dictItemsView.code, name: dictItemsView.name, enabled: dictItemsView.enabled })
+        .from(dictItemsView)
+        .where(and(eq(dictItemsView.typeCode, TRACK_TYPE), all ? undefined : eq(dictItemsView.enabled, true)))
+        .orderBy(asc(dictItemsView.sort), asc(dictItemsView.code));
     },
 
     /** Inserts the accounts with their profiles; answers their ids in input order. */
@@ -182,10 +186,9 @@ export function createExpertsRepository(db: Db) {
       // Chunks keep each statement's parameter count well under PostgreSQL's 65535.
       for (let i = 0; i < rows.length; i += 500) {
         const chunk = rows.slice(i, i + 500);
-        const inserted = await tx
-          .insert(accounts)
-          .values(
-            chunk.map(({ input, passwordHash }) => ({
+        const inserted = await insertAccounts(
+          tx,
+          chunk.map(({ input, passwordHash }) => ({
               realm: 'EXPERT' as const,
               username: input.code.toLowerCase(),
               code: input.code,
@@ -198,8 +201,7 @@ export function createExpertsRepository(db: Db) {
               createdAt: at,
               updatedAt: at,
             })),
-          )
-          .returning({ id: accounts.id, code: accounts.code });
+        );
         // RETURNING follows the VALUES order in PostgreSQL, but match by code to be sure.
         const idOf = new Map(inserted.map((r) => [r.code!, r.id]));
         const chunkIds = chunk.map(({ input }) => idOf.get(input.code)!);
@@ -210,7 +212,7 @@ export function createExpertsRepository(db: Db) {
     },
 
     async update(id: string, input: ExpertWrite, at: Date, tx: Db) {
-      await tx.update(accounts).set({ code: input.code, username: input.code.toLowerCase(), name: input.name, phone: input.phone, updatedAt: at }).where(eq(accounts.id, id));
+      await updateAccount(tx, id, { code: input.code, username: input.code.toLowerCase(), name: input.name, phone: input.phone, updatedAt: at });
       await tx
         .insert(expertProfiles)
         .values({ accountId: id, organization: input.organization, title: input.title, tracks: input.tracks })
@@ -222,11 +224,11 @@ export function createExpertsRepository(db: Db) {
     },
 
     setEnabled: async (id: string, enabled: boolean, at: Date, tx: Db) => {
-      await tx.update(accounts).set({ enabled, updatedAt: at }).where(eq(accounts.id, id));
+      await updateAccount(tx, id, { enabled, updatedAt: at });
     },
 
     setPassword: async (id: string, passwordHash: string, at: Date, tx: Db) => {
-      await tx.update(accounts).set({ passwordHash, passwordChangedAt: at, mustChangePassword: true, updatedAt: at }).where(eq(accounts.id, id));
+      await updateAccount(tx, id, { passwordHash, passwordChangedAt: at, mustChangePassword: true, updatedAt: at });
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   type ReviewRound,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import type { DeclaredOrg } from '../../db/schema.js';
+import { type DeclaredOrg } from '../../db/schema/experts.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { generatePassword, hashPassword } from '../../lib/password.js';
 import { FULL_PII, MASKED_PII, piiNote, unmaskInput, type Pii } from '../../lib/pii.js';

@@ -1,13 +1,15 @@
 import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { FeedbackStatus } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, attachments, dictItems, feedback } from '../../db/schema.js';
+import { feedback } from '../../db/schema/feedback.js';
+import { accountsView, accountsViewAs } from '../auth/auth.read-model.js';
+import { attachmentsView, type AttachmentsRow } from '../files/files.read-model.js';
+import { dictItemsView } from '../dictionary/dictionary.read-model.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
 import { piiSearch } from '../../lib/pii.js';
 
 export type FeedbackRow = typeof feedback.$inferSelect;
-export type FeedbackAttachmentRow = Pick<typeof attachments.$inferSelect, 'id' | 'uniqueNo' | 'originalName' | 'size' | 'ownerId' | 'origin'>;
+export type FeedbackAttachmentRow = Pick<AttachmentsRow, 'id' | 'uniqueNo' | 'originalName' | 'size' | 'ownerId' | 'origin'>;
 export interface FeedbackOwner {
   id: string;
   username: string;
@@ -37,18 +39,18 @@ export interface FeedbackFilter {
 }
 
 const fileColumns = {
-  id: attachments.id,
-  uniqueNo: attachments.uniqueNo,
-  originalName: attachments.originalName,
-  size: attachments.size,
-  ownerId: attachments.ownerId,
-  origin: attachments.origin,
+  id: attachmentsView.id,
+  uniqueNo: attachmentsView.uniqueNo,
+  originalName: attachmentsView.originalName,
+  size: attachmentsView.size,
+  ownerId: attachmentsView.ownerId,
+  origin: attachmentsView.origin,
 };
 
-const replier = alias(accounts, 'replier');
+const replier = accountsViewAs('replier');
 const selection = {
   row: feedback,
-  owner: { id: accounts.id, username: accounts.username, name: accounts.name, phone: accounts.phone },
+  owner: { id: accountsView.id, username: accountsView.username, name: accountsView.name, phone: accountsView.phone },
   replier: { id: replier.id, username: replier.username, name: replier.name },
 };
 
@@ -59,7 +61,7 @@ export function createFeedbackRepository(db: Db) {
       equals(feedback.status, f.status),
       equals(feedback.type, f.type),
       f.keyword
-        ? or(contains([feedback.content, accounts.username, accounts.name], f.keyword), piiSearch([feedback.contact, accounts.phone], f.keyword, f.fullPii ?? false))
+        ? or(contains([feedback.content, accountsView.username, accountsView.name], f.keyword), piiSearch([feedback.contact, accountsView.phone], f.keyword, f.fullPii ?? false))
         : undefined,
       dateRange(feedback.createdAt, f.from, f.to),
     );
@@ -67,17 +69,17 @@ export function createFeedbackRepository(db: Db) {
   return {
     /** Items of a dictionary type, disabled ones too (old feedback keeps its type's name). */
     async dictItems(typeCode: string): Promise<{ code: string; name: string; enabled: boolean }[]> {
-      return db.select({ code: dictItems.code, name: dictItems.name, enabled: dictItems.enabled }).from(dictItems).where(eq(dictItems.typeCode, typeCode));
+      return db.select({ code: dictItemsView.code, name: dictItemsView.name, enabled: dictItemsView.enabled }).from(dictItemsView).where(eq(dictItemsView.typeCode, typeCode));
     },
 
     async filesByUniqueNo(uniqueNos: string[]): Promise<FeedbackAttachmentRow[]> {
       if (!uniqueNos.length) return [];
-      return db.select(fileColumns).from(attachments).where(inArray(attachments.uniqueNo, uniqueNos));
+      return db.select(fileColumns).from(attachmentsView).where(inArray(attachmentsView.uniqueNo, uniqueNos));
     },
 
     async filesByIds(ids: string[]): Promise<FeedbackAttachmentRow[]> {
       if (!ids.length) return [];
-      return db.select(fileColumns).from(attachments).where(inArray(attachments.id, ids));
+      return db.select(fileColumns).from(attachmentsView).where(inArray(attachmentsView.id, ids));
     },
 
     async insert(tx: Db, values: typeof feedback.$inferInsert): Promise<FeedbackRow> {
@@ -91,13 +93,13 @@ export function createFeedbackRepository(db: Db) {
         db
           .select(selection)
           .from(feedback)
-          .innerJoin(accounts, eq(accounts.id, feedback.ownerId))
+          .innerJoin(accountsView, eq(accountsView.id, feedback.ownerId))
           .leftJoin(replier, eq(replier.id, feedback.repliedBy))
           .where(cond)
           .orderBy(desc(feedback.createdAt), desc(feedback.id))
           .limit(size)
           .offset((page - 1) * size),
-        db.select({ n: count() }).from(feedback).innerJoin(accounts, eq(accounts.id, feedback.ownerId)).where(cond),
+        db.select({ n: count() }).from(feedback).innerJoin(accountsView, eq(accountsView.id, feedback.ownerId)).where(cond),
       ]);
       return { rows, total: total?.n ?? 0 };
     },
@@ -107,7 +109,7 @@ export function createFeedbackRepository(db: Db) {
       const query = tx
         .select(selection)
         .from(feedback)
-        .innerJoin(accounts, eq(accounts.id, feedback.ownerId))
+        .innerJoin(accountsView, eq(accountsView.id, feedback.ownerId))
         .leftJoin(replier, eq(replier.id, feedback.repliedBy))
         .where(eq(feedback.id, id))
         .$dynamic();

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { finalEntries } from '../../db/schema.js';
+import { finalEntries } from '../../db/schema/final-entries.js';
 
 export type FinalEntryRow = typeof finalEntries.$inferSelect;
 

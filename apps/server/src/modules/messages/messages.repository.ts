@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { MessageOrder } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { messageRecipients, messages } from '../../db/schema.js';
+import { messageRecipients, messages } from '../../db/schema/messages.js';
 
 export interface InboxRow {
   id: string;

@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { AdminNewsListQuery, NewsCategory } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, attachments, news } from '../../db/schema.js';
+import { news } from '../../db/schema/news.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { attachmentsView } from '../files/files.read-model.js';
 import { contains, createListQuery, dateRange, equals } from '../../lib/list-query.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 
@@ -51,7 +53,7 @@ const adminColumns = {
   publishAt: news.publishAt,
   createdAt: news.createdAt,
   updatedAt: news.updatedAt,
-  authorName: sql<string | null>`coalesce(${accounts.name}, ${accounts.username})`,
+  authorName: sql<string | null>`coalesce(${accountsView.name}, ${accountsView.username})`,
 };
 export type AdminNewsListRow = Pick<NewsRow, Exclude<keyof typeof adminColumns, 'authorName'>> & { authorName: string | null };
 
@@ -66,9 +68,24 @@ function cleanBodies<T extends { body?: string | null; bodyEn?: string | null }>
   return out;
 }
 
+/**
+ * The news the result publication writes (a published version's announcement, taken offline when
+ * a later version replaces it), in the publication's transaction; news is owned here
+ * (docs/architecture.md, "Database"). The body is the server's own HTML, stored as built.
+ */
+export async function insertResultNews(tx: Db, values: NewsInsert): Promise<string> {
+  const [row] = await tx.insert(news).values(values).returning({ id: news.id });
+  return row!.id;
+}
+
+/** Takes a published item offline (no-op when it is not published any more). */
+export async function unpublishNews(tx: Db, id: string, at: Date): Promise<void> {
+  await tx.update(news).set({ status: 'OFFLINE', updatedAt: at }).where(and(eq(news.id, id), eq(news.status, 'PUBLISHED')));
+}
+
 export function createNewsRepository(db: Db) {
   const adminList = createListQuery({
-    rows: () => db.select(adminColumns).from(news).leftJoin(accounts, eq(accounts.id, news.authorId)).$dynamic(),
+    rows: () => db.select(adminColumns).from(news).leftJoin(accountsView, eq(accountsView.id, news.authorId)).$dynamic(),
     count: () => db.select({ n: count() }).from(news).$dynamic(),
     sortable: { publishAt: news.publishAt, updatedAt: news.updatedAt },
     // Pinned first (as the public lists), then the last edited.
@@ -116,9 +133,9 @@ export function createNewsRepository(db: Db) {
 
     async authorName(id: string, tx: Db = db): Promise<string | null> {
       const [row] = await tx
-        .select({ name: sql<string | null>`coalesce(${accounts.name}, ${accounts.username})` })
+        .select({ name: sql<string | null>`coalesce(${accountsView.name}, ${accountsView.username})` })
         .from(news)
-        .leftJoin(accounts, eq(accounts.id, news.authorId))
+        .leftJoin(accountsView, eq(accountsView.id, news.authorId))
         .where(eq(news.id, id));
       return row?.name ?? null;
     },
@@ -159,9 +176,9 @@ export function createNewsRepository(db: Db) {
     /** A cover candidate: an upload of origin NEWS (stored public, so every reader may load it). */
     async newsImage(uniqueNo: string, tx: Db = db): Promise<{ uniqueNo: string } | undefined> {
       const [row] = await tx
-        .select({ uniqueNo: attachments.uniqueNo })
-        .from(attachments)
-        .where(and(eq(attachments.uniqueNo, uniqueNo), eq(attachments.origin, 'NEWS'), eq(attachments.isPublic, true)));
+        .select({ uniqueNo: attachmentsView.uniqueNo })
+        .from(attachmentsView)
+        .where(and(eq(attachmentsView.uniqueNo, uniqueNo), eq(attachmentsView.origin, 'NEWS'), eq(attachmentsView.isPublic, true)));
       return row;
     },
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, noticeOutbox } from '../../db/schema.js';
+import { noticeOutbox } from '../../db/schema/notices.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import type { EmailProvider } from '../email/email.provider.js';
 import type { SmsProvider } from '../sms/sms.provider.js';
 
@@ -17,7 +18,7 @@ export interface OutboxLogger {
  * (false). Services send notices through notifyEvent (notify.ts), which calls this.
  */
 export async function queueSmsNotice(tx: Db, notice: { accountId: string; templateKey: string; params: string[]; text: string }): Promise<boolean> {
-  const [owner] = await tx.select({ phone: accounts.phone }).from(accounts).where(eq(accounts.id, notice.accountId)).limit(1);
+  const [owner] = await tx.select({ phone: accountsView.phone }).from(accountsView).where(eq(accountsView.id, notice.accountId)).limit(1);
   if (!owner?.phone) return false;
   await tx.insert(noticeOutbox).values({
     channel: 'SMS',
@@ -37,7 +38,7 @@ export async function queueSmsNotice(tx: Db, notice: { accountId: string; templa
  * False when the account has no address.
  */
 export async function enqueueEmailNotice(tx: Db, notice: { accountId: string; subject: string; text: string; templateKey?: string }): Promise<boolean> {
-  const [owner] = await tx.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, notice.accountId)).limit(1);
+  const [owner] = await tx.select({ email: accountsView.email }).from(accountsView).where(eq(accountsView.id, notice.accountId)).limit(1);
   if (!owner?.email) return false;
   await tx.insert(noticeOutbox).values({
     channel: 'EMAIL',
@@ -48,6 +49,25 @@ export async function enqueueEmailNotice(tx: Db, notice: { accountId: string; su
     text: notice.text,
   });
   return true;
+}
+
+/** A bulk send's notice (短信管理, email), rendered for its recipient. */
+export type BulkNotice = Pick<typeof noticeOutbox.$inferInsert, 'channel' | 'recipient' | 'accountId' | 'templateKey' | 'params' | 'text' | 'subject' | 'batchId'>;
+
+/**
+ * Puts a bulk send's slice of notices in the outbox; a notice the batch already holds for that
+ * recipient is skipped (a restarted run sends nobody twice). Answers the rows written now. The
+ * outbox is owned here (docs/architecture.md, "Database"); the bulk send calls this in its transaction.
+ */
+export async function queueBulkNotices(tx: Db, rows: readonly BulkNotice[]): Promise<{ id: string; recipient: string }[]> {
+  if (!rows.length) return [];
+  return tx.insert(noticeOutbox).values([...rows]).onConflictDoNothing().returning({ id: noticeOutbox.id, recipient: noticeOutbox.recipient });
+}
+
+/** Marks queued notices failed before sending (a daily cap reached), with the reason the operator sees. */
+export async function failQueuedNotices(tx: Db, ids: readonly string[], reason: string): Promise<void> {
+  if (!ids.length) return;
+  await tx.update(noticeOutbox).set({ status: 'FAILED', lastError: reason }).where(inArray(noticeOutbox.id, [...ids]));
 }
 
 /** What a provider's send resolved to, as the row keeps it. */

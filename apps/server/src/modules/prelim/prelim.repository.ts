@@ -1,25 +1,29 @@
 import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { PrelimAdminFilter, PrelimSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, finalEntries, prelimDocs, reminders, teams } from '../../db/schema.js';
+import { prelimDocs } from '../../db/schema/prelim.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { finalEntriesView } from '../final-entries/final-entries.read-model.js';
+import { remindersView } from '../workflow/workflow.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
 import { createCountCache } from '../../lib/count-cache.js';
 
 export type PrelimRow = typeof prelimDocs.$inferSelect;
 export type NewPrelimRow = typeof prelimDocs.$inferInsert;
 
-const lastReminded = sql<string | null>`(select max(${reminders.day})::text from ${reminders} where ${reminders.subjectType} = 'PRELIM' and ${reminders.subjectId} = ${prelimDocs.id})`;
+const lastReminded = sql<string | null>`(select max(${remindersView.day})::text from ${remindersView} where ${remindersView.subjectType} = 'PRELIM' and ${remindersView.subjectId} = ${prelimDocs.id})`;
 
 const listColumns = {
   doc: prelimDocs,
-  teamName: teams.teamName,
-  orgName: teams.orgName,
-  ownerUsername: accounts.username,
+  teamName: teamsView.teamName,
+  orgName: teamsView.orgName,
+  ownerUsername: accountsView.username,
   lastRemindedOn: lastReminded,
-  finalStatus: finalEntries.status,
-  finalVersion: finalEntries.version,
-  finalReason: finalEntries.reason,
-  finalAt: finalEntries.updatedAt,
+  finalStatus: finalEntriesView.status,
+  finalVersion: finalEntriesView.version,
+  finalReason: finalEntriesView.reason,
+  finalAt: finalEntriesView.updatedAt,
 };
 export interface PrelimListRow {
   doc: PrelimRow;
@@ -44,13 +48,13 @@ const SORT: Record<PrelimSortKey, SQL> = {
 function whereOf(f: PrelimAdminFilter, finalOnly: boolean): SQL | undefined {
   return and(
     contains(prelimDocs.projectName, f.projectName),
-    contains(teams.teamName, f.teamName),
-    contains(teams.orgName, f.orgName),
+    contains(teamsView.teamName, f.teamName),
+    contains(teamsView.orgName, f.orgName),
     equals(prelimDocs.track, f.track),
     equals(prelimDocs.status, f.status),
     dateRange(prelimDocs.submittedAt, f.submittedFrom, f.submittedTo),
-    finalOnly || f.inFinal === true ? eq(finalEntries.status, 'IN') : undefined,
-    f.inFinal === false ? sql`${finalEntries.status} is distinct from 'IN'` : undefined,
+    finalOnly || f.inFinal === true ? eq(finalEntriesView.status, 'IN') : undefined,
+    f.inFinal === false ? sql`${finalEntriesView.status} is distinct from 'IN'` : undefined,
   );
 }
 
@@ -66,16 +70,16 @@ export function createPrelimRepository(db: Db) {
     tx
       .select(listColumns)
       .from(prelimDocs)
-      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
-      .innerJoin(accounts, eq(accounts.id, prelimDocs.ownerId))
-      .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id));
+      .innerJoin(teamsView, eq(teamsView.id, prelimDocs.teamId))
+      .innerJoin(accountsView, eq(accountsView.id, prelimDocs.ownerId))
+      .leftJoin(finalEntriesView, eq(finalEntriesView.prelimId, prelimDocs.id));
   const countOf = async (where: SQL | undefined) =>
     (
       await db
         .select({ n: count() })
         .from(prelimDocs)
-        .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
-        .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id))
+        .innerJoin(teamsView, eq(teamsView.id, prelimDocs.teamId))
+        .leftJoin(finalEntriesView, eq(finalEntriesView.prelimId, prelimDocs.id))
         .where(where)
     )[0]?.n ?? 0;
 
@@ -85,8 +89,8 @@ export function createPrelimRepository(db: Db) {
       await db
         .select({ id: prelimDocs.id })
         .from(prelimDocs)
-        .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
-        .leftJoin(finalEntries, eq(finalEntries.prelimId, prelimDocs.id))
+        .innerJoin(teamsView, eq(teamsView.id, prelimDocs.teamId))
+        .leftJoin(finalEntriesView, eq(finalEntriesView.prelimId, prelimDocs.id))
         .where(where)
         .orderBy(...order)
         .limit(limit)
@@ -99,8 +103,8 @@ export function createPrelimRepository(db: Db) {
   }
 
   return {
-    teamOf: async (ownerId: string, tx: Db = db) => (await tx.select().from(teams).where(eq(teams.ownerId, ownerId)).limit(1))[0],
-    teamById: async (id: string) => (await db.select().from(teams).where(eq(teams.id, id)).limit(1))[0],
+    teamOf: async (ownerId: string, tx: Db = db) => (await tx.select().from(teamsView).where(eq(teamsView.ownerId, ownerId)).limit(1))[0],
+    teamById: async (id: string) => (await db.select().from(teamsView).where(eq(teamsView.id, id)).limit(1))[0],
     byTeam: async (teamId: string) => (await db.select().from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).limit(1))[0],
     byId: async (id: string) => (await db.select().from(prelimDocs).where(eq(prelimDocs.id, id)).limit(1))[0],
     lockByTeam: async (teamId: string, tx: Db) => (await tx.select().from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).for('update').limit(1))[0],
@@ -124,7 +128,7 @@ export function createPrelimRepository(db: Db) {
     batch: (f: PrelimAdminFilter, offset: number, limit: number, finalOnly = false) => slice(whereOf(f, finalOnly), orderOf(f, 'submittedAt'), limit, offset),
 
     lastRemindedOn: async (id: string) =>
-      (await db.select({ day: sql<string | null>`max(${reminders.day})::text` }).from(reminders).where(and(eq(reminders.subjectType, 'PRELIM'), eq(reminders.subjectId, id))))[0]?.day ?? null,
+      (await db.select({ day: sql<string | null>`max(${remindersView.day})::text` }).from(remindersView).where(and(eq(remindersView.subjectType, 'PRELIM'), eq(remindersView.subjectId, id))))[0]?.day ?? null,
 
     async nextSubmitted(exclude: readonly string[]) {
       const where = and(eq(prelimDocs.status, 'SUBMITTED'), exclude.length ? notInArray(prelimDocs.id, [...exclude]) : undefined);
@@ -138,7 +142,7 @@ export function createPrelimRepository(db: Db) {
       return db.select({ id: prelimDocs.id, ownerId: prelimDocs.ownerId }).from(prelimDocs).where(where).orderBy(asc(prelimDocs.id));
     },
 
-    finalEntry: async (prelimId: string) => (await db.select().from(finalEntries).where(eq(finalEntries.prelimId, prelimId)).limit(1))[0],
+    finalEntry: async (prelimId: string) => (await db.select().from(finalEntriesView).where(eq(finalEntriesView.prelimId, prelimId)).limit(1))[0],
   };
 }
 export type PrelimRepository = ReturnType<typeof createPrelimRepository>;

@@ -1,8 +1,14 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { AppealStatus, ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, appeals, attachments, news, prelimDocs, promotions, resultEntries, resultVersions, statusHistory, teams } from '../../db/schema.js';
+import { appeals, resultEntries, resultVersions } from '../../db/schema/results.js';
+import { accountsView, accountsViewAs } from '../auth/auth.read-model.js';
+import { attachmentsView } from '../files/files.read-model.js';
+import { insertResultNews, unpublishNews } from '../news/news.repository.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { promotionsView } from '../review/review.read-model.js';
+import { statusHistoryView } from '../workflow/workflow.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 import { contains, equals } from '../../lib/list-query.js';
 
 export type VersionRow = typeof resultVersions.$inferSelect;
@@ -35,13 +41,13 @@ export interface ProjectRef {
 }
 
 const projectRefColumns = {
-  id: prelimDocs.id,
-  teamId: prelimDocs.teamId,
-  ownerId: prelimDocs.ownerId,
-  projectName: prelimDocs.projectName,
-  teamName: teams.teamName,
-  orgName: teams.orgName,
-  track: prelimDocs.track,
+  id: prelimDocsView.id,
+  teamId: prelimDocsView.teamId,
+  ownerId: prelimDocsView.ownerId,
+  projectName: prelimDocsView.projectName,
+  teamName: teamsView.teamName,
+  orgName: teamsView.orgName,
+  track: prelimDocsView.track,
 };
 
 export interface AppealFilter {
@@ -51,7 +57,7 @@ export interface AppealFilter {
   overdueAt?: Date | undefined;
 }
 
-const decider = alias(accounts, 'decider');
+const decider = accountsViewAs('decider');
 const appealSelection = {
   appeal: appeals,
   projectName: resultEntries.projectName,
@@ -139,7 +145,7 @@ export function createPublicationRepository() {
     // ---------------------------------------------------------------- inputs
     /** The latest confirmed promotion with its frozen ranking. */
     async latestPromotion(tx: Db) {
-      const [row] = await tx.select().from(promotions).orderBy(desc(promotions.createdAt), desc(promotions.id)).limit(1);
+      const [row] = await tx.select().from(promotionsView).orderBy(desc(promotionsView.createdAt), desc(promotionsView.id)).limit(1);
       return row;
     },
 
@@ -148,44 +154,38 @@ export function createPublicationRepository() {
       if ('ids' in filter && filter.ids.length === 0) return [];
       return tx
         .select(projectRefColumns)
-        .from(prelimDocs)
-        .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
-        .where('ids' in filter ? inArray(prelimDocs.id, filter.ids) : eq(prelimDocs.status, 'APPROVED'));
+        .from(prelimDocsView)
+        .innerJoin(teamsView, eq(teamsView.id, prelimDocsView.teamId))
+        .where('ids' in filter ? inArray(prelimDocsView.id, filter.ids) : eq(prelimDocsView.status, 'APPROVED'));
     },
 
     /** The participant's own project (one materials row per account), with its team. */
     async projectOfOwner(tx: Db, ownerId: string): Promise<ProjectRef | undefined> {
-      const [row] = await tx.select(projectRefColumns).from(prelimDocs).innerJoin(teams, eq(teams.id, prelimDocs.teamId)).where(eq(prelimDocs.ownerId, ownerId)).limit(1);
+      const [row] = await tx.select(projectRefColumns).from(prelimDocsView).innerJoin(teamsView, eq(teamsView.id, prelimDocsView.teamId)).where(eq(prelimDocsView.ownerId, ownerId)).limit(1);
       return row;
     },
 
     async accountName(tx: Db, accountId: string, fallback: string): Promise<string> {
-      const [row] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+      const [row] = await tx.select({ name: accountsView.name }).from(accountsView).where(eq(accountsView.id, accountId)).limit(1);
       return row?.name || fallback;
     },
 
     // ---------------------------------------------------------------- news and history
-    async insertNews(tx: Db, values: typeof news.$inferInsert): Promise<string> {
-      const [row] = await tx.insert(news).values(values).returning({ id: news.id });
-      return row!.id;
-    },
-
-    async newsOffline(tx: Db, id: string, at: Date): Promise<void> {
-      await tx.update(news).set({ status: 'OFFLINE', updatedAt: at }).where(and(eq(news.id, id), eq(news.status, 'PUBLISHED')));
-    },
+    insertNews: insertResultNews,
+    newsOffline: unpublishNews,
 
     /** The appeal's own history and the project's result history, oldest first. */
     async history(tx: Db, appealId: string, prelimId: string) {
       return tx
         .select()
-        .from(statusHistory)
+        .from(statusHistoryView)
         .where(
           or(
-            and(eq(statusHistory.subjectType, 'APPEAL'), eq(statusHistory.subjectId, appealId)),
-            and(eq(statusHistory.subjectType, 'RESULT'), eq(statusHistory.subjectId, prelimId)),
+            and(eq(statusHistoryView.subjectType, 'APPEAL'), eq(statusHistoryView.subjectId, appealId)),
+            and(eq(statusHistoryView.subjectType, 'RESULT'), eq(statusHistoryView.subjectId, prelimId)),
           ),
         )
-        .orderBy(asc(statusHistory.createdAt), asc(statusHistory.id));
+        .orderBy(asc(statusHistoryView.createdAt), asc(statusHistoryView.id));
     },
 
     // ---------------------------------------------------------------- appeals
@@ -267,17 +267,17 @@ export function createPublicationRepository() {
     async filesByUniqueNo(tx: Db, uniqueNos: string[]) {
       if (!uniqueNos.length) return [];
       return tx
-        .select({ id: attachments.id, uniqueNo: attachments.uniqueNo, originalName: attachments.originalName, size: attachments.size, ownerId: attachments.ownerId, origin: attachments.origin })
-        .from(attachments)
-        .where(inArray(attachments.uniqueNo, uniqueNos));
+        .select({ id: attachmentsView.id, uniqueNo: attachmentsView.uniqueNo, originalName: attachmentsView.originalName, size: attachmentsView.size, ownerId: attachmentsView.ownerId, origin: attachmentsView.origin })
+        .from(attachmentsView)
+        .where(inArray(attachmentsView.uniqueNo, uniqueNos));
     },
 
     async filesByIds(tx: Db, ids: string[]) {
       if (!ids.length) return [];
       return tx
-        .select({ id: attachments.id, uniqueNo: attachments.uniqueNo, originalName: attachments.originalName, size: attachments.size })
-        .from(attachments)
-        .where(inArray(attachments.id, ids));
+        .select({ id: attachmentsView.id, uniqueNo: attachmentsView.uniqueNo, originalName: attachmentsView.originalName, size: attachmentsView.size })
+        .from(attachmentsView)
+        .where(inArray(attachmentsView.id, ids));
     },
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { REVIEW_MSG } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts } from '../../db/schema.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { forbidden } from '../../lib/errors.js';
 import { bearerToken, tagRealmGuard } from '../auth/auth.guard.js';
 import type { SessionService } from '../auth/session.service.js';
@@ -19,7 +19,7 @@ export function createExpertGuards(sessions: SessionService, db: Db) {
   }, { kind: 'realm', realms: ['EXPERT'] });
   const agreed = tagRealmGuard(async (request: FastifyRequest) => {
     await signedIn(request);
-    const [row] = await db.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, request.auth!.accountId)).limit(1);
+    const [row] = await db.select({ agreedAt: accountsView.agreedAt }).from(accountsView).where(eq(accountsView.id, request.auth!.accountId)).limit(1);
     if (!row?.agreedAt) throw forbidden(REVIEW_MSG.agreementRequired, { reason: 'AGREEMENT_REQUIRED' });
   }, { kind: 'realm', realms: ['EXPERT'], agreement: true });
   return { signedIn, agreed };

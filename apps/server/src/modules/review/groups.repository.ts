@@ -1,7 +1,10 @@
 import { and, asc, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { ReviewRound, RoundProjectQuery } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { dictItems, prelimDocs, reviewAssignments, reviewGroupExperts, reviewGroups, scoreSheets, teams } from '../../db/schema.js';
+import { reviewAssignments, reviewGroupExperts, reviewGroups, scoreSheets } from '../../db/schema/review.js';
+import { dictItemsView } from '../dictionary/dictionary.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 import { contains, equals } from '../../lib/list-query.js';
 import { inRound } from './round-view.js';
 import { lockReviewRound } from './round-lock.js';
@@ -106,8 +109,8 @@ export function createGroupsRepository() {
     async projectCountsByGroup(tx: Db, round: ReviewRound): Promise<Map<string, number>> {
       const rows = await tx
         .select({ groupId: reviewAssignments.groupId, n: count() })
-        .from(prelimDocs)
-        .innerJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocs.id), eq(reviewAssignments.round, round)))
+        .from(prelimDocsView)
+        .innerJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocsView.id), eq(reviewAssignments.round, round)))
         .where(inRound(round))
         .groupBy(reviewAssignments.groupId);
       return new Map(rows.map((r) => [r.groupId, Number(r.n)]));
@@ -117,8 +120,8 @@ export function createGroupsRepository() {
     async roundCounts(tx: Db, round: ReviewRound): Promise<{ eligible: number; unassigned: number }> {
       const [row] = await tx
         .select({ eligible: count(), unassigned: sql<number>`count(*) filter (where ${reviewAssignments.prelimId} is null)` })
-        .from(prelimDocs)
-        .leftJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocs.id), eq(reviewAssignments.round, round)))
+        .from(prelimDocsView)
+        .leftJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocsView.id), eq(reviewAssignments.round, round)))
         .where(inRound(round));
       return { eligible: Number(row?.eligible ?? 0), unassigned: Number(row?.unassigned ?? 0) };
     },
@@ -133,31 +136,31 @@ export function createGroupsRepository() {
       const where = and(
         inRound(round),
         q.groupId === 'none' ? sql`${reviewAssignments.prelimId} is null` : equals(reviewAssignments.groupId, q.groupId),
-        equals(prelimDocs.track, q.track),
+        equals(prelimDocsView.track, q.track),
         keyword
           ? or(
-              contains(prelimDocs.projectName, keyword),
-              sql`exists (select 1 from ${teams} where ${teams.id} = ${prelimDocs.teamId} and ${contains([teams.teamName, teams.orgName], keyword)})`,
+              contains(prelimDocsView.projectName, keyword),
+              sql`exists (select 1 from ${teamsView} where ${teamsView.id} = ${prelimDocsView.teamId} and ${contains([teamsView.teamName, teamsView.orgName], keyword)})`,
             )
           : undefined,
       );
-      const placed = and(eq(reviewAssignments.prelimId, prelimDocs.id), eq(reviewAssignments.round, round));
-      const [counted] = await tx.select({ n: count() }).from(prelimDocs).leftJoin(reviewAssignments, placed).where(where);
+      const placed = and(eq(reviewAssignments.prelimId, prelimDocsView.id), eq(reviewAssignments.round, round));
+      const [counted] = await tx.select({ n: count() }).from(prelimDocsView).leftJoin(reviewAssignments, placed).where(where);
       const total = Number(counted?.n ?? 0);
       if (total === 0 || (q.page - 1) * q.size >= total) return { ids: [], total };
       const rows = await tx
-        .select({ id: prelimDocs.id })
-        .from(prelimDocs)
+        .select({ id: prelimDocsView.id })
+        .from(prelimDocsView)
         .leftJoin(reviewAssignments, placed)
         .where(where)
-        .orderBy(asc(prelimDocs.projectName), asc(prelimDocs.id))
+        .orderBy(asc(prelimDocsView.projectName), asc(prelimDocsView.id))
         .limit(q.size)
         .offset((q.page - 1) * q.size);
       return { ids: rows.map((r) => r.id), total };
     },
 
     /** SQL condition for the round view: the projects with these ids. */
-    idsIn: (ids: readonly string[]) => inArray(prelimDocs.id, [...ids]),
+    idsIn: (ids: readonly string[]) => inArray(prelimDocsView.id, [...ids]),
 
     /** Per project of the round with any sheet: sheets saved and sheets submitted. */
     async sheetStats(tx: Db, round: ReviewRound, prelimIds?: readonly string[]): Promise<Map<string, { sheets: number; submitted: number }>> {
@@ -216,7 +219,7 @@ export function createGroupsRepository() {
 
     /** TRACK code -> name (every item, disabled ones too: old projects may still use them). */
     async trackNames(tx: Db): Promise<Record<string, string>> {
-      const rows = await tx.select({ code: dictItems.code, name: dictItems.name }).from(dictItems).where(eq(dictItems.typeCode, 'TRACK')).orderBy(asc(dictItems.sort), asc(dictItems.code));
+      const rows = await tx.select({ code: dictItemsView.code, name: dictItemsView.name }).from(dictItemsView).where(eq(dictItemsView.typeCode, 'TRACK')).orderBy(asc(dictItemsView.sort), asc(dictItemsView.code));
       return Object.fromEntries(rows.map((r) => [r.code, r.name]));
     },
   };

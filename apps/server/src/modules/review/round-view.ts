@@ -10,18 +10,12 @@ import {
   type ReviewRound,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import {
-  accounts,
-  expertConflicts,
-  expertProfiles,
-  finalEntries,
-  prelimDocs,
-  reviewAssignments,
-  reviewExtraExperts,
-  reviewGroupExperts,
-  reviewGroups,
-  teams,
-} from '../../db/schema.js';
+import { reviewAssignments, reviewExtraExperts, reviewGroupExperts, reviewGroups } from '../../db/schema/review.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { expertConflictsView, expertProfilesView } from '../experts/experts.read-model.js';
+import { finalEntriesView } from '../final-entries/final-entries.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 
 /**
  * Who reviews what (docs/rules/review.md, "Review groups and assignment"): the one place that answers, for a round, which projects are in it,
@@ -105,17 +99,17 @@ function scorerRule(
 /** SQL condition: the materials row is a project of the round. */
 export function inRound(round: ReviewRound) {
   return round === 'PRELIMINARY'
-    ? eq(prelimDocs.status, 'APPROVED')
-    : and(eq(prelimDocs.status, 'APPROVED'), sql`exists (select 1 from ${finalEntries} where ${finalEntries.prelimId} = ${prelimDocs.id} and ${finalEntries.status} = 'IN')`);
+    ? eq(prelimDocsView.status, 'APPROVED')
+    : and(eq(prelimDocsView.status, 'APPROVED'), sql`exists (select 1 from ${finalEntriesView} where ${finalEntriesView.prelimId} = ${prelimDocsView.id} and ${finalEntriesView.status} = 'IN')`);
 }
 
 const projectColumns = {
-  id: prelimDocs.id,
-  projectName: prelimDocs.projectName,
-  teamName: teams.teamName,
-  orgName: teams.orgName,
-  creditCode: teams.creditCode,
-  track: prelimDocs.track,
+  id: prelimDocsView.id,
+  projectName: prelimDocsView.projectName,
+  teamName: teamsView.teamName,
+  orgName: teamsView.orgName,
+  creditCode: teamsView.creditCode,
+  track: prelimDocsView.track,
   groupId: reviewAssignments.groupId,
   groupName: reviewGroups.name,
   source: reviewAssignments.source,
@@ -123,15 +117,15 @@ const projectColumns = {
 };
 
 const expertColumns = {
-  id: accounts.id,
-  code: accounts.code,
-  name: accounts.name,
-  phone: accounts.phone,
-  enabled: accounts.enabled,
-  organization: expertProfiles.organization,
-  tracks: expertProfiles.tracks,
-  orgCreditCode: expertConflicts.orgCreditCode,
-  declaredOrgs: expertConflicts.declaredOrgs,
+  id: accountsView.id,
+  code: accountsView.code,
+  name: accountsView.name,
+  phone: accountsView.phone,
+  enabled: accountsView.enabled,
+  organization: expertProfilesView.organization,
+  tracks: expertProfilesView.tracks,
+  orgCreditCode: expertConflictsView.orgCreditCode,
+  declaredOrgs: expertConflictsView.declaredOrgs,
 };
 
 type ExpertSelect = {
@@ -162,12 +156,12 @@ export function createRoundView() {
   async function projects(tx: Db, round: ReviewRound, where?: ReturnType<typeof and>): Promise<RoundProject[]> {
     const rows = await tx
       .select(projectColumns)
-      .from(prelimDocs)
-      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
-      .leftJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocs.id), eq(reviewAssignments.round, round)))
+      .from(prelimDocsView)
+      .innerJoin(teamsView, eq(teamsView.id, prelimDocsView.teamId))
+      .leftJoin(reviewAssignments, and(eq(reviewAssignments.prelimId, prelimDocsView.id), eq(reviewAssignments.round, round)))
       .leftJoin(reviewGroups, eq(reviewGroups.id, reviewAssignments.groupId))
       .where(and(inRound(round), where))
-      .orderBy(asc(prelimDocs.projectName), asc(prelimDocs.id));
+      .orderBy(asc(prelimDocsView.projectName), asc(prelimDocsView.id));
     return rows;
   }
 
@@ -175,11 +169,11 @@ export function createRoundView() {
     if (ids && ids.length === 0) return [];
     const rows = await tx
       .select(expertColumns)
-      .from(accounts)
-      .leftJoin(expertProfiles, eq(expertProfiles.accountId, accounts.id))
-      .leftJoin(expertConflicts, eq(expertConflicts.accountId, accounts.id))
-      .where(and(eq(accounts.realm, 'EXPERT'), ids ? inArray(accounts.id, [...ids]) : undefined))
-      .orderBy(asc(accounts.code), asc(accounts.id));
+      .from(accountsView)
+      .leftJoin(expertProfilesView, eq(expertProfilesView.accountId, accountsView.id))
+      .leftJoin(expertConflictsView, eq(expertConflictsView.accountId, accountsView.id))
+      .where(and(eq(accountsView.realm, 'EXPERT'), ids ? inArray(accountsView.id, [...ids]) : undefined))
+      .orderBy(asc(accountsView.code), asc(accountsView.id));
     return rows.map(toExpert);
   }
 
@@ -240,7 +234,7 @@ export function createRoundView() {
 
   /** The project if it is in the round (any group or none). */
   async function project(tx: Db, round: ReviewRound, prelimId: string): Promise<RoundProject | undefined> {
-    const [p] = await projects(tx, round, and(eq(prelimDocs.id, prelimId)));
+    const [p] = await projects(tx, round, and(eq(prelimDocsView.id, prelimId)));
     return p;
   }
 
@@ -264,7 +258,7 @@ export function createRoundView() {
     const [membership] = await tx.select({ groupId: reviewGroupExperts.groupId }).from(reviewGroupExperts).where(and(eq(reviewGroupExperts.round, round), eq(reviewGroupExperts.expertId, expertId)));
     const xs = await extras(tx, round, { expertId });
     const groupPart = membership ? await projects(tx, round, and(eq(reviewAssignments.groupId, membership.groupId))) : [];
-    const extraPart = xs.length ? await projects(tx, round, and(inArray(prelimDocs.id, xs.map((x) => x.prelimId)))) : [];
+    const extraPart = xs.length ? await projects(tx, round, and(inArray(prelimDocsView.id, xs.map((x) => x.prelimId)))) : [];
     const out = new Map<string, RoundProject & { extra: boolean }>();
     for (const p of groupPart) if (!conflictOf(expert, p)) out.set(p.id, { ...p, extra: false });
     for (const p of extraPart) if (!out.has(p.id) && !conflictOf(expert, p)) out.set(p.id, { ...p, extra: true });
@@ -290,16 +284,16 @@ export function createRoundView() {
     if (!expert || !expert.enabled) return false;
     // The review agreement (confidentiality) comes before any review material, files included:
     // the expert guard refuses review calls until it is accepted (docs/rules/review.md, "Review agreement"), so do the files.
-    const [account] = await tx.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
+    const [account] = await tx.select({ agreedAt: accountsView.agreedAt }).from(accountsView).where(eq(accountsView.id, expertId)).limit(1);
     if (!account?.agreedAt) return false;
-    const holds = sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;
+    const holds = sql`(${prelimDocsView.applicationFileId} = ${attachmentId} or ${prelimDocsView.presentationFileId} = ${attachmentId} or ${prelimDocsView.videoFileId} = ${attachmentId} or ${prelimDocsView.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;
     const onIt = (round: ReviewRound) => sql`(exists (select 1 from ${reviewAssignments} join ${reviewGroupExperts} on ${reviewGroupExperts.groupId} = ${reviewAssignments.groupId}
-        where ${reviewAssignments.prelimId} = ${prelimDocs.id} and ${reviewAssignments.round} = ${round} and ${reviewGroupExperts.expertId} = ${expertId})
-      or exists (select 1 from ${reviewExtraExperts} where ${reviewExtraExperts.prelimId} = ${prelimDocs.id} and ${reviewExtraExperts.round} = ${round} and ${reviewExtraExperts.expertId} = ${expertId}))`;
+        where ${reviewAssignments.prelimId} = ${prelimDocsView.id} and ${reviewAssignments.round} = ${round} and ${reviewGroupExperts.expertId} = ${expertId})
+      or exists (select 1 from ${reviewExtraExperts} where ${reviewExtraExperts.prelimId} = ${prelimDocsView.id} and ${reviewExtraExperts.round} = ${round} and ${reviewExtraExperts.expertId} = ${expertId}))`;
     const rows = await tx
-      .select({ orgName: teams.orgName, creditCode: teams.creditCode })
-      .from(prelimDocs)
-      .innerJoin(teams, eq(teams.id, prelimDocs.teamId))
+      .select({ orgName: teamsView.orgName, creditCode: teamsView.creditCode })
+      .from(prelimDocsView)
+      .innerJoin(teamsView, eq(teamsView.id, prelimDocsView.teamId))
       .where(and(holds, sql`((${inRound('PRELIMINARY')} and ${onIt('PRELIMINARY')}) or (${inRound('FINAL')} and ${onIt('FINAL')}))`));
     return rows.some((p) => !conflictOf(expert, p));
   }
@@ -310,13 +304,13 @@ export function createRoundView() {
    */
   async function materialOf(tx: Db, expertId: string, attachmentId: string) {
     const [doc] = await tx
-      .select({ id: prelimDocs.id, applicationFileId: prelimDocs.applicationFileId, presentationFileId: prelimDocs.presentationFileId, videoFileId: prelimDocs.videoFileId, otherFileIds: prelimDocs.otherFileIds })
-      .from(prelimDocs)
+      .select({ id: prelimDocsView.id, applicationFileId: prelimDocsView.applicationFileId, presentationFileId: prelimDocsView.presentationFileId, videoFileId: prelimDocsView.videoFileId, otherFileIds: prelimDocsView.otherFileIds })
+      .from(prelimDocsView)
       .where(
-        sql`(${prelimDocs.applicationFileId} = ${attachmentId} or ${prelimDocs.presentationFileId} = ${attachmentId} or ${prelimDocs.videoFileId} = ${attachmentId} or ${prelimDocs.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`,
+        sql`(${prelimDocsView.applicationFileId} = ${attachmentId} or ${prelimDocsView.presentationFileId} = ${attachmentId} or ${prelimDocsView.videoFileId} = ${attachmentId} or ${prelimDocsView.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`,
       )
       .limit(1);
-    const [account] = await tx.select({ code: accounts.code, name: accounts.name, username: accounts.username }).from(accounts).where(eq(accounts.id, expertId)).limit(1);
+    const [account] = await tx.select({ code: accountsView.code, name: accountsView.name, username: accountsView.username }).from(accountsView).where(eq(accountsView.id, expertId)).limit(1);
     const expert = { code: account?.code ?? '', name: account?.name ?? null, username: account?.username ?? '' };
     if (!doc) return { material: null, expert };
     const kind: MaterialKind =

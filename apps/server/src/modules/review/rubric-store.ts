@@ -1,7 +1,7 @@
 import { DEFAULT_RUBRICS, type Criterion, type ReviewRound } from '@contest/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rubrics, scoreSheets } from '../../db/schema.js';
+import { rubrics, scoreSheets } from '../../db/schema/review.js';
 
 /** A round's rubric (stored, else the defaults of docs/rules/review.md, "Rubric") and whether it is locked. */
 export function createRubricStore() {

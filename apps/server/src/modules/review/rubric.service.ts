@@ -10,7 +10,7 @@ import {
   type ScoringRule,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { rubrics } from '../../db/schema.js';
+import { rubrics } from '../../db/schema/review.js';
 import { badRequest } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';

@@ -4,15 +4,20 @@ import { describe, expect, it } from 'vitest';
 import * as schema from '../../db/schema.js';
 import { FINGERPRINT_TABLES } from './scores.repository.js';
 
-/** The schema tables a source file imports from db/schema.js, by their SQL names. */
+/**
+ * The tables a source file reads, by their SQL names: its own (imported from db/schema/<module>.js)
+ * and other modules' (their read models, `teamsView` for `teams`; docs/architecture.md, "Database").
+ */
 function tablesImportedBy(file: string): string[] {
   const source = readFileSync(new URL(file, import.meta.url), 'utf8');
-  const match = /import\s*\{([^}]*)\}\s*from\s*'\.\.\/\.\.\/db\/schema\.js'/.exec(source);
-  if (!match) return [];
-  return match[1]!
-    .split(',')
-    .map((name) => name.replace(/^\s*type\s+/, '').trim())
-    .filter(Boolean)
+  const names: string[] = [];
+  for (const match of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'[^']*(?:db\/schema\/[\w-]+|\.read-model)\.js'/g)) {
+    for (const raw of match[1]!.split(',')) {
+      const name = raw.replace(/^\s*type\s+/, '').trim();
+      if (name) names.push(name.replace(/View$/, ''));
+    }
+  }
+  return names
     .map((name) => (schema as Record<string, unknown>)[name])
     .filter((value) => isTable(value))
     .map((table) => getTableName(table as Parameters<typeof getTableName>[0]));

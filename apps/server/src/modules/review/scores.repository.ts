@@ -1,7 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, dictItems, finalEntries, prelimDocs, promotions, reminders, scoreSheetRevisions, scoreSheets, statusHistory } from '../../db/schema.js';
+import { promotions, scoreSheetRevisions, scoreSheets } from '../../db/schema/review.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { dictItemsView } from '../dictionary/dictionary.read-model.js';
+import { finalEntriesView } from '../final-entries/final-entries.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { remindersView, statusHistoryView } from '../workflow/workflow.read-model.js';
 
 export type SheetRow = typeof scoreSheets.$inferSelect;
 export type PromotionRow = typeof promotions.$inferSelect;
@@ -53,12 +58,12 @@ export function createScoresRepository() {
           scores: scoreSheets.scores,
           total: scoreSheets.total,
           comment: scoreSheets.comment,
-          expertCode: accounts.code,
-          projectName: prelimDocs.projectName,
+          expertCode: accountsView.code,
+          projectName: prelimDocsView.projectName,
         })
         .from(scoreSheets)
-        .leftJoin(accounts, eq(accounts.id, scoreSheets.expertId))
-        .leftJoin(prelimDocs, eq(prelimDocs.id, scoreSheets.prelimId))
+        .leftJoin(accountsView, eq(accountsView.id, scoreSheets.expertId))
+        .leftJoin(prelimDocsView, eq(prelimDocsView.id, scoreSheets.prelimId))
         .where(afterId ? sql`${scoreSheets.id} > ${afterId}` : undefined)
         .orderBy(asc(scoreSheets.id))
         .limit(limit);
@@ -127,11 +132,11 @@ export function createScoresRepository() {
           comment: scoreSheetRevisions.comment,
           submittedAt: scoreSheetRevisions.submittedAt,
           returnedAt: scoreSheetRevisions.returnedAt,
-          returnedByName: sql<string | null>`coalesce(nullif(${accounts.name}, ''), ${accounts.username})`,
+          returnedByName: sql<string | null>`coalesce(nullif(${accountsView.name}, ''), ${accountsView.username})`,
           reason: scoreSheetRevisions.reason,
         })
         .from(scoreSheetRevisions)
-        .leftJoin(accounts, eq(accounts.id, scoreSheetRevisions.returnedBy))
+        .leftJoin(accountsView, eq(accountsView.id, scoreSheetRevisions.returnedBy))
         .where(inArray(scoreSheetRevisions.sheetId, [...sheetIds]))
         .orderBy(desc(scoreSheetRevisions.returnedAt), desc(scoreSheetRevisions.id));
     },
@@ -141,9 +146,9 @@ export function createScoresRepository() {
       if (sheetIds.length === 0) return [];
       return tx
         .select()
-        .from(statusHistory)
-        .where(and(eq(statusHistory.subjectType, 'SHEET'), inArray(statusHistory.subjectId, [...sheetIds])))
-        .orderBy(desc(statusHistory.createdAt), desc(statusHistory.id));
+        .from(statusHistoryView)
+        .where(and(eq(statusHistoryView.subjectType, 'SHEET'), inArray(statusHistoryView.subjectId, [...sheetIds])))
+        .orderBy(desc(statusHistoryView.createdAt), desc(statusHistoryView.id));
     },
 
     /** Submitted sheets of these projects with comment and expert, for the export's 专家评分 sheet. */
@@ -153,40 +158,40 @@ export function createScoresRepository() {
         .select({
           prelimId: scoreSheets.prelimId,
           expertId: scoreSheets.expertId,
-          expertCode: accounts.code,
-          expertName: accounts.name,
+          expertCode: accountsView.code,
+          expertName: accountsView.name,
           scores: scoreSheets.scores,
           total: scoreSheets.total,
           comment: scoreSheets.comment,
           submittedAt: scoreSheets.submittedAt,
         })
         .from(scoreSheets)
-        .innerJoin(accounts, eq(accounts.id, scoreSheets.expertId))
+        .innerJoin(accountsView, eq(accountsView.id, scoreSheets.expertId))
         .where(and(eq(scoreSheets.round, round), eq(scoreSheets.status, 'SUBMITTED'), inArray(scoreSheets.prelimId, [...prelimIds])))
-        .orderBy(asc(accounts.code), asc(scoreSheets.expertId));
+        .orderBy(asc(accountsView.code), asc(scoreSheets.expertId));
     },
 
     /** Experts (ids) already reminded on this Beijing day in this round. */
     async remindedOn(tx: Db, round: ReviewRound, day: string): Promise<Set<string>> {
       const rows = await tx
-        .select({ id: reminders.subjectId })
-        .from(reminders)
-        .where(and(eq(reminders.subjectType, reminderSubject(round)), eq(reminders.day, day)));
+        .select({ id: remindersView.subjectId })
+        .from(remindersView)
+        .where(and(eq(remindersView.subjectType, reminderSubject(round)), eq(remindersView.day, day)));
       return new Set(rows.map((r) => r.id));
     },
 
     async trackLabels(tx: Db): Promise<Map<string, string>> {
-      const rows = await tx.select({ code: dictItems.code, name: dictItems.name }).from(dictItems).where(eq(dictItems.typeCode, 'TRACK'));
+      const rows = await tx.select({ code: dictItemsView.code, name: dictItemsView.name }).from(dictItemsView).where(eq(dictItemsView.typeCode, 'TRACK'));
       return new Map(rows.map((r) => [r.code, r.name]));
     },
 
     async finalInIds(tx: Db): Promise<Set<string>> {
-      const rows = await tx.select({ id: finalEntries.prelimId }).from(finalEntries).where(eq(finalEntries.status, 'IN'));
+      const rows = await tx.select({ id: finalEntriesView.prelimId }).from(finalEntriesView).where(eq(finalEntriesView.status, 'IN'));
       return new Set(rows.map((r) => r.id));
     },
 
     async accountName(tx: Db, accountId: string, fallback: string): Promise<string> {
-      const [row] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+      const [row] = await tx.select({ name: accountsView.name }).from(accountsView).where(eq(accountsView.id, accountId)).limit(1);
       return row?.name || fallback;
     },
 
@@ -196,7 +201,7 @@ export function createScoresRepository() {
     },
 
     lockDoc: async (tx: Db, id: string) =>
-      (await tx.select({ id: prelimDocs.id, status: prelimDocs.status, projectName: prelimDocs.projectName, ownerId: prelimDocs.ownerId }).from(prelimDocs).where(eq(prelimDocs.id, id)).for('update').limit(1))[0],
+      (await tx.select({ id: prelimDocsView.id, status: prelimDocsView.status, projectName: prelimDocsView.projectName, ownerId: prelimDocsView.ownerId }).from(prelimDocsView).where(eq(prelimDocsView.id, id)).for('update').limit(1))[0],
     async insertPromotion(tx: Db, values: typeof promotions.$inferInsert): Promise<PromotionRow> {
       const [row] = await tx.insert(promotions).values(values).returning();
       return row!;

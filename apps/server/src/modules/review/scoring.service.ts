@@ -27,7 +27,7 @@ import {
   type SheetViewStatus,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import type { TeamPerson } from '../../db/schema.js';
+import { type TeamPerson } from '../team/team.read-model.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { toContestAttachment } from '../contest/contest.service.js';

@@ -1,7 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ReviewRound } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, attachments, prelimDocs, reviewExtraExperts, scoreSheetRevisions, scoreSheets, teams } from '../../db/schema.js';
+import { reviewExtraExperts, scoreSheetRevisions, scoreSheets } from '../../db/schema/review.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { fieldsOf } from '../../db/read-model.js';
+import { attachmentsView } from '../files/files.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { teamsView } from '../team/team.read-model.js';
 
 export type SheetRow = typeof scoreSheets.$inferSelect;
 export type NewSheetRow = typeof scoreSheets.$inferInsert;
@@ -68,16 +73,16 @@ export function createSheetsRepository() {
 
     /** The materials and their team (what the expert's detail is built from). */
     async project(tx: Db, prelimId: string) {
-      const [row] = await tx.select({ doc: prelimDocs, team: teams }).from(prelimDocs).innerJoin(teams, eq(teams.id, prelimDocs.teamId)).where(eq(prelimDocs.id, prelimId)).limit(1);
+      const [row] = await tx.select({ doc: fieldsOf(prelimDocsView), team: fieldsOf(teamsView) }).from(prelimDocsView).innerJoin(teamsView, eq(teamsView.id, prelimDocsView.teamId)).where(eq(prelimDocsView.id, prelimId)).limit(1);
       return row;
     },
 
     projectName: async (tx: Db, prelimId: string): Promise<string> =>
-      (await tx.select({ name: prelimDocs.projectName }).from(prelimDocs).where(eq(prelimDocs.id, prelimId)).limit(1))[0]?.name ?? '',
+      (await tx.select({ name: prelimDocsView.projectName }).from(prelimDocsView).where(eq(prelimDocsView.id, prelimId)).limit(1))[0]?.name ?? '',
 
     /** Serialises re-reviews of one project (two admins adding the same expert at once). */
     lockProject: async (tx: Db, prelimId: string) =>
-      (await tx.select({ id: prelimDocs.id, projectName: prelimDocs.projectName }).from(prelimDocs).where(eq(prelimDocs.id, prelimId)).for('update').limit(1))[0],
+      (await tx.select({ id: prelimDocsView.id, projectName: prelimDocsView.projectName }).from(prelimDocsView).where(eq(prelimDocsView.id, prelimId)).for('update').limit(1))[0],
 
     async addExtras(tx: Db, rows: { round: ReviewRound; prelimId: string; expertId: string; reason: string; actorId: string; createdAt: Date }[]): Promise<number> {
       if (rows.length === 0) return 0;
@@ -87,9 +92,9 @@ export function createSheetsRepository() {
 
     /** Whether the expert has accepted the review agreement. */
     agreed: async (tx: Db, accountId: string): Promise<boolean> =>
-      !!(await tx.select({ agreedAt: accounts.agreedAt }).from(accounts).where(eq(accounts.id, accountId)).limit(1))[0]?.agreedAt,
+      !!(await tx.select({ agreedAt: accountsView.agreedAt }).from(accountsView).where(eq(accountsView.id, accountId)).limit(1))[0]?.agreedAt,
 
-    attachmentsById: (tx: Db, ids: readonly string[]) => (ids.length ? tx.select().from(attachments).where(inArray(attachments.id, [...ids])) : Promise.resolve([])),
+    attachmentsById: (tx: Db, ids: readonly string[]) => (ids.length ? tx.select().from(attachmentsView).where(inArray(attachmentsView.id, [...ids])) : Promise.resolve([])),
   };
 }
 export type SheetsRepository = ReturnType<typeof createSheetsRepository>;

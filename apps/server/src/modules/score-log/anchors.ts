@@ -18,7 +18,7 @@ import {
   type ScoreReceipt,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { scoreLog, scoreLogAnchors } from '../../db/schema.js';
+import { scoreLog, scoreLogAnchors } from '../../db/schema/score-log.js';
 import { hashedOf, sha256Bytes } from './score-log.js';
 
 export type AnchorRow = typeof scoreLogAnchors.$inferSelect;

@@ -6,7 +6,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts } from '../../db/schema.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { notifyEvent } from '../notices/notify.js';
 import { verifyScoreLog } from './score-log.js';
 import { describeVerify } from './score-log.service.js';
@@ -21,9 +21,9 @@ export async function runDailyVerify(db: Db): Promise<{ ok: boolean; notified: n
   return db.transaction(async (tx) => {
     // Super admins are who may act on it (every menu); read like scoreLogActor reads accounts.
     const admins = await tx
-      .select({ id: accounts.id })
-      .from(accounts)
-      .where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN'), eq(accounts.enabled, true)));
+      .select({ id: accountsView.id })
+      .from(accountsView)
+      .where(and(eq(accountsView.realm, 'ADMIN'), eq(accountsView.roleCode, 'SUPER_ADMIN'), eq(accountsView.enabled, true)));
     await notifyEvent(tx, { code: 'SCORE_LOG_MISMATCH', accountIds: admins.map((a) => a.id), vars: { reason: describeVerify(result) }, senderId: null });
     return { ok: false, notified: admins.length };
   });

@@ -1,7 +1,7 @@
 import { and, asc, count, gt, sql, type SQL } from 'drizzle-orm';
 import type { ScoreLogExportQuery, ScoreLogQuery } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { scoreLog } from '../../db/schema.js';
+import { scoreLog } from '../../db/schema/score-log.js';
 import { contains, createListQuery, dateRange, equals, type Filters } from '../../lib/list-query.js';
 import type { ScoreLogRow } from './score-log.js';
 

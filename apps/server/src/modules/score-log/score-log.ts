@@ -29,7 +29,8 @@ import {
   type ScoreLogVerifyResult,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, scoreLog, scoreLogAnchors } from '../../db/schema.js';
+import { scoreLog, scoreLogAnchors } from '../../db/schema/score-log.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { createScoresRepository } from '../review/scores.repository.js';
 import { compareSheets, type LastSheetEntry, type SheetSource } from './live-check.js';
 
@@ -132,7 +133,7 @@ export async function appendScoreLog(tx: Db, input: ScoreLogAppend): Promise<Sco
  * code, `张三（E0001）`), else its username. Read in `tx`.
  */
 export async function scoreLogActor(tx: Db, auth: { accountId: string; username: string }): Promise<ScoreLogActor> {
-  const [row] = await tx.select({ name: accounts.name, code: accounts.code, realm: accounts.realm }).from(accounts).where(eq(accounts.id, auth.accountId));
+  const [row] = await tx.select({ name: accountsView.name, code: accountsView.code, realm: accountsView.realm }).from(accountsView).where(eq(accountsView.id, auth.accountId));
   const name = row?.name?.trim() || auth.username;
   return { id: auth.accountId, name: row?.realm === 'EXPERT' && row.code ? `${name}（${row.code}）` : name };
 }

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { SETTING_KEY_LIST, type SettingKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { settings } from '../../db/schema.js';
+import { settings } from '../../db/schema/settings.js';
 
 /** Serialises settings writes across transactions and instances (PostgreSQL advisory lock id). */
 const SETTINGS_LOCK_ID = 7_310_425_001;

@@ -1,6 +1,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, siteContent } from '../../db/schema.js';
+import { siteContent } from '../../db/schema/site-content.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 
 export type SiteContentRow = typeof siteContent.$inferSelect;
@@ -23,9 +24,9 @@ export function createSiteContentRepository(db: Db) {
     /** Every stored block with the name of its last editor (the console's list). */
     async findAllWithEditor(tx: Db = db): Promise<Array<SiteContentRow & { editorName: string | null }>> {
       const rows = await tx
-        .select({ block: siteContent, name: accounts.name, username: accounts.username })
+        .select({ block: siteContent, name: accountsView.name, username: accountsView.username })
         .from(siteContent)
-        .leftJoin(accounts, eq(accounts.id, siteContent.updatedBy))
+        .leftJoin(accountsView, eq(accountsView.id, siteContent.updatedBy))
         .orderBy(asc(siteContent.key));
       return rows.map((r) => ({ ...r.block, editorName: r.name || r.username || null }));
     },

@@ -1,19 +1,22 @@
 import { and, asc, count, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { TeamAdminFilter, TeamSortKey } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, prelimDocs, reminders, teams } from '../../db/schema.js';
+import { teams } from '../../db/schema/team.js';
+import { accountsView } from '../auth/auth.read-model.js';
+import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { remindersView } from '../workflow/workflow.read-model.js';
 import { contains, dateRange, equals } from '../../lib/list-query.js';
 import { createCountCache } from '../../lib/count-cache.js';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type NewTeamRow = typeof teams.$inferInsert;
 
-const lastReminded = sql<string | null>`(select max(${reminders.day})::text from ${reminders} where ${reminders.subjectType} = 'TEAM' and ${reminders.subjectId} = ${teams.id})`;
+const lastReminded = sql<string | null>`(select max(${remindersView.day})::text from ${remindersView} where ${remindersView.subjectType} = 'TEAM' and ${remindersView.subjectId} = ${teams.id})`;
 
 const listColumns = {
   team: teams,
-  ownerUsername: accounts.username,
-  ownerPhone: accounts.phone,
+  ownerUsername: accountsView.username,
+  ownerPhone: accountsView.phone,
   lastRemindedOn: lastReminded,
 };
 export interface TeamListRow {
@@ -52,7 +55,7 @@ function orderOf(f: TeamAdminFilter, fallback: TeamSortKey): SQL[] {
 
 export function createTeamRepository(db: Db) {
   const totals = createCountCache();
-  const base = (tx: Db = db) => tx.select(listColumns).from(teams).innerJoin(accounts, eq(accounts.id, teams.ownerId));
+  const base = (tx: Db = db) => tx.select(listColumns).from(teams).innerJoin(accountsView, eq(accountsView.id, teams.ownerId));
   /**
    * A page in two steps (a deferred join): the ids in list order first, which an index on the
    * order serves without touching the wide rows, then those rows with their owner and last
@@ -81,7 +84,7 @@ export function createTeamRepository(db: Db) {
       (await tx.update(teams).set({ ...values, version: sql`${teams.version} + 1` }).where(eq(teams.id, id)).returning())[0]!,
 
     prelimStatusOfTeam: async (teamId: string) =>
-      (await db.select({ status: prelimDocs.status }).from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).limit(1))[0]?.status ?? null,
+      (await db.select({ status: prelimDocsView.status }).from(prelimDocsView).where(eq(prelimDocsView.teamId, teamId)).limit(1))[0]?.status ?? null,
 
     async page(f: TeamAdminFilter, page: number, size: number, fallbackSort: TeamSortKey = 'submittedAt') {
       const where = whereOf(f);
@@ -98,7 +101,7 @@ export function createTeamRepository(db: Db) {
     batch: (f: TeamAdminFilter, offset: number, limit: number) => slice(whereOf(f), orderOf(f, 'submittedAt'), limit, offset),
 
     lastRemindedOn: async (id: string) =>
-      (await db.select({ day: sql<string | null>`max(${reminders.day})::text` }).from(reminders).where(and(eq(reminders.subjectType, 'TEAM'), eq(reminders.subjectId, id))))[0]?.day ?? null,
+      (await db.select({ day: sql<string | null>`max(${remindersView.day})::text` }).from(remindersView).where(and(eq(remindersView.subjectType, 'TEAM'), eq(remindersView.subjectId, id))))[0]?.day ?? null,
 
     /** The audit queue: the oldest SUBMITTED sign-up not skipped, and how many wait in all. */
     async nextSubmitted(exclude: readonly string[]) {

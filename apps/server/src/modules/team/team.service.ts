@@ -18,7 +18,7 @@ import {
   type TeamForm,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import type { TeamPerson } from '../../db/schema.js';
+import { type TeamPerson } from '../../db/schema/team.js';
 import { badRequest } from '../../lib/errors.js';
 import { batches, beijingTime, writeXlsx } from '../../lib/xlsx-stream.js';
 import { describeFilter } from '../admin/admin-util.js';

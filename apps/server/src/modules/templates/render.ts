@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { TEMPLATE_EVENTS, fillTemplate, type MessageChannel, type TemplateEventCode, type TemplateVariable } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { messageTemplates } from '../../db/schema.js';
+import { messageTemplates } from '../../db/schema/templates.js';
 
 export type TemplateVars = Partial<Record<TemplateVariable, string>>;
 

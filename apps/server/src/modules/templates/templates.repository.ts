@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, messageTemplates } from '../../db/schema.js';
+import { messageTemplates } from '../../db/schema/templates.js';
+import { accountsView } from '../auth/auth.read-model.js';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
 export type TemplateValues = Pick<TemplateRow, 'name' | 'channels' | 'subject' | 'body' | 'smsText' | 'smsTemplateId'>;
@@ -11,16 +12,16 @@ export function createTemplatesRepository(db: Db) {
     /** Every stored template with the name of its last editor. */
     async all(tx: Db = db): Promise<Array<{ row: TemplateRow; editor: string | null }>> {
       const rows = await tx
-        .select({ row: messageTemplates, editorName: accounts.name, editorUsername: accounts.username })
+        .select({ row: messageTemplates, editorName: accountsView.name, editorUsername: accountsView.username })
         .from(messageTemplates)
-        .leftJoin(accounts, eq(accounts.id, messageTemplates.updatedBy))
+        .leftJoin(accountsView, eq(accountsView.id, messageTemplates.updatedBy))
         .orderBy(asc(messageTemplates.createdAt), asc(messageTemplates.id));
       return rows.map((r) => ({ row: r.row, editor: r.editorName || r.editorUsername || null }));
     },
 
     async editorName(tx: Db, accountId: string | null): Promise<string | null> {
       if (!accountId) return null;
-      const [row] = await tx.select({ name: accounts.name, username: accounts.username }).from(accounts).where(eq(accounts.id, accountId)).limit(1);
+      const [row] = await tx.select({ name: accountsView.name, username: accountsView.username }).from(accountsView).where(eq(accountsView.id, accountId)).limit(1);
       return row ? row.name || row.username : null;
     },
 

@@ -1,6 +1,6 @@
 import { MESSAGE_CHANNEL_LABELS } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { reminders } from '../../db/schema.js';
+import { reminders } from '../../db/schema/workflow.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { noticeChannels, notifyEvent, type EventNotice } from '../notices/notify.js';
 

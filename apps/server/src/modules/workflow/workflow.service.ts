@@ -1,6 +1,7 @@
 import { CONTEST_MSG, stepOf, transitionOf, type BatchResult, type BatchRowResult, type WorkflowDef } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { accounts, statusHistory } from '../../db/schema.js';
+import { statusHistory } from '../../db/schema/workflow.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { eq } from 'drizzle-orm';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor, type OperationEntry } from '../audit/operation-log.js';
@@ -78,7 +79,7 @@ export interface TransitionInput<S extends string, A extends string, R extends {
  */
 export function createWorkflowService({ now = () => new Date() }: { now?: () => Date } = {}) {
   async function actorNameOf(tx: Db, actor: OperationActor, fallback = actor.auth.username): Promise<string> {
-    const [account] = await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, actor.auth.accountId)).limit(1);
+    const [account] = await tx.select({ name: accountsView.name }).from(accountsView).where(eq(accountsView.id, actor.auth.accountId)).limit(1);
     return account?.name || fallback;
   }
 

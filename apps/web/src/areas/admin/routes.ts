@@ -1,5 +1,5 @@
 import { redirect, type LazyRouteFunction, type RouteObject } from 'react-router';
-import type { MenuCode } from '@contest/shared';
+import { ADMIN_MENU_PATHS, type MenuCode } from '@contest/shared';
 import type { ConsoleRouteHandle } from '../../components/admin-kit/console-handle';
 import type { TitleKey } from '../../lib/route-handle';
 import { withNamespaces } from '../../i18n';
@@ -14,42 +14,9 @@ export const ADMIN_PATHS = {
   root: '/admin',
   login: '/admin/login',
   changePassword: '/admin/change-password',
-  home: '/admin/home',
-  userTeam: '/admin/user/team',
-  competition: '/admin/competition',
-  qualificationDraft: '/admin/competition/qualification-draft',
-  qualification: '/admin/competition/qualification',
-  preliminary: '/admin/preliminary',
-  preliminaryBox: '/admin/preliminary/preliminaryBox',
-  preliminarySearch: '/admin/preliminary/preliminarySearch',
-  grade: '/admin/grade',
+  home: ADMIN_MENU_PATHS.home,
+  // Not a menu entry: the spec's /admin/grade opens it, and it opens the preliminary score query.
   gradeManage: '/admin/grade/gradeManage',
-  databaseExpert: '/admin/grade/database-expert',
-  reviewGroup: '/admin/grade/review-group',
-  gradeManageGrade: '/admin/grade/gradeManage-grade',
-  scoringMonitoringExpert: '/admin/grade/scoringMonitoringExpert',
-  preliminaryAdminSearch: '/admin/preliminary/preliminaryAdminSearch',
-  reviewAdminGroup: '/admin/grade/review-admin-group',
-  gradeManageAdminGrade: '/admin/grade/gradeManage-admin-grade',
-  scoringMonitoringAdminExpert: '/admin/grade/scoringMonitoringAdminExpert',
-  resultPublish: '/admin/results/publish',
-  appealManage: '/admin/results/appeals',
-  scoreLog: '/admin/results/score-log',
-  siteContentManagement: '/admin/user/siteContentManagement',
-  docManage: '/admin/user/docManage',
-  information: '/admin/information',
-  noteManage: '/admin/information/NoteManage',
-  inMailManage: '/admin/information/InMailManage',
-  userFeedback: '/admin/information/UserFeedback',
-  userAudit: '/admin/behaviorAuditing/UserManage',
-  adminAudit: '/admin/behaviorAuditing/AdminManage',
-  expertAudit: '/admin/behaviorAuditing/ExpertManage',
-  systemManage: '/admin/system/systemManage',
-  roleManage: '/admin/system/roleManage',
-  dataField: '/admin/system/dataField',
-  systemSettings: '/admin/system/settings',
-  account: '/admin/account',
-  accountManage: '/admin/account/accountManage',
 } as const;
 
 type Lazy = LazyRouteFunction<RouteObject>;
@@ -61,17 +28,21 @@ const detailPlaceholder: Lazy = async () => ({
   Component: (await import('./pages/AdminPlaceholderPage')).AdminDetailPlaceholderPage,
 });
 
-function page(path: string, code: MenuCode, title: TitleKey, lazy: Lazy = placeholder): RouteObject {
-  return { path, handle: { title, code } satisfies ConsoleRouteHandle, lazy };
+/** A menu entry's page: its path is the shared menu tree's (ADMIN_MENU_PATHS), named by its code. */
+function page(code: MenuCode, title: TitleKey, lazy: Lazy = placeholder): RouteObject {
+  return { path: ADMIN_MENU_PATHS[code], handle: { title, code } satisfies ConsoleRouteHandle, lazy };
 }
 
 function detail(path: string, activeMenu: MenuCode, title: TitleKey, lazy: Lazy = detailPlaceholder): RouteObject {
   return { path, handle: { title, notInMenu: true, activeMenu } satisfies ConsoleRouteHandle, lazy };
 }
 
-function redirectTo(path: string, to: string): RouteObject {
+/** A menu group (or the spec's extra path) that opens one of its entries. */
+function redirectTo(from: MenuCode | string, to: MenuCode | string): RouteObject {
+  const pathOf = (codeOrPath: string) => (codeOrPath in ADMIN_MENU_PATHS ? ADMIN_MENU_PATHS[codeOrPath as MenuCode] : codeOrPath);
+  const path = pathOf(from);
   // element: null tells react-router the empty render before the redirect is intended.
-  return { path, loader: () => redirect(to), element: null };
+  return { path, loader: () => redirect(pathOf(to)), element: null };
 }
 
 /** The console's catch-all page (components/admin-kit, shared with the expert console). */
@@ -84,114 +55,114 @@ const P = ADMIN_PATHS;
 const consoleRoutes: RouteObject[] = [
   // The logo and session-expiry redirects target /admin; its home is /admin/home.
   { index: true, loader: () => redirect(P.home), element: null },
-  page(P.home, 'home', 'admin:titles.home', async () => ({
+  page('home', 'admin:titles.home', async () => ({
     Component: (await import('./pages/AdminHomePage')).AdminHomePage,
   })),
-  page(P.userTeam, 'userTeam', 'admin:titles.userTeam', async () => ({
+  page('userTeam', 'admin:titles.userTeam', async () => ({
     Component: (await import('./pages/RegisteredUsersPage')).RegisteredUsersPage,
   })),
 
-  redirectTo(P.competition, P.qualification),
-  page(P.qualificationDraft, 'qualificationDraft', 'admin:titles.qualificationDraft', async () => ({
+  redirectTo('competition', 'qualification'),
+  page('qualificationDraft', 'admin:titles.qualificationDraft', async () => ({
     Component: (await import('./team/TeamDraftsPage')).TeamDraftsPage,
   })),
-  page(P.qualification, 'qualification', 'admin:titles.qualification', async () => ({
+  page('qualification', 'admin:titles.qualification', async () => ({
     Component: (await import('./team/TeamListPage')).TeamListPage,
   })),
 
-  redirectTo(P.preliminary, P.preliminaryBox),
-  page(P.preliminaryBox, 'preliminaryBox', 'admin:titles.preliminaryBox', async () => ({
+  redirectTo('preliminary', 'preliminaryBox'),
+  page('preliminaryBox', 'admin:titles.preliminaryBox', async () => ({
     Component: (await import('./prelim/PrelimDraftsPage')).PrelimDraftsPage,
   })),
-  page(P.preliminarySearch, 'preliminarySearch', 'admin:titles.preliminarySearch', async () => ({
+  page('preliminarySearch', 'admin:titles.preliminarySearch', async () => ({
     Component: (await import('./prelim/PrelimListPage')).PrelimListPage,
   })),
 
   // The spec sends /admin/grade to /admin/grade/gradeManage, a path none of its pages has;
   // that path stands for the preliminary score query.
-  redirectTo(P.grade, P.gradeManage),
-  redirectTo(P.gradeManage, P.gradeManageGrade),
-  page(P.databaseExpert, 'databaseExpert', 'admin:titles.databaseExpert', withNamespaces(['experts'], async () => ({
+  redirectTo('grade', ADMIN_PATHS.gradeManage),
+  redirectTo(ADMIN_PATHS.gradeManage, 'gradeManageGrade'),
+  page('databaseExpert', 'admin:titles.databaseExpert', withNamespaces(['experts'], async () => ({
     Component: (await import('./experts/ExpertsPage')).ExpertsPage,
   }))),
-  page(P.reviewGroup, 'reviewGroup', 'admin:titles.reviewGroup', withNamespaces(['review'], async () => ({
+  page('reviewGroup', 'admin:titles.reviewGroup', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ReviewGroupsPage')).PrelimGroupsPage,
   }))),
-  page(P.gradeManageGrade, 'gradeManageGrade', 'admin:titles.gradeManageGrade', withNamespaces(['review'], async () => ({
+  page('gradeManageGrade', 'admin:titles.gradeManageGrade', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ScoresPage')).PrelimScoresPage,
   }))),
-  page(P.scoringMonitoringExpert, 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert', withNamespaces(['review'], async () => ({
+  page('scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpert', withNamespaces(['review'], async () => ({
     Component: (await import('./review/MonitorPage')).PrelimMonitorPage,
   }))),
 
   // The page opens the promotion dialog of ./review, whose texts are in the review namespace.
-  page(P.preliminaryAdminSearch, 'preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', withNamespaces(['review'], async () => ({
+  page('preliminaryAdminSearch', 'admin:titles.preliminaryAdminSearch', withNamespaces(['review'], async () => ({
     Component: (await import('./prelim/FinalListPage')).FinalListPage,
   }))),
-  page(P.reviewAdminGroup, 'reviewAdminGroup', 'admin:titles.reviewAdminGroup', withNamespaces(['review'], async () => ({
+  page('reviewAdminGroup', 'admin:titles.reviewAdminGroup', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ReviewGroupsPage')).FinalGroupsPage,
   }))),
-  page(P.gradeManageAdminGrade, 'gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade', withNamespaces(['review'], async () => ({
+  page('gradeManageAdminGrade', 'admin:titles.gradeManageAdminGrade', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ScoresPage')).FinalScoresPage,
   }))),
-  page(P.scoringMonitoringAdminExpert, 'scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert', withNamespaces(['review'], async () => ({
+  page('scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert', withNamespaces(['review'], async () => ({
     Component: (await import('./review/MonitorPage')).FinalMonitorPage,
   }))),
 
   // 结果公示: /admin/results opens its first permitted entry (the console's `*` route).
-  page(P.resultPublish, 'resultPublish', 'admin:titles.resultPublish', withNamespaces(['results'], async () => ({
+  page('resultPublish', 'admin:titles.resultPublish', withNamespaces(['results'], async () => ({
     Component: (await import('./results/ResultsPublishPage')).ResultsPublishPage,
   }))),
-  page(P.appealManage, 'appealManage', 'admin:titles.appealManage', withNamespaces(['results'], async () => ({
+  page('appealManage', 'admin:titles.appealManage', withNamespaces(['results'], async () => ({
     Component: (await import('./results/AppealsPage')).AppealsPage,
   }))),
-  page(P.scoreLog, 'scoreLog', 'admin:titles.scoreLog', withNamespaces(['scoreLog'], async () => ({
+  page('scoreLog', 'admin:titles.scoreLog', withNamespaces(['scoreLog'], async () => ({
     Component: (await import('./score-log/ScoreLogPage')).ScoreLogPage,
   }))),
 
-  page(P.siteContentManagement, 'siteContentManagement', 'admin:titles.siteContentManagement', withNamespaces(['newsAdmin'], async () => ({
+  page('siteContentManagement', 'admin:titles.siteContentManagement', withNamespaces(['newsAdmin'], async () => ({
     Component: (await import('./news/NewsListPage')).NewsListPage,
   }))),
-  page(P.docManage, 'docManage', 'admin:titles.docManage', withNamespaces(['docsAdmin'], async () => ({
+  page('docManage', 'admin:titles.docManage', withNamespaces(['docsAdmin'], async () => ({
     Component: (await import('./documents/DocumentsPage')).DocumentsPage,
   }))),
 
-  redirectTo(P.information, P.noteManage),
-  page(P.noteManage, 'NoteManage', 'admin:titles.noteManage', withNamespaces(['messaging'], async () => ({
+  redirectTo('information', 'NoteManage'),
+  page('NoteManage', 'admin:titles.noteManage', withNamespaces(['messaging'], async () => ({
     Component: (await import('./messaging/NoteManagePage')).NoteManagePage,
   }))),
-  page(P.inMailManage, 'InMailManage', 'admin:titles.inMailManage', withNamespaces(['messaging'], async () => ({
+  page('InMailManage', 'admin:titles.inMailManage', withNamespaces(['messaging'], async () => ({
     Component: (await import('./messaging/InMailManagePage')).InMailManagePage,
   }))),
-  page(P.userFeedback, 'UserFeedback', 'admin:titles.userFeedback', async () => ({
+  page('UserFeedback', 'admin:titles.userFeedback', async () => ({
     Component: (await import('./feedback/UserFeedbackPage')).UserFeedbackPage,
   })),
 
-  page(P.userAudit, 'UserManage', 'admin:titles.userAudit', async () => ({
+  page('UserManage', 'admin:titles.userAudit', async () => ({
     Component: (await import('./pages/AuditPage')).UserAuditPage,
   })),
-  page(P.adminAudit, 'AdminManage', 'admin:titles.adminAudit', async () => ({
+  page('AdminManage', 'admin:titles.adminAudit', async () => ({
     Component: (await import('./pages/AuditPage')).AdminAuditPage,
   })),
-  page(P.expertAudit, 'ExpertManage', 'admin:titles.expertAudit', async () => ({
+  page('ExpertManage', 'admin:titles.expertAudit', async () => ({
     Component: (await import('./pages/AuditPage')).ExpertAuditPage,
   })),
 
-  page(P.systemManage, 'systemManage', 'admin:titles.systemManage', async () => ({
+  page('systemManage', 'admin:titles.systemManage', async () => ({
     Component: (await import('./pages/SystemAccountsPage')).SystemAccountsPage,
   })),
-  page(P.roleManage, 'roleManage', 'admin:titles.roleManage', async () => ({
+  page('roleManage', 'admin:titles.roleManage', async () => ({
     Component: (await import('./pages/RolesPage')).RolesPage,
   })),
-  page(P.dataField, 'dataField', 'admin:titles.dataField', async () => ({
+  page('dataField', 'admin:titles.dataField', async () => ({
     Component: (await import('./pages/DataFieldPage')).DataFieldPage,
   })),
-  page(P.systemSettings, 'systemSettings', 'admin:titles.systemSettings', async () => ({
+  page('systemSettings', 'admin:titles.systemSettings', async () => ({
     Component: (await import('./pages/ContestSettingsPage')).ContestSettingsPage,
   })),
 
-  redirectTo(P.account, P.accountManage),
-  page(P.accountManage, 'accountManage', 'admin:titles.accountManage', async () => ({
+  redirectTo('account', 'accountManage'),
+  page('accountManage', 'admin:titles.accountManage', async () => ({
     Component: (await import('./pages/MyAccountPage')).MyAccountPage,
   })),
 

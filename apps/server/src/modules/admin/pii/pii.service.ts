@@ -1,6 +1,6 @@
 import { ADMIN_MSG, type PiiKind, type PiiReveal } from '@contest/shared';
 import type { Db } from '../../../db/client.js';
-import type { TeamPerson } from '../../../db/schema.js';
+import { type TeamPerson } from '../../team/team.read-model.js';
 import { notFound } from '../../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../../audit/operation-log.js';
 import type { PiiRepository } from './pii.repository.js';

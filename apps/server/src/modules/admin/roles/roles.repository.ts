@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { accountRoles, buttons, menus, roleButtons, roleMenus, roles } from '../../../db/schema.js';
+import { accountRoles, buttons, menus, roleButtons, roleMenus, roles } from '../../../db/schema/admin.js';
 
 export type RoleRecord = typeof roles.$inferSelect;
 

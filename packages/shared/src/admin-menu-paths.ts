@@ -1,0 +1,50 @@
+/**
+ * Where each admin menu entry lives: the menu tree (admin-menus.ts) takes its paths from here, and
+ * the web's admin route table declares each page by its menu code and takes the path from here too,
+ * so the two cannot disagree (docs/rules/admin.md, "Menus and buttons"). Kept apart from the tree so
+ * that the web's first bundle carries the paths without the menu names.
+ */
+export const ADMIN_MENU_PATHS = {
+  home: '/admin/home',
+  userTeam: '/admin/user/team',
+  competition: '/admin/competition',
+  qualificationDraft: '/admin/competition/qualification-draft',
+  qualification: '/admin/competition/qualification',
+  preliminary: '/admin/preliminary',
+  preliminaryBox: '/admin/preliminary/preliminaryBox',
+  preliminarySearch: '/admin/preliminary/preliminarySearch',
+  grade: '/admin/grade',
+  databaseExpert: '/admin/grade/database-expert',
+  reviewGroup: '/admin/grade/review-group',
+  gradeManageGrade: '/admin/grade/gradeManage-grade',
+  scoringMonitoringExpert: '/admin/grade/scoringMonitoringExpert',
+  final: '/admin/final',
+  preliminaryAdminSearch: '/admin/preliminary/preliminaryAdminSearch',
+  reviewAdminGroup: '/admin/grade/review-admin-group',
+  gradeManageAdminGrade: '/admin/grade/gradeManage-admin-grade',
+  scoringMonitoringAdminExpert: '/admin/grade/scoringMonitoringAdminExpert',
+  results: '/admin/results',
+  resultPublish: '/admin/results/publish',
+  appealManage: '/admin/results/appeals',
+  scoreLog: '/admin/results/score-log',
+  siteContentManage: '/admin/site-content-manage',
+  siteContentManagement: '/admin/user/siteContentManagement',
+  docManage: '/admin/user/docManage',
+  information: '/admin/information',
+  NoteManage: '/admin/information/NoteManage',
+  InMailManage: '/admin/information/InMailManage',
+  UserFeedback: '/admin/information/UserFeedback',
+  behaviorAuditing: '/admin/behaviorAuditing',
+  UserManage: '/admin/behaviorAuditing/UserManage',
+  AdminManage: '/admin/behaviorAuditing/AdminManage',
+  ExpertManage: '/admin/behaviorAuditing/ExpertManage',
+  system: '/admin/system',
+  systemManage: '/admin/system/systemManage',
+  roleManage: '/admin/system/roleManage',
+  dataField: '/admin/system/dataField',
+  systemSettings: '/admin/system/settings',
+  account: '/admin/account',
+  accountManage: '/admin/account/accountManage',
+} as const;
+
+export type AdminMenuPathCode = keyof typeof ADMIN_MENU_PATHS;
