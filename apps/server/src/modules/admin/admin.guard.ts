@@ -1,38 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { PII_VIEW_BUTTON, type ButtonCode, type MenuCode } from '@contest/shared';
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { accountRoles, roleMenus } from '../../db/schema/admin.js';
 import { forbidden } from '../../lib/errors.js';
 import { piiOf, type Pii } from '../../lib/pii.js';
+import type { MenuAccess } from './menu-access.repository.js';
 import { bearerToken } from '../auth/auth.guard.js';
 import type { PermissionService } from '../auth/permission.service.js';
 import type { AuthContext, SessionService } from '../auth/session.service.js';
 
-type Ctx = Pick<AuthContext, 'accountId' | 'realm' | 'roleCode'>;
-
-/**
- * Reading pages has no button codes of its own (ADMIN_BUTTONS has none for listing system
- * accounts, roles, the dictionary or the audit pages): holding the page's menu grants reading
- * it. SUPER_ADMIN holds every menu.
- */
-export function createMenuAccess(db: Db) {
-  return {
-    async holdsAny(ctx: Ctx, menuCodes: readonly string[]): Promise<boolean> {
-      if (ctx.realm !== 'ADMIN') return false;
-      if (ctx.roleCode === 'SUPER_ADMIN') return true;
-      if (menuCodes.length === 0) return false;
-      const rows = await db
-        .select({ code: roleMenus.menuCode })
-        .from(accountRoles)
-        .innerJoin(roleMenus, eq(roleMenus.roleId, accountRoles.roleId))
-        .where(and(eq(accountRoles.accountId, ctx.accountId), inArray(roleMenus.menuCode, [...menuCodes])))
-        .limit(1);
-      return rows.length > 0;
-    },
-  };
-}
-export type MenuAccess = ReturnType<typeof createMenuAccess>;
+export { createMenuAccess, type MenuAccess } from './menu-access.repository.js';
 
 /** What a guard demands, kept on the guard so a test can walk the route table (admin-routes.test.ts). */
 export type GuardInfo = { kind: 'button'; code: ButtonCode | null } | { kind: 'menu'; codes: MenuCode[] } | { kind: 'any' };

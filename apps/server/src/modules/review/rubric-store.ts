@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rubrics, scoreSheets } from '../../db/schema/review.js';
 
-/** A round's rubric (stored, else the defaults of docs/rules/review.md, "Rubric") and whether it is locked. */
+/** A round's rubric, read and written (stored, else the defaults of docs/rules/review.md, "Rubric") and whether it is locked. */
 export function createRubricStore() {
   return {
     async get(tx: Db, round: ReviewRound): Promise<{ criteria: Criterion[]; version: number }> {
@@ -14,6 +14,13 @@ export function createRubricStore() {
     async locked(tx: Db, round: ReviewRound): Promise<boolean> {
       const [row] = await tx.select({ one: sql<number>`1` }).from(scoreSheets).where(and(eq(scoreSheets.round, round))).limit(1);
       return !!row;
+    },
+    /** Writes the round's criteria at `version` (the first save of a round still on the defaults creates its row). */
+    async save(tx: Db, round: ReviewRound, criteria: Criterion[], version: number, by: string, at: Date): Promise<void> {
+      await tx
+        .insert(rubrics)
+        .values({ round, criteria, version, updatedBy: by, updatedAt: at })
+        .onConflictDoUpdate({ target: rubrics.round, set: { criteria, version, updatedBy: by, updatedAt: at } });
     },
   };
 }

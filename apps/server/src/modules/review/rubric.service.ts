@@ -10,7 +10,6 @@ import {
   type ScoringRule,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { rubrics } from '../../db/schema/review.js';
 import { badRequest } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
@@ -76,10 +75,7 @@ export function createRubricService(deps: Pick<ReviewDeps, 'db' | 'now' | 'rubri
         if (current.version === 0 || !sameCriteria(current.criteria, criteria)) {
           const at = deps.now();
           const version = current.version + 1;
-          await tx
-            .insert(rubrics)
-            .values({ round, criteria, version, updatedBy: actor.auth.accountId, updatedAt: at })
-            .onConflictDoUpdate({ target: rubrics.round, set: { criteria, version, updatedBy: actor.auth.accountId, updatedAt: at } });
+          await store.save(tx, round, criteria, version, actor.auth.accountId, at);
           if (!sameCriteria(current.criteria, criteria)) {
             await recordOperation(tx, actor, {
               action,
