@@ -8,6 +8,9 @@ const APP = /[\\/]apps[\\/]web[\\/]src[\\/]/;
 /** The PDF viewer page (a second entry) and what it shares with the portal stay out of the shell. */
 const VIEWER = /[\\/]apps[\\/]web[\\/]src[\\/](pdf-viewer[\\/]|components[\\/]preview[\\/]|lib[\\/]preferences\.ts$|i18n[\\/]locales[\\/][^\\/]+[\\/]files\.json$)/;
 
+/** Modules of @contest/shared that the route tables read at load (see the shell group). */
+const SHELL_SHARED = /[\\/]packages[\\/]shared[\\/]src[\\/]admin-menu-paths\.ts$/;
+
 /**
  * Groups for `output.codeSplitting`. Everything else (antd's components above all) is left to
  * Rolldown's automatic splitting, which keeps each component with the pages that use it.
@@ -31,10 +34,12 @@ export const codeSplitting = {
     // The portal's own modules that the entry imports statically (router, providers, session,
     // route tables, ...): one chunk instead of a dozen tiny ones, each with its own gzip overhead.
     // Only these modules, not what they import ('$initial' already means "needed at start").
+    // The admin menu paths of @contest/shared go with them: the route tables read them while the
+    // shell loads, and left to automatic splitting they landed in a chunk evaluated after it.
     {
       name: 'shell',
       tags: ['$initial' as const],
-      test: (id: string) => APP.test(id) && !VIEWER.test(id),
+      test: (id: string) => (APP.test(id) && !VIEWER.test(id)) || SHELL_SHARED.test(id),
       priority: 15,
       includeDependenciesRecursively: false,
     },

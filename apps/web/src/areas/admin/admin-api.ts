@@ -25,10 +25,7 @@ import type {
   SystemAccount,
   SystemAccountCreated,
 } from '@contest/shared';
-import type { BlobResult } from '../../api';
 import { api, dataOf } from '../../lib/api';
-import { saveBlob } from '../../lib/save-blob';
-export { saveBlob };
 
 export const ADMIN_QUERY_KEYS = {
   accounts: ['admin', 'accounts'] as const,
@@ -85,12 +82,6 @@ export const fetchUser = (id: string) => dataOf(api.get<RegisteredUserDetail>(`/
 export const setUserEnabled = (id: string, enabled: boolean) =>
   dataOf(api.put<RegisteredUser>(`/admin/user/${id}/status`, { enabled }));
 export const resetUserPassword = (id: string) => dataOf(api.post<GeneratedPassword>(`/admin/user/${id}/reset-password`));
-
-/** The export answers a file, or an envelope (too many rows) that the client has already toasted. */
-export async function exportUsers(params: object): Promise<BlobResult | null> {
-  const result = await api.get('/admin/user/export', { params, responseType: 'blob' });
-  return 'blob' in result ? result : null;
-}
 
 
 // My account

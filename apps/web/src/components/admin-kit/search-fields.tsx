@@ -132,10 +132,10 @@ export function SearchFields({ fields }: { fields: readonly SearchField[] }) {
             break;
           }
           case 'dateTimeRange':
-            control = <DatePicker.RangePicker showTime style={style} format={DATE_FORMATS.datetime} />;
+            control = <DatePicker.RangePicker showTime allowEmpty={[true, true]} style={style} format={DATE_FORMATS.datetime} />;
             break;
           case 'dateRange':
-            control = <DatePicker.RangePicker style={style} format={DATE_FORMATS.date} />;
+            control = <DatePicker.RangePicker allowEmpty={[true, true]} style={style} format={DATE_FORMATS.date} />;
             break;
         }
         return (

@@ -1,10 +1,7 @@
-import { useState } from 'react';
-import { DatePicker, Form, Input, Select, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
-import type { Dayjs } from 'dayjs';
+import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import {
-  DATE_FORMATS,
   LOGIN_METHODS,
   LOGIN_RESULT_LABELS,
   LOGIN_RESULTS,
@@ -13,22 +10,9 @@ import {
   type OperationRecordView,
   type Realm,
 } from '@contest/shared';
-import { KitTabs } from '../../../components/admin-kit/KitTabs';
-import { SearchTable } from '../../../components/admin-kit/SearchTable';
+import { KitTabs, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { useRouteTitle } from '../../../lib/route-handle';
 import { ADMIN_QUERY_KEYS, fetchLoginRecords, fetchOperationRecords, formatDateTime } from '../admin-api';
-
-/** Form values → audit query: the realm of the page, the time range as from/to date-times. */
-export function auditQueryOf(realm: Realm) {
-  return (values: Record<string, unknown>): Record<string, unknown> => {
-    const { range, ...rest } = values;
-    const pair = range as [Dayjs | null, Dayjs | null] | undefined;
-    const query: Record<string, unknown> = { ...rest, realm };
-    if (pair?.[0]) query.from = pair[0].format(DATE_FORMATS.datetime);
-    if (pair?.[1]) query.to = pair[1].format(DATE_FORMATS.datetime);
-    return query;
-  };
-}
 
 function UserAgent({ value }: { value: string | null }) {
   if (!value) return null;
@@ -39,18 +23,46 @@ function UserAgent({ value }: { value: string | null }) {
   );
 }
 
-function TimeRange() {
-  const { t } = useTranslation('admin');
-  return (
-    <Form.Item name="range" label={t('pages.audit.time')}>
-      <DatePicker.RangePicker showTime format={DATE_FORMATS.datetime} />
-    </Form.Item>
-  );
-}
+/** Account and time range, common to both tabs; the time range is sent as from/to date-times. */
+const ACCOUNT: SearchField = { name: 'username', label: 'pages.audit.account', kind: 'text' };
+const TIME_RANGE: SearchField = { name: 'range', label: 'pages.audit.time', kind: 'dateTimeRange', fromName: 'from', toName: 'to' };
+
+const LOGIN_FIELDS: SearchField[] = [
+  ACCOUNT,
+  {
+    name: 'method',
+    label: 'pages.audit.method',
+    kind: 'select',
+    width: 120,
+    options: LOGIN_METHODS.map((m) => ({ value: m, label: `pages.audit.methods.${m}` })),
+  },
+  {
+    name: 'result',
+    label: 'pages.audit.result',
+    kind: 'select',
+    width: 140,
+    options: LOGIN_RESULTS.map((r) => ({ value: r, label: LOGIN_RESULT_LABELS[r] })),
+  },
+  TIME_RANGE,
+];
+
+const OPERATION_FIELDS: SearchField[] = [
+  ACCOUNT,
+  // The filter searches by code: an exact one or a prefix ending in ':'.
+  { name: 'action', label: 'pages.audit.action', kind: 'text', placeholder: 'account:' },
+  {
+    name: 'result',
+    label: 'pages.audit.result',
+    kind: 'select',
+    width: 120,
+    options: OPERATION_RESULTS.map((r) => ({ value: r, label: `pages.audit.results.${r}` })),
+  },
+  TIME_RANGE,
+];
 
 function LoginRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
-  const columns: ColumnsType<LoginRecordView> = [
+  const columns: SearchColumns<LoginRecordView> = [
     { title: t('pages.audit.time'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'identifier', render: (_, row) => row.username ?? row.identifier },
     { title: t('pages.fields.name'), dataIndex: 'name' },
@@ -68,35 +80,12 @@ function LoginRecords({ realm }: { realm: Realm }) {
   return (
     <SearchTable<LoginRecordView, Record<string, unknown>>
       queryKey={ADMIN_QUERY_KEYS.loginRecords(realm)}
-      fetchPage={fetchLoginRecords}
-      initialFilters={{ realm }}
-      toQuery={auditQueryOf(realm)}
+      // The realm is the page's, not a filter: it stays out of the form and the URL.
+      fetchPage={(q) => fetchLoginRecords({ ...q, realm })}
       rowKey="id"
       columns={columns}
-      filters={
-        <>
-          <Form.Item name="username" label={t('pages.audit.account')}>
-            <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-          </Form.Item>
-          <Form.Item name="method" label={t('pages.audit.method')}>
-            <Select
-              allowClear
-              style={{ width: 120 }}
-              placeholder={t('pages.common.all')}
-              options={LOGIN_METHODS.map((m) => ({ value: m, label: t(`pages.audit.methods.${m}`) }))}
-            />
-          </Form.Item>
-          <Form.Item name="result" label={t('pages.audit.result')}>
-            <Select
-              allowClear
-              style={{ width: 140 }}
-              placeholder={t('pages.common.all')}
-              options={LOGIN_RESULTS.map((r) => ({ value: r, label: LOGIN_RESULT_LABELS[r] }))}
-            />
-          </Form.Item>
-          <TimeRange />
-        </>
-      }
+      searchFields={LOGIN_FIELDS}
+      urlState
     />
   );
 }
@@ -118,7 +107,7 @@ export function useAuditNames(): { action(code: string): string; target(type: st
 function OperationRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const names = useAuditNames();
-  const columns: ColumnsType<OperationRecordView> = [
+  const columns: SearchColumns<OperationRecordView> = [
     { title: t('pages.audit.time'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'username' },
     {
@@ -147,39 +136,28 @@ function OperationRecords({ realm }: { realm: Realm }) {
   return (
     <SearchTable<OperationRecordView, Record<string, unknown>>
       queryKey={ADMIN_QUERY_KEYS.operationRecords(realm)}
-      fetchPage={fetchOperationRecords}
-      initialFilters={{ realm }}
-      toQuery={auditQueryOf(realm)}
+      // The realm is the page's, not a filter: it stays out of the form and the URL.
+      fetchPage={(q) => fetchOperationRecords({ ...q, realm })}
       rowKey="id"
       columns={columns}
-      filters={
-        <>
-          <Form.Item name="username" label={t('pages.audit.account')}>
-            <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-          </Form.Item>
-          <Form.Item name="action" label={t('pages.audit.action')}>
-            <Input allowClear placeholder="account:" />
-          </Form.Item>
-          <Form.Item name="result" label={t('pages.audit.result')}>
-            <Select
-              allowClear
-              style={{ width: 120 }}
-              placeholder={t('pages.common.all')}
-              options={OPERATION_RESULTS.map((r) => ({ value: r, label: t(`pages.audit.results.${r}`) }))}
-            />
-          </Form.Item>
-          <TimeRange />
-        </>
-      }
+      searchFields={OPERATION_FIELDS}
+      urlState
     />
   );
 }
 
-/** 行为审计: login records and operation records of one realm's accounts, in two tabs. */
+type Tab = 'login' | 'operation';
+
+/**
+ * 行为审计: login records and operation records of one realm's accounts, in two tabs. The tab and
+ * the open tab's filters are in the URL (?tab=operation); switching tabs starts the other list unfiltered.
+ */
 function AuditPage({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const title = useRouteTitle();
-  const [tab, setTab] = useState('login');
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'operation' ? 'operation' : 'login';
+  const setTab = (key: string) => setParams(key === 'operation' ? { tab: key } : {}, { replace: true });
   return (
     <section className="admin-page" data-testid={`audit-page-${realm.toLowerCase()}`}>
       <h1 className="admin-page__title">{title}</h1>
@@ -187,8 +165,12 @@ function AuditPage({ realm }: { realm: Realm }) {
         activeKey={tab}
         onChange={setTab}
         items={[
-          { key: 'login', txtMes: t('pages.audit.loginTab'), component: <LoginRecords realm={realm} /> },
-          { key: 'operation', txtMes: t('pages.audit.operationTab'), component: <OperationRecords realm={realm} /> },
+          { key: 'login', txtMes: t('pages.audit.loginTab'), component: tab === 'login' ? <LoginRecords realm={realm} /> : null },
+          {
+            key: 'operation',
+            txtMes: t('pages.audit.operationTab'),
+            component: tab === 'operation' ? <OperationRecords realm={realm} /> : null,
+          },
         ]}
       />
     </section>

@@ -1,31 +1,20 @@
 import { useState } from 'react';
-import { Button, DatePicker, Descriptions, Form, Input, Select, Space, Spin } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
-import type { ColumnsType } from 'antd/es/table';
-import type { Dayjs } from 'dayjs';
+import { Button, Descriptions, Space, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  DATE_FORMATS,
-  TEAM_DICT_TYPES,
-  USER_TEAM_STATUS_FILTERS,
-  type RegisteredUser,
-  type TeamStatus,
-} from '@contest/shared';
+import { TEAM_DICT_TYPES, USER_TEAM_STATUS_FILTERS, type RegisteredUser } from '@contest/shared';
+import { ExportButton, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { LabelValue } from '../../../components/admin-kit/LabelValue';
-import { SearchTable } from '../../../components/admin-kit/SearchTable';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
 import { Permission } from '../../../lib/permission';
 import {
   ADMIN_QUERY_KEYS,
-  exportUsers,
   fetchUser,
   fetchUsers,
   formatDateTime,
   resetUserPassword,
-  saveBlob,
   setUserEnabled,
 } from '../admin-api';
 import { PasswordOnceDialog } from '../components/PasswordOnceDialog';
@@ -33,15 +22,33 @@ import { piiValue } from '../components/PiiText';
 import { StatusTag } from '../components/StatusTag';
 import { useAccountActions } from '../components/use-account-actions';
 
-/** Form values → list query: the registration range becomes from/to dates. */
-export function userQueryOf(values: Record<string, unknown>): Record<string, unknown> {
-  const { registered, ...rest } = values;
-  const range = registered as [Dayjs | null, Dayjs | null] | undefined;
-  const query: Record<string, unknown> = { ...rest };
-  if (range?.[0]) query.from = range[0].format(DATE_FORMATS.date);
-  if (range?.[1]) query.to = range[1].format(DATE_FORMATS.date);
-  return query;
-}
+/** The filters of /admin/user/list and /admin/user/export; the registration range is sent as from/to dates. */
+const USER_FIELDS: SearchField[] = [
+  { name: 'username', label: 'pages.fields.username', kind: 'text' },
+  { name: 'phone', label: 'pages.fields.phone', kind: 'text' },
+  { name: 'orgName', label: 'pages.users.orgName', kind: 'text' },
+  {
+    name: 'teamStatus',
+    label: 'pages.users.teamStatus',
+    kind: 'select',
+    width: 140,
+    options: USER_TEAM_STATUS_FILTERS.map((value) => ({
+      value,
+      label: value === 'NONE' ? 'pages.users.noTeam' : `files:contest.teamStatus.${value}`,
+    })),
+  },
+  {
+    name: 'enabled',
+    label: 'pages.fields.status',
+    kind: 'select',
+    width: 120,
+    options: [
+      { value: 'true', label: 'pages.common.enabled' },
+      { value: 'false', label: 'pages.common.disabled' },
+    ],
+  },
+  { name: 'registered', label: 'pages.fields.createdAt', kind: 'dateRange', fromName: 'from', toName: 'to' },
+];
 
 /** Two label/value columns, one on a phone (two leave a date-time a word per line there). */
 const DETAIL_COLUMNS = { xs: 1, sm: 2 } as const;
@@ -115,11 +122,11 @@ function UserDetail({ id }: { id: string }) {
 /** 注册用户管理 (/admin/user/team): search, list, detail drawer, disable/enable, reset password, export. */
 export function RegisteredUsersPage() {
   const { t } = useTranslation('admin');
-  const { t: tFiles } = useTranslation('files');
+  // The team status options are named by the files texts.
+  useTranslation('files');
   const queryClient = useQueryClient();
   const [detailId, setDetailId] = useState<string | null>(null);
   const [password, setPassword] = useState<{ account: string; password: string } | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.users });
 
@@ -130,19 +137,7 @@ export function RegisteredUsersPage() {
     onPassword: setPassword,
   });
 
-  const download = async (filters: Record<string, unknown>) => {
-    setExporting(true);
-    try {
-      const file = await exportUsers(filters);
-      if (file) saveBlob(file, t('pages.users.exportName'));
-    } catch {
-      // The client has shown the refusal (e.g. too many rows).
-    } finally {
-      setExporting(false);
-    }
-  };
-
-  const columns: ColumnsType<RegisteredUser> = [
+  const columns: SearchColumns<RegisteredUser> = [
     { title: t('pages.fields.username'), dataIndex: 'username' },
     { title: t('pages.fields.name'), dataIndex: 'name' },
     { title: t('pages.fields.phone'), dataIndex: 'phone', render: (v: string | null, row) => piiValue('user', row.id, 'phone', v) },
@@ -181,11 +176,6 @@ export function RegisteredUsersPage() {
     },
   ];
 
-  const statusOptions = USER_TEAM_STATUS_FILTERS.map((value) => ({
-    value,
-    label: value === 'NONE' ? t('pages.users.noTeam') : tFiles(`contest.teamStatus.${value as TeamStatus}`),
-  }));
-
   return (
     <section className="admin-page" data-testid="registered-users-page">
       <h1 className="admin-page__title">{t('titles.userTeam')}</h1>
@@ -194,42 +184,13 @@ export function RegisteredUsersPage() {
         fetchPage={fetchUsers}
         rowKey="id"
         columns={columns}
-        toQuery={userQueryOf}
-        filters={
-          <>
-            <Form.Item name="username" label={t('pages.fields.username')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="phone" label={t('pages.fields.phone')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="orgName" label={t('pages.users.orgName')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="teamStatus" label={t('pages.users.teamStatus')}>
-              <Select allowClear style={{ width: 140 }} placeholder={t('pages.common.all')} options={statusOptions} />
-            </Form.Item>
-            <Form.Item name="enabled" label={t('pages.fields.status')}>
-              <Select
-                allowClear
-                style={{ width: 120 }}
-                placeholder={t('pages.common.all')}
-                options={[
-                  { value: 'true', label: t('pages.common.enabled') },
-                  { value: 'false', label: t('pages.common.disabled') },
-                ]}
-              />
-            </Form.Item>
-            <Form.Item name="registered" label={t('pages.fields.createdAt')}>
-              <DatePicker.RangePicker format={DATE_FORMATS.date} />
-            </Form.Item>
-          </>
-        }
+        searchFields={USER_FIELDS}
+        urlState
         toolbar={(filters) => (
           <Permission codes={['user:export']}>
-            <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void download(filters)}>
+            <ExportButton url="/admin/user/export" params={filters} fallbackName={t('pages.users.exportName')}>
               {t('pages.users.export')}
-            </Button>
+            </ExportButton>
           </Permission>
         )}
       />

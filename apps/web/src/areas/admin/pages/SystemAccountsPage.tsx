@@ -1,12 +1,11 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Form, Input, Select, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, emailSchema, isMaskedPii, phoneSchema, systemAccountUpdateSchema, usernameSchema, type SystemAccount } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
-import { SearchTable } from '../../../components/admin-kit/SearchTable';
+import { SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { Permission } from '../../../lib/permission';
 import { schemaRule, useTranslateMessage } from '../../../lib/form-rules';
 import {
@@ -38,6 +37,26 @@ interface AccountForm {
 
 const FORM_FIELDS = ['username', 'name', 'phone', 'email', 'roleIds'] as const;
 
+/** The filters of /admin/system/account; the roles to choose from are loaded. */
+function accountFieldsOf(roleOptions: SearchField['options']): SearchField[] {
+  return [
+    { name: 'username', label: 'pages.fields.username', kind: 'text' },
+    { name: 'name', label: 'pages.fields.name', kind: 'text' },
+    { name: 'phone', label: 'pages.fields.phone', kind: 'text' },
+    {
+      name: 'enabled',
+      label: 'pages.fields.status',
+      kind: 'select',
+      width: 120,
+      options: [
+        { value: 'true', label: 'pages.common.enabled' },
+        { value: 'false', label: 'pages.common.disabled' },
+      ],
+    },
+    { name: 'roleId', label: 'pages.fields.roles', kind: 'select', width: 160, options: roleOptions ?? [] },
+  ];
+}
+
 /** Optional fields: empty is fine, anything typed must pass the shared schema. */
 const optional = (schema: Parameters<typeof schemaRule>[0], translate: (m: string) => string) => {
   const rule = schemaRule(schema, translate);
@@ -56,7 +75,8 @@ export function SystemAccountsPage() {
   const translate = useTranslateMessage();
   const queryClient = useQueryClient();
   const roles = useQuery({ queryKey: ADMIN_QUERY_KEYS.roles, queryFn: fetchRoles });
-  const roleOptions = (roles.data ?? []).map((r) => ({ value: r.id, label: r.name }));
+  const roleOptions = useMemo(() => (roles.data ?? []).map((r) => ({ value: r.id, label: r.name })), [roles.data]);
+  const searchFields = useMemo(() => accountFieldsOf(roleOptions), [roleOptions]);
 
   const [editing, setEditing] = useState<SystemAccount | 'new' | null>(null);
   const [assigning, setAssigning] = useState<SystemAccount | null>(null);
@@ -126,7 +146,7 @@ export function SystemAccountsPage() {
     onPassword: setPassword,
   });
 
-  const columns: ColumnsType<SystemAccount> = [
+  const columns: SearchColumns<SystemAccount> = [
     { title: t('pages.fields.username'), dataIndex: 'username' },
     { title: t('pages.fields.name'), dataIndex: 'name' },
     // Masked; the eye shows the account's phone and e-mail in full (pii:view).
@@ -178,33 +198,8 @@ export function SystemAccountsPage() {
         fetchPage={fetchAccounts}
         rowKey="id"
         columns={columns}
-        filters={
-          <>
-            <Form.Item name="username" label={t('pages.fields.username')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="name" label={t('pages.fields.name')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="phone" label={t('pages.fields.phone')}>
-              <Input allowClear placeholder={t('pages.common.enterPlaceholder')} />
-            </Form.Item>
-            <Form.Item name="enabled" label={t('pages.fields.status')}>
-              <Select
-                allowClear
-                style={{ width: 120 }}
-                placeholder={t('pages.common.all')}
-                options={[
-                  { value: 'true', label: t('pages.common.enabled') },
-                  { value: 'false', label: t('pages.common.disabled') },
-                ]}
-              />
-            </Form.Item>
-            <Form.Item name="roleId" label={t('pages.fields.roles')}>
-              <Select allowClear style={{ width: 160 }} placeholder={t('pages.common.all')} options={roleOptions} />
-            </Form.Item>
-          </>
-        }
+        searchFields={searchFields}
+        urlState
         toolbar={
           <Permission codes={['account:edit']}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => openEdit('new')}>
