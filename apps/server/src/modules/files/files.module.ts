@@ -26,6 +26,8 @@ export interface FilesOptions {
   expertFileView?: AccessRules['expertFileView'];
   /** Tests pass a driver of their own. */
   storage?: Storage;
+  /** The clock the upload admission measures piece durations by (ms); tests move it instead of waiting. */
+  now?: () => number;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function registerFiles(
     storage,
     pieces,
     links,
+    now: options.now,
     limits: { piecesInFlight: config.files.maxPiecesInFlight, piecesWaiting: config.files.maxPiecesWaiting },
     rules: {
       adminCan: (ctx, code) => identity.permissions.can(ctx, code),

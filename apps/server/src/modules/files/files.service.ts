@@ -99,6 +99,8 @@ export interface FilesServiceDeps {
   links: LinkSigner;
   rules: AccessRules;
   limits?: UploadLimits;
+  /** The admission's clock (ms; Date.now by default). */
+  now?: (() => number) | undefined;
 }
 
 /** What uploads may hold of one instance at a time. */
@@ -150,6 +152,7 @@ export function createFilesService(deps: FilesServiceDeps) {
     maxWaiting: deps.limits?.piecesWaiting ?? DEFAULT_PIECES_WAITING,
     maxWaitMs: deps.limits?.pieceWaitMs ?? PIECE_WAIT_MS,
     lagTargetMs: deps.limits?.lagTargetMs ?? DEFAULT_LAG_TARGET_MS,
+    now: deps.now,
   });
   // Joins hash what was not folded and hand the file to storage (for S3, the whole file again):
   // a few at a time, so a burst of finishing uploads does not take every disk and socket at once.

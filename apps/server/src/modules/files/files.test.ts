@@ -16,7 +16,7 @@ import { accounts, attachments, operationRecords } from '../../db/schema.js';
 import { createAuthRepository } from '../auth/auth.repository.js';
 import { createPermissionService } from '../auth/permission.service.js';
 import { createSessionService } from '../auth/session.service.js';
-import { registerFiles } from './files.module.js';
+import { registerFiles, type FilesOptions } from './files.module.js';
 import type { FilesService } from './files.service.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import { CLAIM_FILE, createPieceStore, type ClaimRecord, type StorePlan } from './piece-store.js';
@@ -756,13 +756,13 @@ describe('the sha256 of a chunked upload (hashed as the pieces come)', () => {
  * A test app with the files routes only, under `env`. `files` is its service: the tests wait on
  * `pieceWouldWait()` (whether the line has room) instead of sleeping until a piece is in line.
  */
-async function filesTestApp(env: Record<string, string>): Promise<TestApp & { files: FilesService }> {
+async function filesTestApp(env: Record<string, string>, options: FilesOptions = {}): Promise<TestApp & { files: FilesService }> {
   const app = await createTestApp(env, { bare: true });
   const db = app.database.db;
   let files: FilesService | undefined;
   await app.app.register(
     async (api) => {
-      ({ files } = await registerFiles(api, app.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) }));
+      ({ files } = await registerFiles(api, app.app.deps, { sessions: createSessionService(db), permissions: createPermissionService(createAuthRepository(db)) }, options));
     },
     { prefix: '/api' },
   );
@@ -793,12 +793,14 @@ async function slowPieceOn(target: TestApp, who: SignedIn, fields: PieceFields, 
 describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT)', () => {
   let busy: TestApp & { files: FilesService };
   let uploader: SignedIn;
+  // The admission's clock runs `skew` ms ahead of the real one: a test moves it on instead of waiting.
+  let skew = 0;
   const url = '/api/attachment/piece/upload';
   const busyUploads = () => join(busy.config.dataDir, 'uploads');
 
   beforeAll(async () => {
     // No line here: every piece beyond the one place is refused at once (the line has its own suite below).
-    busy = await filesTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1', UPLOAD_MAX_PIECES_WAITING: '0' });
+    busy = await filesTestApp({ UPLOAD_MAX_PIECES_IN_FLIGHT: '1', UPLOAD_MAX_PIECES_WAITING: '0' }, { now: () => Date.now() + skew });
     uploader = await signIn(busy, { realm: 'USER' });
   });
 
@@ -894,10 +896,10 @@ describe('pieces in flight are limited per instance (UPLOAD_MAX_PIECES_IN_FLIGHT
 
   it('asks refused pieces to wait longer when pieces take long and refusals pile up', async () => {
     // A piece that holds its turn for 3 s raises the instance's average piece time (a moving
-    // average weighing the newest piece 0.2: 3 s lifts it to >= 0.6 s). Real time: the admission
-    // keeps its own reference to Date.now (admission.ts), which fake timers cannot replace later.
+    // average weighing the newest piece 0.2: 3 s lifts it to >= 0.6 s). The admission's clock is
+    // moved on by 3 s while the piece holds its turn (filesTestApp's `now`), not waited for.
     const slow = await slowPiece({ id: newUploadId(), name: 'slow.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
-    await new Promise((r) => setTimeout(r, 3000));
+    skew += 3000;
     expect((await slow.finish()).statusCode).toBe(200);
     const held = await slowPiece({ id: newUploadId(), name: 'held.pdf', chunks: 1, chunk: 0 }, fakeFile.pdf(1000));
     const waits: number[] = [];
