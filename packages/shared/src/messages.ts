@@ -86,6 +86,8 @@ export const VALIDATION_MSG = {
   emailFormat: '请输入正确的邮箱格式',
   agreementRequired: '请先阅读并勾选协议',
   usernameLength: '用户名长度应为 4-20 位',
+  /** Sign-in names (usernames, phones, emails, codes) are at most 64 characters; nothing longer can be an account. */
+  loginNameLength: '用户名不能超过 64 个字符',
   emailLength: '邮箱地址过长',
   codeFormat: '验证码应为 6 位数字',
   passwordSame: '新密码不能与原密码相同',

@@ -17,7 +17,7 @@ export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 const requiredString = (message: string, typeMessage: string = message) =>
   z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : typeMessage) }).min(1, message);
 
-export const loginUsernameSchema = requiredString(V.usernameRequired).max(64, V.usernameLength);
+export const loginUsernameSchema = requiredString(V.usernameRequired).max(64, V.loginNameLength);
 
 export const passwordSchema = (requiredMessage: string = V.passwordRequired) =>
   requiredString(requiredMessage)

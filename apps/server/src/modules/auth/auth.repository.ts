@@ -22,7 +22,10 @@ export function createAuthRepository(db: Db) {
       roleCode: accounts.roleCode,
       agreedAt: accounts.agreedAt,
       mustChangePassword: accounts.mustChangePassword,
+      teamId: teamsView.id,
       teamStatus: teamsView.status,
+      teamTrack: teamsView.track,
+      teamAuditReason: teamsView.auditReason,
       prelimStatus: prelimDocsView.status,
       hasUnread: hasUnreadExpr(accounts.id),
       // As the driver parsed it: drizzle's jsonb decoder would JSON.parse the (already parsed)

@@ -301,10 +301,15 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
         mustChangePassword: row.mustChangePassword,
         watermark: row.username,
         dataDocMenuName: typeof row.dataDocMenuName === 'string' && row.dataDocMenuName ? row.dataDocMenuName : '数据文档',
+        // The spec's user object (docs/rules/identity.md, "Who am I"): participants have no role row, so
+        // the role code stands for it (as EXPERT does for experts); the organisation is the team.
         user: {
-          roleId: null,
-          organizationType: null,
-          organization: null,
+          roleId: row.roleCode,
+          organizationType: row.roleCode,
+          organization:
+            row.teamId === null
+              ? null
+              : { id: row.teamId, direction: row.teamTrack, authenticationStatus: teamStatus, reason: teamStatus === 'REVISING' || teamStatus === 'REJECTED' ? row.teamAuditReason : null },
           account: { name: row.username, phone: row.phone },
         },
       };

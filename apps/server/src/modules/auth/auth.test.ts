@@ -160,7 +160,7 @@ describe('participant login and sessions', () => {
       account: { name: u.username, roleCode: 'USER' },
       teamStatus: null,
       hasUnReadMessage: false,
-      user: { account: { name: u.username, phone: u.phone } },
+      user: { roleId: 'USER', organizationType: 'USER', organization: null, account: { name: u.username, phone: u.phone } },
     });
     // The one field naming a password is the flag of a pending change; nothing else may.
     expect(info.json().data.mustChangePassword).toBe(false);
@@ -178,6 +178,14 @@ describe('participant login and sessions', () => {
     const info = async () => (await t.app.inject({ method: 'GET', url: '/api/user/account', headers: bearer(token) })).json().data;
     await t.database.db.delete(settings).where(eq(settings.key, 'site.dataDocMenuName'));
     expect(await info()).toMatchObject({ teamStatus: 'APPROVED', dataDocMenuName: '数据文档', agree: true });
+    // The user object names the account kind and the team as its organisation.
+    const [own] = await t.database.db.select().from(teams).innerJoin(accounts, eq(accounts.id, teams.ownerId)).where(eq(accounts.username, 'demo1'));
+    expect((await info()).user).toEqual({
+      roleId: 'USER',
+      organizationType: 'USER',
+      organization: { id: own!.teams.id, direction: own!.teams.track, authenticationStatus: 'APPROVED', reason: null },
+      account: { name: 'demo1', phone: own!.accounts.phone },
+    });
     await t.database.db.insert(settings).values({ key: 'site.dataDocMenuName', value: '赛题数据' });
     expect((await info()).dataDocMenuName).toBe('赛题数据');
 
@@ -211,6 +219,9 @@ describe('participant login and sessions', () => {
 
   it('login validation uses the spec messages', async () => {
     expect((await login({ username: '', password: 'x' })).json().message).toBe(V.usernameRequired);
+    // A sign-in name is a username, phone, email or code: past 64 characters it cannot be an account,
+    // and the register form's 4-20 rule would be the wrong thing to say.
+    expect((await login({ username: 'a'.repeat(65), password: 'x' })).json()).toMatchObject({ status: 400, message: V.loginNameLength });
     expect((await login({ username: 'someone', password: '' })).json().message).toBe(V.passwordRequired);
     expect((await login({ isPhoneLogin: true, phone: '1234', smsCode: '123456' })).json().message).toBe(V.phoneLength);
     expect((await login({ isPhoneLogin: true, phone: '13800000000', smsCode: '' })).json().message).toBe(V.codeRequired);

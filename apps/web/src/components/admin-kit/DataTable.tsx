@@ -65,7 +65,7 @@ export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'l
 
 /**
  * The console's table (docs/rules/screens.md, "Shared widgets"): a skeleton of six rows while the first page loads,
- * 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>. A table wider
+ * 请求加载中.... over the rows while a later page loads, 暂无相关信息 when empty, '--' in empty cells. Paging is the separate <Pager/>. A table wider
  * than its card scrolls inside it (on a phone the columns never widen the page); a caller's
  * own `scroll` replaces that.
  */
@@ -90,7 +90,8 @@ export function DataTable<T extends object>({ loading = false, columns = [], dat
       className={className ? `kit-table ${className}` : 'kit-table'}
       columns={withEmptyCells(columns)}
       dataSource={dataSource}
-      loading={loading}
+      // A refetch over rows already shown (paging, sorting, a new search): the spec's 请求加载中.... over them.
+      loading={loading ? { spinning: true, description: t('kit.requestLoading') } : false}
       pagination={false}
       locale={{ emptyText: t('kit.emptyTable') }}
     />

@@ -53,6 +53,15 @@ describe('DataTable', { timeout: 20_000 }, () => {
     }
   });
 
+  it('shows 请求加载中.... over the rows while a later page loads, and nothing once loaded', async () => {
+    const rows = [{ id: '1', name: '张三' }];
+    const { rerender } = renderKit(<DataTable<Row> rowKey="id" columns={columns} dataSource={rows} loading />);
+    expect(await screen.findByText('请求加载中....')).toBeTruthy();
+    expect(screen.getByText('张三')).toBeTruthy();
+    rerender(<DataTable<Row> rowKey="id" columns={columns} dataSource={rows} loading={false} />);
+    await waitFor(() => expect(screen.queryByText('请求加载中....')).toBeNull());
+  });
+
   it('shows 暂无相关信息 when empty and -- in empty cells', async () => {
     const { unmount } = renderKit(<DataTable<Row> rowKey="id" columns={columns} dataSource={[]} />);
     expect(await screen.findByText('暂无相关信息')).toBeTruthy();
