@@ -5,7 +5,7 @@ import { solveSlider } from './support/slider.js';
 import { startPortal, type Portal } from './support/portal.js';
 
 /**
- * A console list page by keyboard alone (docs/accessibility.md): Tab from the first filter goes
+ * A console list page by keyboard alone (docs/security.md, "Accessibility"): Tab from the first filter goes
  * through every filter (both halves of a date range), the search buttons, the batch actions, the
  * table and on to the paging. The date-range filter once kept Tab in its 开始日期 input for ever.
  */

@@ -18,6 +18,8 @@ import { EXPERT_EXPORT_URL, EXPERT_QUERY_KEYS, fetchExperts, resetExpertPassword
 import { useExpertMessage } from './expert-messages';
 import './experts.css';
 
+const TITLE_DICT = 'PROFESSIONAL_TITLE';
+
 const FIELDS: SearchField[] = [
   { name: 'keyword', label: 'experts:filters.keyword', kind: 'text', placeholder: 'experts:filters.keywordPlaceholder', width: 220 },
   { name: 'track', label: 'experts:filters.track', kind: 'dict', dictType: TRACK_DICT },
@@ -46,7 +48,7 @@ export function ExpertsPage() {
   const { message } = useFeedback();
   const translate = useExpertMessage();
   const queryClient = useQueryClient();
-  const labels = useDictLabels([TRACK_DICT]).data;
+  const labels = useDictLabels([TRACK_DICT, TITLE_DICT]).data;
   const [editing, setEditing] = useState<ExpertRow | 'new' | null>(null);
   const [importing, setImporting] = useState(false);
   const [password, setPassword] = useState<{ account: string; password: string } | null>(null);
@@ -80,7 +82,8 @@ export function ExpertsPage() {
         </div>
       ),
     },
-    { title: t('fields.title'), dataIndex: 'title' },
+    // Free text, or a 职称 code (demo data, imports): a code shows its name in the page's language.
+    { title: t('fields.title'), dataIndex: 'title', render: (title: string | null) => labelOf(labels, TITLE_DICT, title) },
     {
       title: t('fields.tracks'),
       dataIndex: 'tracks',

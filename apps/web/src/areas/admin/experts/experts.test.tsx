@@ -38,6 +38,7 @@ const page = <T,>(list: T[]): Page<T> => ({ list, page: 1, size: 10, total: list
 
 const DICT: Record<string, Record<string, string>> = {
   TRACK: { SMART_SUPERVISION: '智能监管与基金安全', PAYMENT_REFORM: '支付方式改革' },
+  PROFESSIONAL_TITLE: { SENIOR: '正高级' },
 };
 
 function mockGet(info: StaffInfo, list: ExpertRow[]) {
@@ -60,7 +61,7 @@ describe('专家库', { timeout: 60_000 }, () => {
   it('lists experts with track names, groups, agreement and status; searches by keyword', async () => {
     const get = mockGet(superAdmin(), [
       row(1, { tracks: ['SMART_SUPERVISION', 'PAYMENT_REFORM'], groups: { PRELIMINARY: '第一组', FINAL: null }, agreed: true, orgCreditCode: '91350100M000100Y43' }),
-      row(2, { enabled: false }),
+      row(2, { enabled: false, title: 'SENIOR' }),
     ]);
     renderRoute(PATH);
     const first = (await screen.findByText('E0001', {}, SLOW)).closest('tr')!;
@@ -74,6 +75,10 @@ describe('专家库', { timeout: 60_000 }, () => {
     expect(first.textContent).toContain('启用');
     const second = screen.getByText('E0002').closest('tr')!;
     expect(second.textContent).toContain('未签署');
+    // A title held as a 职称 code (demo data, imports) shows its name; free text shows as typed.
+    expect(second.textContent).toContain('正高级');
+    expect(second.textContent).not.toContain('SENIOR');
+    expect(first.textContent).toContain('主任医师');
     expect(within(second).getByTestId('row-toggle').textContent).toBe('启用');
     expect(screen.getByTestId('expert-create')).toBeTruthy();
     expect(screen.getByTestId('expert-import-open')).toBeTruthy();
