@@ -218,6 +218,8 @@ export interface AssignPreview {
   placements: (Placement & { projectName: string; track: string | null; groupName: string })[];
   problems: (AssignProblem & { projectName: string; track: string | null })[];
   loads: { groupId: string; name: string; before: number; after: number }[];
+  /** The setting every placement needs (大赛设置: experts per project), named where a group has too few. */
+  minExperts: number;
 }
 export const assignApplySchema = z.object({ token: z.string().min(1).max(128) });
 

@@ -322,6 +322,7 @@ export function createGroupsService(deps: Pick<ReviewDeps, 'db' | 'now' | 'view'
         placements: result.placements.map((x) => ({ ...x, projectName: projects.get(x.projectId)?.projectName ?? '', track: projects.get(x.projectId)?.track ?? null, groupName: groups.get(x.groupId)?.name ?? '' })),
         problems: problemsOf(projects, result.problems),
         loads: result.loads.map((l) => ({ groupId: l.groupId, name: groups.get(l.groupId)?.name ?? '', before: l.before, after: l.after })),
+        minExperts: input.minExperts,
       };
     },
 

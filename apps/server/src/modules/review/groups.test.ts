@@ -365,8 +365,10 @@ describe.each(['PRELIMINARY', 'FINAL'] as const)('automatic assignment of %s', (
     ]);
     const preview = await c.preview();
     expect(preview.statusCode).toBe(200);
-    const { token, placements, problems, loads } = preview.body.data;
+    const { token, placements, problems, loads, minExperts } = preview.body.data;
     expect(token).toMatch(/^[0-9a-f]{64}$/);
+    // The setting the placements had to meet, so the page can say where a refusal comes from.
+    expect(minExperts).toBe(2);
     expect(problems).toEqual([]);
     const placed = new Map(placements.map((x) => [x.projectId, x]));
     expect(placed.get(projects[0]!)).toMatchObject({ groupId: g1, groupName: '监管一组', expected: 2, track: 'SMART_SUPERVISION' });

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Empty, Skeleton, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
-import type { AssignPreview, ReviewRound } from '@contest/shared';
+import { Link } from 'react-router';
+import { ADMIN_MENU_PATHS, type AssignPreview, type ReviewRound } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { labelOf, useDictLabels } from '../../../components/contest';
@@ -164,6 +165,21 @@ export function AssignDialog({ round, open, onClose, onApplied }: AssignDialogPr
             scroll={{ x: 'max-content' }}
             data-testid="assign-loads"
           />
+          {preview.problems.some((p) => p.code === 'TOO_FEW_EXPERTS') && (
+            // Where the number comes from, and where to change it (the default of 5 refuses groups of 3).
+            <Alert
+              type="info"
+              showIcon
+              title={t('assign.minExpertsHint', { min: preview.minExperts })}
+              action={
+                <Link to={ADMIN_MENU_PATHS.systemSettings} onClick={onClose} data-testid="assign-settings-link">
+                  {t('assign.openSettings')}
+                </Link>
+              }
+              className="review-block"
+              data-testid="assign-min-experts"
+            />
+          )}
           {preview.problems.length > 0 && (
             <>
               <h3 className="review-subtitle review-subtitle--danger">{t('assign.problems', { count: preview.problems.length })}</h3>

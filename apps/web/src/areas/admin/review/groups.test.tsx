@@ -42,6 +42,7 @@ const preview = (token: string): AssignPreview => ({
   problems: [
     { projectId: ID(8), code: 'TOO_FEW_EXPERTS', reason: '回避后最多只有 3 名专家（第2评审组），少于最低 5 名', projectName: '医保智能审核8号', track: 'SMART_SERVICE' },
   ],
+  minExperts: 5,
 });
 
 /** Opens an antd select and clicks the option showing `text`. */
@@ -199,6 +200,9 @@ describe('review groups pages', { timeout: 60_000 }, () => {
     const problems = within(dialog).getByTestId('assign-problems');
     expect(problems.textContent).toContain('医保智能审核8号');
     expect(within(problems).getByText(/少于最低 5 名/).className).toContain('danger');
+    // Too few experts: the preview says which setting asks for 5 and leads to it.
+    expect(within(dialog).getByTestId('assign-min-experts').textContent).toContain('每个项目至少需要 5 位评审专家');
+    expect(within(dialog).getByTestId('assign-settings-link').getAttribute('href')).toBe('/admin/system/settings');
 
     fireEvent.click(within(dialog).getByTestId('assign-apply'));
     await waitFor(() => expect(post).toHaveBeenCalledWith('/admin/review/prelim/assign/apply', { token: 'tok1' }, { silent: true }));
