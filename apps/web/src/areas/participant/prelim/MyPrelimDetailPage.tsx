@@ -7,7 +7,7 @@ import { EMPTY, SubmissionDetail, dateTimeText } from '../components/SubmissionD
 import { GoElsewhere, SubmissionLoad } from '../components/SubmissionLoad';
 import { PRELIM_FLOW } from './prelim-flow';
 import { prelimFormAllowed } from './prelim-loader';
-import { ResultCards } from '../results/ResultCards';
+import { ResultCards, useFinalResultOut } from '../results/ResultCards';
 import '../team/team.css';
 
 const LABEL_TYPES = [TEAM_DICT_TYPES.track];
@@ -30,6 +30,8 @@ export function MyPrelimDetailPage() {
 
 function PrelimView({ doc, labels }: { doc: PrelimDetail; labels: DictLabels | undefined }) {
   const { t } = useTranslation('signup');
+  // The banner follows the stage: once the final's result is out, the result card says it all.
+  const finalOut = useFinalResultOut();
   // No count without a file: the list already says 未上传, a "--" beside it would read 未上传--.
   const chars =
     doc.applicationChars === null
@@ -46,7 +48,7 @@ function PrelimView({ doc, labels }: { doc: PrelimDetail; labels: DictLabels | u
       formAllowed={prelimFormAllowed(doc.status)}
       notices={
         <>
-          {doc.inFinal && (
+          {doc.inFinal && finalOut === false && (
             <Alert className="contest-page__alert" type="success" showIcon title={t('materials.inFinalTitle')} description={t('materials.inFinalText')} data-testid="in-final" />
           )}
 

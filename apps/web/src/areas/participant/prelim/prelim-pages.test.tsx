@@ -163,4 +163,17 @@ describe('/material-submission/detail', { timeout: 30_000 }, () => {
     expect(detail.textContent).toContain('未上传');
     expect(detail.textContent).not.toContain('未上传--');
   });
+
+  it('drops the 晋级决赛 banner once the final result is published: the result card takes its place', async () => {
+    const final = {
+      round: 'FINAL', published: true, version: 1, publishedAt: '2025-09-01T02:00:00.000Z', periodEndsAt: null, appealEndsAt: null,
+      inPeriod: false, appealOpen: false, newsId: null, appeal: null,
+      entry: { projectName: '医保智能审核', teamName: '数据治理实验室', orgName: '示例医院', track: 'SMART_SUPERVISION', rank: 1, score: 91.5, outcome: 'FIRST_PRIZE', award: '一等奖', scoreSummary: null },
+    };
+    mockGets({ '/prelim-doc/my': prelimFixture('APPROVED', { inFinal: true }), '/results/mine': { now: '2025-09-02T02:00:00.000Z', rounds: [final] } });
+    renderRoute('/material-submission/detail');
+    const detail = await screen.findByTestId('materials-detail');
+    await within(detail).findByTestId('result-cards');
+    expect(within(detail).queryByTestId('in-final')).toBeNull();
+  });
 });

@@ -24,6 +24,16 @@ const noticePath = (id: string) => `/dynamic-detail?id=${encodeURIComponent(id)}
  * while the server says an appeal can be filed (after the window the button is gone and the reason
  * is shown). Nothing before a round is published, nothing when the call fails.
  */
+/**
+ * Whether the team's final-round result is out (published with its line): the 晋级决赛 banner gives
+ * way to it. undefined while the results load; false when they cannot be loaded.
+ */
+export function useFinalResultOut(): boolean | undefined {
+  const mine = useQuery({ queryKey: MY_RESULTS_QUERY_KEY, queryFn: fetchMyResults, retry: false });
+  if (mine.isPending) return undefined;
+  return (mine.data?.rounds ?? []).some((r) => r.round === 'FINAL' && r.published && r.entry !== null);
+}
+
 export function ResultCards() {
   const mine = useQuery({ queryKey: MY_RESULTS_QUERY_KEY, queryFn: fetchMyResults, retry: false });
   const now = useServerClock(mine.data?.now);
