@@ -11,6 +11,7 @@ export const BROADCAST_MSG = {
   segmentTrackInvalid: '参赛方向不正确',
   segmentAccountInvalid: '指定的用户不正确',
   segmentAccountsTooMany: '指定用户最多 1000 个',
+  segmentResultInvalid: '评审结果不正确',
   titleRequired: '请输入标题',
   titleTooLong: '标题不能超过 100 个字符',
   bodyRequired: '请输入内容',

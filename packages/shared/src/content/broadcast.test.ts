@@ -24,6 +24,8 @@ describe('segmentSchema', () => {
     const id = 'AAAAAAAA-0000-4000-8000-000000000000';
     expect(segmentSchema.parse({ kind: 'ACCOUNTS', values: [id, id.toLowerCase()] })).toEqual({ kind: 'ACCOUNTS', values: [id.toLowerCase()] });
     expect(segmentSchema.parse({ kind: 'PRELIM_STATUS', values: ['NOT_FILLED'] })).toEqual({ kind: 'PRELIM_STATUS', values: ['NOT_FILLED'] });
+    expect(segmentSchema.parse({ kind: 'FINALIST', values: ['x'] })).toEqual({ kind: 'FINALIST', values: [] });
+    expect(segmentSchema.parse({ kind: 'RESULT', values: ['FINAL:AWARDED', 'PRELIMINARY:PROMOTED'] })).toEqual({ kind: 'RESULT', values: ['FINAL:AWARDED', 'PRELIMINARY:PROMOTED'] });
   });
 
   it('refuses with the texts of BROADCAST_MSG', () => {
@@ -34,6 +36,8 @@ describe('segmentSchema', () => {
     expect(issue({ kind: 'ACCOUNTS', values: ['x'] })).toBe(M.segmentAccountInvalid);
     expect(issue({ kind: 'ACCOUNTS', values: Array.from({ length: 1001 }, () => 'x') })).toBe(M.segmentAccountsTooMany);
     expect(issue({ kind: 'TRACK', values: ['   '] })).toBe(M.segmentTrackInvalid);
+    expect(issue({ kind: 'RESULT' })).toBe(M.segmentValuesRequired);
+    expect(issue({ kind: 'RESULT', values: ['FINAL:PROMOTED'] })).toBe(M.segmentResultInvalid);
   });
 
   it('every text is a user message (shown as written)', () => {
@@ -48,6 +52,8 @@ describe('texts', () => {
     expect(describeSegment({ kind: 'PRELIM_STATUS', values: ['NOT_FILLED'] })).toBe('初赛材料状态：未填写');
     expect(describeSegment({ kind: 'TRACK', values: ['A', 'B'] }, { A: '支付方式改革' })).toBe('参赛方向：支付方式改革、B');
     expect(describeSegment({ kind: 'ACCOUNTS', values: ['1', '2'] })).toBe('指定用户（2 人）');
+    expect(describeSegment({ kind: 'FINALIST', values: [] })).toBe('入围决赛的参赛用户');
+    expect(describeSegment({ kind: 'RESULT', values: ['FINAL:AWARDED', 'PRELIMINARY:PROMOTED'] })).toBe('评审结果：决赛获奖、初赛晋级');
   });
 
   it('renders the offered variables and names the others', () => {

@@ -33,19 +33,37 @@ export const BROADCAST_MENU = { INSITE: 'InMailManage', SMS: 'NoteManage', EMAIL
  * - PRELIM_STATUS: owners of teams whose materials are in one of the statuses, NOT_FILLED
  *   being an approved team that has saved no materials;
  * - TRACK: owners of teams of one of the tracks (TRACK dictionary codes, the sign-up's track);
- * - ACCOUNTS: the chosen accounts (at most 1000; ids that are not participants are left out).
+ * - ACCOUNTS: the chosen accounts (at most 1000; ids that are not participants are left out);
+ * - FINALIST: owners of teams whose project is in the final round (入围决赛: a final entry IN);
+ * - RESULT: owners of teams whose line in a round's current published result has one of the
+ *   outcomes (`PRELIMINARY:PROMOTED` 初赛晋级, `FINAL:AWARDED` 决赛获奖, ...; RESULT_SEGMENT_VALUES).
  */
-export const SEGMENT_KINDS = ['ALL', 'TEAM_STATUS', 'PRELIM_STATUS', 'TRACK', 'ACCOUNTS'] as const;
+export const SEGMENT_KINDS = ['ALL', 'TEAM_STATUS', 'PRELIM_STATUS', 'TRACK', 'FINALIST', 'RESULT', 'ACCOUNTS'] as const;
 export type SegmentKind = (typeof SEGMENT_KINDS)[number];
 export const SEGMENT_ACCOUNTS_MAX = 1000;
 export const SEGMENT_TRACKS_MAX = 50;
+
+/** Round and outcome of a published result line (RESULT segments): the outcomes each round gives. */
+export const RESULT_SEGMENT_VALUES = ['PRELIMINARY:PROMOTED', 'PRELIMINARY:NOT_PROMOTED', 'FINAL:AWARDED', 'FINAL:NONE'] as const;
+export type ResultSegmentValue = (typeof RESULT_SEGMENT_VALUES)[number];
+const RESULT_SEGMENT_NAMES: Record<ResultSegmentValue, string> = {
+  'PRELIMINARY:PROMOTED': '初赛晋级',
+  'PRELIMINARY:NOT_PROMOTED': '初赛未晋级',
+  'FINAL:AWARDED': '决赛获奖',
+  'FINAL:NONE': '决赛未获奖',
+};
 
 export type Segment =
   | { kind: 'ALL'; values: [] }
   | { kind: 'TEAM_STATUS'; values: TeamStatus[] }
   | { kind: 'PRELIM_STATUS'; values: PrelimDocStatus[] }
   | { kind: 'TRACK'; values: string[] }
+  | { kind: 'FINALIST'; values: [] }
+  | { kind: 'RESULT'; values: ResultSegmentValue[] }
   | { kind: 'ACCOUNTS'; values: string[] };
+
+/** Kinds that name no values (everyone of the kind). */
+const WITHOUT_VALUES: readonly SegmentKind[] = ['ALL', 'FINALIST'];
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,16 +80,17 @@ export const segmentSchema = z
   )
   .superRefine((s, ctx) => {
     const fail = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['values'] });
-    if (s.kind === 'ALL') return;
+    if (WITHOUT_VALUES.includes(s.kind)) return;
     if (s.values.length === 0) return fail(M.segmentValuesRequired);
     if (s.kind === 'TEAM_STATUS' && !s.values.every((v) => (TEAM_STATUSES as readonly string[]).includes(v))) return fail(M.segmentStatusInvalid);
     if (s.kind === 'PRELIM_STATUS' && !s.values.every((v) => (PRELIM_DOC_STATUSES as readonly string[]).includes(v))) return fail(M.segmentStatusInvalid);
     if (s.kind === 'TRACK' && (s.values.length > SEGMENT_TRACKS_MAX || s.values.some((v) => v === ''))) return fail(M.segmentTrackInvalid);
     if (s.kind === 'ACCOUNTS' && !s.values.every((v) => UUID_RE.test(v))) return fail(M.segmentAccountInvalid);
+    if (s.kind === 'RESULT' && !s.values.every((v) => (RESULT_SEGMENT_VALUES as readonly string[]).includes(v))) return fail(M.segmentResultInvalid);
   })
   // Stored and compared in one shape: no duplicates, sorted, ids in lower case, nothing for ALL.
   .transform((s) => {
-    if (s.kind === 'ALL') return { kind: 'ALL', values: [] } as Segment;
+    if (WITHOUT_VALUES.includes(s.kind)) return { kind: s.kind, values: [] } as Segment;
     const values = [...new Set(s.kind === 'ACCOUNTS' ? s.values.map((v) => v.toLowerCase()) : s.values)].sort();
     return { kind: s.kind, values } as Segment;
   });
@@ -90,6 +109,10 @@ export function describeSegment(segment: Segment, trackNames: Readonly<Record<st
       return `初赛材料状态：${segment.values.map((v) => PRELIM_DOC_STATUS_LABELS[v] ?? v).join('、')}`;
     case 'TRACK':
       return `参赛方向：${segment.values.map((v) => trackNames[v] ?? v).join('、')}`;
+    case 'FINALIST':
+      return '入围决赛的参赛用户';
+    case 'RESULT':
+      return `评审结果：${segment.values.map((v) => RESULT_SEGMENT_NAMES[v] ?? v).join('、')}`;
     case 'ACCOUNTS':
       return `指定用户（${segment.values.length} 人）`;
   }

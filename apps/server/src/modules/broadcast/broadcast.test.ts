@@ -5,6 +5,7 @@ import {
   ADMIN_MSG,
   BROADCAST_MSG as M,
   PRELIM_DOC_STATUSES,
+  RESULT_SEGMENT_VALUES,
   TEAM_STATUSES,
   segmentSchema,
   type BroadcastBatch,
@@ -14,7 +15,23 @@ import {
   type Page,
   type Segment,
 } from '@contest/shared';
-import { accounts, dictItems, dictTypes, jobs, messageBatches, messageRecipients, messageTemplates, messages, noticeOutbox, operationRecords, prelimDocs, teams } from '../../db/schema.js';
+import {
+  accounts,
+  dictItems,
+  dictTypes,
+  finalEntries,
+  jobs,
+  messageBatches,
+  messageRecipients,
+  messageTemplates,
+  messages,
+  noticeOutbox,
+  operationRecords,
+  prelimDocs,
+  resultEntries,
+  resultVersions,
+  teams,
+} from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
 import { createJobRunner, type JobRunner } from '../../lib/jobs.js';
 import { hashPassword } from '../../lib/password.js';
@@ -129,6 +146,24 @@ async function seedRandom(): Promise<void> {
         await tx.insert(prelimDocs).values({ teamId: team!.id, ownerId: a!.id, status: pick(TEAM_STATUSES), projectName: `项目${i}` });
       }
     }
+    // The final round and published results: entries IN or OUT; a preliminary result whose older,
+    // superseded version said otherwise (only the current version counts), and a final result.
+    const docs = await tx.select({ id: prelimDocs.id, teamId: prelimDocs.teamId }).from(prelimDocs).orderBy(prelimDocs.id);
+    for (const d of docs) if (rand() < 0.5) await tx.insert(finalEntries).values({ prelimId: d.id, status: rand() < 0.7 ? 'IN' : 'OUT', reason: '随机' });
+    const at = new Date('2025-08-01T02:00:00Z');
+    const version = async (round: 'PRELIMINARY' | 'FINAL', n: number, status: 'PUBLISHED' | 'SUPERSEDED') =>
+      (await tx.insert(resultVersions).values({ round, version: n, status, rule: {}, actorName: '管理员', publishedAt: at, periodEndsAt: at, appealEndsAt: at }).returning({ id: resultVersions.id }))[0]!.id;
+    const versions = [
+      { id: await version('PRELIMINARY', 1, 'SUPERSEDED'), outcomes: ['PROMOTED', 'NOT_PROMOTED'] as const },
+      { id: await version('PRELIMINARY', 2, 'PUBLISHED'), outcomes: ['PROMOTED', 'NOT_PROMOTED'] as const },
+      { id: await version('FINAL', 1, 'PUBLISHED'), outcomes: ['AWARDED', 'NONE'] as const },
+    ];
+    for (const v of versions) {
+      for (const d of docs) {
+        if (rand() < 0.3) continue;
+        await tx.insert(resultEntries).values({ versionId: v.id, prelimId: d.id, teamId: d.teamId, projectName: '项目', teamName: '团队', orgName: '单位', outcome: pick(v.outcomes) });
+      }
+    }
     // Staff are never participants, whatever they hold.
     for (const realm of ['ADMIN', 'EXPERT'] as const) {
       await tx.insert(accounts).values({ realm, username: `staff_${realm}`, phone: '15899999999', email: `staff_${realm}@example.com`, roleCode: realm === 'ADMIN' ? 'SYSTEM' : 'EXPERT', passwordHash });
@@ -155,6 +190,13 @@ async function directQuery(segment: Segment): Promise<string[]> {
     case 'TRACK':
       query = sql`select a.id from accounts a join teams t on t.owner_id = a.id where ${base} and t.track in (${inList(segment.values)})`;
       break;
+    case 'FINALIST':
+      query = sql`select distinct a.id from accounts a join prelim_docs p on p.owner_id = a.id join final_entries f on f.prelim_id = p.id where ${base} and f.status = 'IN'`;
+      break;
+    case 'RESULT':
+      query = sql`select distinct a.id from accounts a join teams t on t.owner_id = a.id join result_entries e on e.team_id = t.id join result_versions v on v.id = e.version_id
+        where ${base} and v.status = 'PUBLISHED' and (v.round || ':' || e.outcome) in (${inList(segment.values)})`;
+      break;
     case 'PRELIM_STATUS': {
       const saved = segment.values.filter((v) => v !== 'NOT_FILLED');
       const notFilled = segment.values.includes('NOT_FILLED');
@@ -168,14 +210,16 @@ async function directQuery(segment: Segment): Promise<string[]> {
 }
 
 function randomSegment(participantIds: string[]): Segment {
-  const kind = pick(['ALL', 'TEAM_STATUS', 'PRELIM_STATUS', 'TRACK', 'ACCOUNTS'] as const);
+  const kind = pick(['ALL', 'TEAM_STATUS', 'PRELIM_STATUS', 'TRACK', 'FINALIST', 'RESULT', 'ACCOUNTS'] as const);
   const some = <T,>(list: readonly T[]) => {
     const out = list.filter(() => rand() < 0.4);
     return out.length ? out : [pick(list)];
   };
   const raw =
-    kind === 'ALL'
+    kind === 'ALL' || kind === 'FINALIST'
       ? { kind }
+      : kind === 'RESULT'
+        ? { kind, values: some(RESULT_SEGMENT_VALUES) }
       : kind === 'TEAM_STATUS'
         ? { kind, values: some(TEAM_STATUSES) }
         : kind === 'PRELIM_STATUS'
@@ -256,6 +300,9 @@ describe('segments', () => {
       segmentSchema.parse({ kind: 'PRELIM_STATUS', values: ['NOT_FILLED', 'SUBMITTED'] }),
       segmentSchema.parse({ kind: 'TEAM_STATUS', values: ['REVISING'] }),
       segmentSchema.parse({ kind: 'TRACK', values: ['T_ALPHA', 'T_GAMMA'] }),
+      segmentSchema.parse({ kind: 'FINALIST' }),
+      segmentSchema.parse({ kind: 'RESULT', values: ['FINAL:AWARDED'] }),
+      segmentSchema.parse({ kind: 'RESULT', values: ['PRELIMINARY:PROMOTED', 'FINAL:NONE'] }),
     ];
     const segments = [...fixed, ...Array.from({ length: 25 }, () => randomSegment(ids))];
     let nonEmpty = 0;
@@ -273,6 +320,9 @@ describe('segments', () => {
     // The data must make the comparison mean something: most segments hold someone, NOT_FILLED too.
     expect(nonEmpty).toBeGreaterThan(20);
     expect((await directQuery(fixed[1]!)).length).toBeGreaterThan(0);
+    // Finalists and award winners exist in the data, and the superseded preliminary version is not
+    // what the result segment reads (its lines differ from the current version's).
+    for (const k of [5, 6, 7]) expect((await directQuery(fixed[k]!)).length, JSON.stringify(fixed[k])).toBeGreaterThan(0);
   });
 
   it('leave out staff, disabled accounts and unknown ids', async () => {

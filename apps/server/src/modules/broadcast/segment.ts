@@ -2,7 +2,9 @@ import { and, asc, eq, gt, inArray, isNotNull, or, sql, type SQL } from 'drizzle
 import type { Segment } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { accountsView } from '../auth/auth.read-model.js';
+import { finalEntriesView } from '../final-entries/final-entries.read-model.js';
 import { prelimDocsView } from '../prelim/prelim.read-model.js';
+import { resultEntriesView, resultVersionsView } from '../results/results.read-model.js';
 import { teamsView } from '../team/team.read-model.js';
 
 /**
@@ -22,6 +24,25 @@ export function segmentCondition(segment: Segment): SQL {
       return and(participant, ownsTeam(inArray(teamsView.track, segment.values)))!;
     case 'ACCOUNTS':
       return and(participant, inArray(accountsView.id, segment.values))!;
+    case 'FINALIST':
+      // A project in the final round: its final entry is IN (the materials' owner is the team's).
+      return and(
+        participant,
+        sql`exists (select 1 from ${finalEntriesView} inner join ${prelimDocsView} on ${prelimDocsView.id} = ${finalEntriesView.prelimId} where ${prelimDocsView.ownerId} = ${accountsView.id} and ${finalEntriesView.status} = 'IN')`,
+      )!;
+    case 'RESULT': {
+      // The team's line in the round's current (PUBLISHED) version has one of the outcomes.
+      const pairs = segment.values.map((v) => {
+        const [round, outcome] = v.split(':') as [string, string];
+        return sql`(${resultVersionsView.round} = ${round} and ${resultEntriesView.outcome} = ${outcome})`;
+      });
+      return and(
+        participant,
+        ownsTeam(
+          sql`exists (select 1 from ${resultEntriesView} inner join ${resultVersionsView} on ${resultVersionsView.id} = ${resultEntriesView.versionId} where ${resultEntriesView.teamId} = ${teamsView.id} and ${resultVersionsView.status} = 'PUBLISHED' and (${sql.join(pairs, sql` or `)}))`,
+        ),
+      )!;
+    }
     case 'PRELIM_STATUS': {
       const saved = segment.values.filter((v) => v !== 'NOT_FILLED') as Array<(typeof prelimDocsView.status.enumValues)[number]>;
       const terms: SQL[] = [];

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Select, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PRELIM_DOC_STATUSES, SEGMENT_ACCOUNTS_MAX, SEGMENT_KINDS, TEAM_STATUSES, type Segment, type SegmentKind } from '@contest/shared';
+import { PRELIM_DOC_STATUSES, RESULT_SEGMENT_VALUES, SEGMENT_ACCOUNTS_MAX, SEGMENT_KINDS, TEAM_STATUSES, type Segment, type SegmentKind } from '@contest/shared';
 import { useDictOptions } from '../../../components/admin-kit';
 import { labelOf, useDictLabels } from '../../../components/contest';
 import { MESSAGING_QUERY_KEYS, searchAccounts } from './messaging-api';
@@ -17,8 +17,14 @@ export interface SegmentValue {
 
 export const EMPTY_SEGMENT: SegmentValue = { kind: 'ALL', values: [] };
 
-/** A segment is complete when it names everyone or at least one value. */
-export const segmentComplete = (value: SegmentValue | undefined) => !!value && (value.kind === 'ALL' || value.values.length > 0);
+/** Kinds that name everyone of the kind, without values. */
+const WITHOUT_VALUES: readonly SegmentKind[] = ['ALL', 'FINALIST'];
+
+/** A segment is complete when it names everyone of its kind or at least one value. */
+export const segmentComplete = (value: SegmentValue | undefined) => !!value && (WITHOUT_VALUES.includes(value.kind) || value.values.length > 0);
+
+/** i18n key of a RESULT value (`FINAL:AWARDED`): i18next reads ':' as a namespace separator. */
+const resultKey = (value: string) => `segment.result.${value.replace(':', '_')}` as 'segment.result.FINAL_AWARDED';
 
 /** The segment in words, in the page's language (the server's `segmentText` is Chinese). */
 export function useSegmentText(): (segment: Segment | SegmentValue) => string {
@@ -35,6 +41,10 @@ export function useSegmentText(): (segment: Segment | SegmentValue) => string {
         return t('segment.text.PRELIM_STATUS', { values: join(segment.values.map((v) => t(`segment.prelimStatus.${v}` as 'segment.prelimStatus.DRAFT'))) });
       case 'TRACK':
         return t('segment.text.TRACK', { values: join(segment.values.map((v) => labelOf(labels, TRACK_DICT, v))) });
+      case 'FINALIST':
+        return t('segment.text.FINALIST');
+      case 'RESULT':
+        return t('segment.text.RESULT', { values: join(segment.values.map((v) => t(resultKey(v)))) });
       case 'ACCOUNTS':
         return t('segment.text.ACCOUNTS', { count: segment.values.length });
     }
@@ -101,7 +111,8 @@ export interface SegmentPickerProps {
 
 /**
  * Who receives a bulk send (docs/rules/content.md, "Bulk sends"): everyone, by sign-up status, by materials status
- * (未填写 = approved without materials), by track, or chosen accounts.
+ * (未填写 = approved without materials), by track, the finalists, by published result (初赛晋级, 决赛获奖, ...),
+ * or chosen accounts.
  */
 export function SegmentPicker({ value = EMPTY_SEGMENT, onChange, id }: SegmentPickerProps) {
   const { t } = useTranslation('messaging');
@@ -144,6 +155,18 @@ export function SegmentPicker({ value = EMPTY_SEGMENT, onChange, id }: SegmentPi
           options={tracks}
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('segment.trackPlaceholder')}
+          aria-label={t('segment.values')}
+          style={{ width: '100%' }}
+          data-testid="segment-values"
+        />
+      )}
+      {value.kind === 'RESULT' && (
+        <Select
+          mode="multiple"
+          value={value.values}
+          onChange={(values: string[]) => set({ values })}
+          options={RESULT_SEGMENT_VALUES.map((v) => ({ value: v, label: t(resultKey(v)) }))}
+          placeholder={t('segment.resultPlaceholder')}
           aria-label={t('segment.values')}
           style={{ width: '100%' }}
           data-testid="segment-values"

@@ -293,6 +293,29 @@ describe('站内信管理', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('batch-open')).toBeTruthy();
   });
 
+  it('compose: the finalists need no values; award winners are picked by published result', async () => {
+    mockGet(superAdmin(), { lists: [page([])] });
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) => {
+      if (url === '/admin/broadcast/insite/preview') return ok(preview());
+      throw new Error(`unexpected POST ${url}`);
+    });
+    renderRoute(INMAIL);
+    const dialog = await openCompose('发送站内信');
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '决赛安排' } });
+    fireEvent.change(within(dialog).getByLabelText('内容'), { target: { value: '请准时参加现场答辩' } });
+    await pick(dialog, '发送对象', '入围决赛');
+    fireEvent.click(within(dialog).getByTestId('compose-preview'));
+    await waitFor(() =>
+      expect(post).toHaveBeenCalledWith('/admin/broadcast/insite/preview', { segment: { kind: 'FINALIST', values: [] }, templateId: null, title: '决赛安排', body: '请准时参加现场答辩' }, { silent: true }),
+    );
+    await pick(dialog, '发送对象', '按评审结果');
+    await pick(dialog, '范围', '决赛获奖');
+    fireEvent.click(within(dialog).getByTestId('compose-preview'));
+    await waitFor(() =>
+      expect(post).toHaveBeenLastCalledWith('/admin/broadcast/insite/preview', { segment: { kind: 'RESULT', values: ['FINAL:AWARDED'] }, templateId: null, title: '决赛安排', body: '请准时参加现场答辩' }, { silent: true }),
+    );
+  });
+
   it('reads in English', async () => {
     localStorage.setItem('lang', 'en');
     mockGet(superAdmin(), { lists: [page([batch(1, { segment: { kind: 'PRELIM_STATUS', values: ['NOT_FILLED'] } })])] });
