@@ -1,13 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { CONTEST_NAME_DEFAULT, TEMPLATE_CODES, type DocAudience, type DocCategory } from '@contest/shared';
 import type { Storage } from '../lib/storage/storage.js';
 import { deliverMessage } from '../modules/messages/deliver.js';
 import { createSiteContentRepository } from '../modules/site-content/site-content.repository.js';
 import { textPdf, type TextBlock } from '../modules/documents/text-pdf.js';
 import type { Db } from '../db/client.js';
-import { accounts, attachments, documents, messages } from '../db/schema.js';
+import { accounts, attachments, documents, messages, prelimDocs } from '../db/schema.js';
+import { countPdfCharacters } from '../modules/contest/pdf-chars.js';
 
 /**
  * Content every portal needs from the first start (site blocks, the templates the sign-up page
@@ -51,6 +52,78 @@ export async function seedContent(db: Db, storage: Storage, opts: { demo: boolea
     pdf: () => textPdf(DATA_GUIDE, { title: '大赛数据集说明' }),
   });
   await seedDemoMessages(db);
+  await seedDemoApplications(db, storage);
+}
+
+/**
+ * The demo projects' 申报书 (application PDF): without one, an expert scoring a demo project had
+ * nothing to read. Only for demo projects that have none; the text names the project, never the
+ * team or its organisation (blind review, docs/rules/review.md).
+ */
+async function seedDemoApplications(db: Db, storage: Storage): Promise<void> {
+  const docs = await db
+    .select({ id: prelimDocs.id, ownerId: prelimDocs.ownerId, projectName: prelimDocs.projectName, summary: prelimDocs.summary })
+    .from(prelimDocs)
+    .innerJoin(accounts, eq(accounts.id, prelimDocs.ownerId))
+    .where(and(isNull(prelimDocs.applicationFileId), inArray(prelimDocs.status, ['SUBMITTED', 'APPROVED']), sql`${accounts.username} like 'demo%'`));
+  for (const doc of docs) {
+    const content = textPdf(
+      [
+        { text: '项目申报书', size: 20, align: 'center' },
+        { text: doc.projectName, size: 14, align: 'center', spaceBefore: 12 },
+        { text: '一、项目概述', size: 13, spaceBefore: 18 },
+        { text: doc.summary, indent: 2 },
+        ...DEMO_APPLICATION_SECTIONS,
+      ],
+      { title: `${doc.projectName} 申报书` },
+    );
+    const id = await storeDemoFile(db, storage, { ownerId: doc.ownerId, origin: 'PRELIM', fileName: '项目申报书.pdf', content });
+    const chars = await countPdfCharacters(Readable.from([content]), content.length);
+    // Only if still without one: a second start (or the owner's own upload meanwhile) keeps what is there.
+    const [set] = await db
+      .update(prelimDocs)
+      .set({ applicationFileId: id, applicationChars: chars })
+      .where(and(eq(prelimDocs.id, doc.id), isNull(prelimDocs.applicationFileId)))
+      .returning({ id: prelimDocs.id });
+    if (!set) await db.delete(attachments).where(eq(attachments.id, id));
+  }
+}
+
+const DEMO_APPLICATION_SECTIONS: TextBlock[] = [
+  { text: '二、需求分析', size: 13, spaceBefore: 18 },
+  { text: '围绕医保基金监管、支付方式改革与公共服务中的实际问题，梳理业务流程与数据现状，明确项目要解决的关键问题与目标用户。', indent: 2 },
+  { text: '三、技术方案', size: 13, spaceBefore: 18 },
+  { text: '采用数据治理、规则引擎与机器学习相结合的方法，构建可解释的分析模型，并通过接口与现有医保信息平台对接。', indent: 2 },
+  { text: '四、实施计划与预期成效', size: 13, spaceBefore: 18 },
+  { text: '分需求调研、原型验证、试点应用三个阶段推进，预期提升审核效率、降低不合理支出，并形成可推广的应用模式。', indent: 2 },
+];
+
+/** A demo file stored like an upload (storage first, then its row), answering the attachment id. */
+async function storeDemoFile(db: Db, storage: Storage, file: { ownerId: string; origin: 'PRELIM' | 'TEAM'; fileName: string; content: Buffer }): Promise<string> {
+  const sha256 = createHash('sha256').update(file.content).digest('hex');
+  const id = randomUUID();
+  const at = new Date();
+  const storageKey = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${id}`;
+  await storage.put(storageKey, Readable.from([file.content]), { size: file.content.length, sha256, contentType: 'application/pdf' });
+  try {
+    await db.insert(attachments).values({
+      id,
+      uniqueNo: randomBytes(16).toString('base64url'),
+      ownerId: file.ownerId,
+      origin: file.origin,
+      originalName: file.fileName,
+      extension: 'pdf',
+      mimeType: 'application/pdf',
+      size: file.content.length,
+      sha256,
+      storageKey,
+      isPublic: false,
+    });
+  } catch (err) {
+    await storage.delete(storageKey).catch(() => {});
+    throw err;
+  }
+  return id;
 }
 
 interface SeedDocument {

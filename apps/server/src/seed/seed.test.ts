@@ -7,8 +7,10 @@ import { loadTestConfig } from '../config/test-config.js';
 import { verifyPassword } from '../lib/password.js';
 import type { Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
-import { accountRoles, accounts, buttons, dictItems, expertProfiles, menus, news, roleButtons, roleMenus, roles, settings, statusHistory, teams } from '../db/schema.js';
+import { accountRoles, accounts, attachments, buttons, dictItems, expertProfiles, menus, news, prelimDocs, roleButtons, roleMenus, roles, settings, statusHistory, teams } from '../db/schema.js';
+import { createStorage } from '../lib/storage/create-storage.js';
 import { seed } from './seed.js';
+import { seedContent } from './seed-content.js';
 
 let database: Database;
 let drop: () => Promise<void>;
@@ -115,6 +117,23 @@ describe('seed', () => {
     const before = { news: await count(news), teams: await count(teams), accounts: await count(accounts) };
     await seed(database.db, { adminUsername: 'root1', adminPassword: undefined, demo: true });
     expect({ news: await count(news), teams: await count(teams), accounts: await count(accounts) }).toEqual(before);
+  });
+
+  it('--demo content gives every submitted or approved demo project an application PDF with its count, once', async () => {
+    const config = loadTestConfig();
+    const storage = createStorage(config.files.storage);
+    await seedContent(database.db, storage, { demo: true });
+    const reviewed = await database.db.select().from(prelimDocs).where(sql`${prelimDocs.status} in ('SUBMITTED', 'APPROVED')`);
+    expect(reviewed.length).toBeGreaterThan(5);
+    for (const doc of reviewed) {
+      expect(doc.applicationFileId, doc.projectName).not.toBeNull();
+      expect(doc.applicationChars, doc.projectName).toBeGreaterThan(50);
+    }
+    const [file] = await database.db.select().from(attachments).where(eq(attachments.id, reviewed[0]!.applicationFileId!));
+    expect(file).toMatchObject({ origin: 'PRELIM', ownerId: reviewed[0]!.ownerId, isPublic: false, originalName: '项目申报书.pdf' });
+    const files = await count(attachments);
+    await seedContent(database.db, storage, { demo: true });
+    expect(await count(attachments)).toBe(files);
   });
 });
 
