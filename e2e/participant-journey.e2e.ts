@@ -74,6 +74,21 @@ async function upload(scope: Locator, label: string, file: string): Promise<void
   await formItem.locator('[data-status="ok"]').first().waitFor({ timeout: 30_000 });
 }
 
+/**
+ * Confirms the submit dialog and waits for the detail page. Should the submission be refused, the
+ * failure names the toast's text instead of timing out on the URL (seen once in CI, under load).
+ */
+async function confirmSubmit(page: Page, detailUrl: string): Promise<void> {
+  const confirm = page.locator('.ant-modal-confirm');
+  await confirm.getByRole('button', { name: /确\s*认/ }).click();
+  const refused = page.locator('.ant-message-error, .ant-message-warning').first();
+  const outcome = await Promise.race([
+    page.waitForURL(detailUrl, { timeout: 60_000 }).then(() => 'navigated' as const),
+    refused.waitFor({ timeout: 60_000 }).then(() => 'refused' as const),
+  ]);
+  if (outcome === 'refused') throw new Error(`the submission was refused: ${await refused.innerText()}`);
+}
+
 async function api<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {
   const res = await fetch(`${portal.url}/api${path}`, {
     method,
@@ -138,8 +153,7 @@ describe('participant journey: sign-up, approval, preliminary materials', () => 
     await b.screenshot('journey-sign-form-zh');
 
     await page.getByTestId('submit').click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*认/ }).click();
-    await page.waitForURL('**/my-sign/detail');
+    await confirmSubmit(page, '**/my-sign/detail');
     await page.getByTestId('sign-detail').waitFor();
     expect(await page.getByTestId('contest-status').innerText()).toBe('已提交');
     expect(await page.getByTestId('attachment-row').count()).toBe(2);
@@ -185,8 +199,7 @@ describe('participant journey: sign-up, approval, preliminary materials', () => 
     await b.screenshot('journey-materials-form-zh');
 
     await page.getByTestId('submit').click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*认/ }).click();
-    await page.waitForURL('**/material-submission/detail');
+    await confirmSubmit(page, '**/material-submission/detail');
     expect(await page.getByTestId('application-chars').innerText()).toBe(`申报书字数：${PDF_CHARS}`);
     expect(await page.getByTestId('contest-status').innerText()).toBe('已提交');
     await b.screenshot('journey-materials-detail-zh');
