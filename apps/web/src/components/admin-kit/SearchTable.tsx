@@ -7,7 +7,22 @@ import { useSearchParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT, type Page } from '@contest/shared';
 import { useDictLabels } from '../contest/contest-common';
 import { DataTable } from './DataTable';
+import { ColumnPicker, useHiddenColumns } from './ColumnPicker';
 import { formatDateTime } from './kit-data';
+
+const DATE_TIME_WIDTH = 112;
+
+/** A date and time that wraps between the two (copying it still gives "YYYY-MM-DD hh:mm:ss"). */
+function DateTimeCell({ value }: { value: string | null }) {
+  const text = formatDateTime(value);
+  if (!text) return null;
+  const [date, time] = text.split(' ');
+  return (
+    <span className="kit-datetime">
+      <span>{date}</span> <span>{time}</span>
+    </span>
+  );
+}
 import { Pager } from './Pager';
 import { SearchForm } from './SearchForm';
 import { SearchFields, fieldsToQuery, queryNamesOf, queryToFields, type SearchField } from './search-fields';
@@ -32,6 +47,11 @@ export type SearchColumn<T> = ColumnsType<T>[number] & {
   dateTime?: boolean;
   /** With `sorter: true`: the `sort` value sent (default: the column's key, else its dataIndex). */
   sortKey?: string;
+  /**
+   * A column the reader may hide (`'shown'`) or show (`'hidden'`, hidden until chosen) with 列设置;
+   * the choice is kept per list (`columnsId`). Needs a key or a string dataIndex.
+   */
+  optional?: 'shown' | 'hidden';
 };
 export type SearchColumns<T> = SearchColumn<T>[];
 
@@ -60,6 +80,8 @@ export interface SearchTableProps<T, F extends object> {
   batchActions?(selected: T[], clear: () => void): ReactNode;
   /** Rows that may be selected (others get a disabled box). */
   rowSelectable?(row: T): boolean;
+  /** Where the reader's choice of optional columns is kept (one id per list; the query key by default). */
+  columnsId?: string;
 }
 
 interface ListState<F> {
@@ -100,6 +122,13 @@ function positiveInt(value: string | null, fallback: number, max = Number.MAX_SA
   return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
 }
 
+/** A column's id for 列设置: its key, else a string dataIndex. */
+const columnIdOf = <T,>(column: SearchColumn<T>): string | undefined => {
+  if (column.key !== undefined && column.key !== null) return String(column.key);
+  const dataIndex = (column as ColumnType<T>).dataIndex;
+  return typeof dataIndex === 'string' ? dataIndex : undefined;
+};
+
 const sortKeyOf = <T,>(column: SearchColumn<T>): string | undefined => {
   if (column.sortKey) return column.sortKey;
   if (column.key !== undefined && column.key !== null) return String(column.key);
@@ -125,6 +154,7 @@ export function SearchTable<T extends object, F extends object = Record<string, 
   urlState = false,
   batchActions,
   rowSelectable,
+  columnsId,
 }: SearchTableProps<T, F>) {
   const { t } = useTranslation('admin');
   const [form] = Form.useForm<Record<string, unknown>>();
@@ -228,11 +258,23 @@ export function SearchTable<T extends object, F extends object = Record<string, 
   );
   const labels = useDictLabels(dictTypes);
   const sortKeys = new Map<string, string>();
-  const tableColumns: ColumnsType<T> = columns.map((column) => {
-    const { dict, dateTime, sortKey: _sortKey, ...antdColumn } = column;
+  const pickable = columns.flatMap((c) => {
+    const id = columnIdOf(c);
+    return c.optional && id ? [{ id, title: c.title as ReactNode, hidden: c.optional === 'hidden' }] : [];
+  });
+  // By default a list's choice is kept under its query key (one per list page).
+  const [hiddenColumns, chooseHidden] = useHiddenColumns(columnsId ?? queryKey.map(String).join('.'), pickable);
+  const visibleColumns = columns.filter((c) => !c.optional || !hiddenColumns.has(columnIdOf(c) ?? ''));
+  const tableColumns: ColumnsType<T> = visibleColumns.map((column) => {
+    const { dict, dateTime, sortKey: _sortKey, optional: _optional, ...antdColumn } = column;
     const col = { ...antdColumn } as ColumnType<T>;
     if (!col.render && dict) col.render = (value: unknown) => (typeof value === 'string' && value ? (labels.data?.[dict]?.[value] ?? value) : null);
-    else if (!col.render && dateTime) col.render = (value: unknown) => formatDateTime(typeof value === 'string' ? value : null);
+    else if (!col.render && dateTime) {
+      // Date over time in a narrow column: a 1440 px console shows every column of its lists
+      // beside the fixed 操作 column (docs/rules/screens.md, "Shared widgets").
+      col.render = (value: unknown) => <DateTimeCell value={typeof value === 'string' ? value : null} />;
+      col.width ??= DATE_TIME_WIDTH;
+    }
     if (col.sorter) {
       const key = sortKeyOf(column);
       if (key) {
@@ -283,7 +325,16 @@ export function SearchTable<T extends object, F extends object = Record<string, 
           {filters}
         </SearchForm>
       )}
-      {toolbar && <div className="kit-toolbar">{typeof toolbar === 'function' ? toolbar(toolbarFilters) : toolbar}</div>}
+      {(toolbar || pickable.length > 0) && (
+        <div className="kit-toolbar">
+          {toolbar && (typeof toolbar === 'function' ? toolbar(toolbarFilters) : toolbar)}
+          {pickable.length > 0 && (
+            <div className="kit-toolbar__end">
+              <ColumnPicker columns={pickable} hidden={hiddenColumns} onChange={chooseHidden} />
+            </div>
+          )}
+        </div>
+      )}
       {batchActions && (
         <div className="kit-batch-bar" data-testid="kit-batch-bar">
           <span className="kit-batch-bar__count">{t('kit.selected', { count: rows.length })}</span>

@@ -183,9 +183,16 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
 
     fireEvent.click(within(first).getByTestId('row-audit'));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/preliminary/audit/${ID(1)}`), SLOW);
-    void router.navigate('/admin/preliminary/preliminarySearch');
+    await router.navigate('/admin/preliminary/preliminarySearch');
+    // The list is back (not the audit page's last render) before its 开始审核 is pressed.
+    await screen.findByText('医保智能审核1号', {}, SLOW);
+    // Every place the router goes: the queue page may move on from /audit/queue at once (the mocked
+    // queue is empty), faster than a poll of the current path would see it.
+    const visited: string[] = [];
+    const unsubscribe = router.subscribe((state) => visited.push(state.location.pathname));
     fireEvent.click(await screen.findByTestId('start-audit', {}, SLOW));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/preliminary/audit/queue'), SLOW);
+    await waitFor(() => expect(visited).toContain('/admin/preliminary/audit/queue'), SLOW);
+    unsubscribe();
   });
 
   it('初赛项目管理: batch decision on the selected SUBMITTED rows, with each row\'s result', async () => {

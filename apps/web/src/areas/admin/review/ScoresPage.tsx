@@ -80,19 +80,22 @@ export function ScoresPage({ round }: RoundProps) {
         </div>
       ),
     },
-    { title: t('common.org'), dataIndex: 'orgName' },
+    // At 1440 px the list shows what ranking needs; the other aggregates are one click away (列设置)
+    // and all of them are on the project's detail page.
+    { title: t('common.org'), dataIndex: 'orgName', optional: 'shown' },
     { title: t('common.track'), dataIndex: 'track', dict: TRACK_DICT },
-    { title: t('common.group'), dataIndex: 'groupName' },
+    { title: t('common.group'), dataIndex: 'groupName', optional: 'shown' },
     { title: t('common.scoresIn'), key: 'count', render: (_, row) => t('common.ofExpected', { n: row.count, expected: row.expected }) },
     {
       title: meta ? t('scores.ruleScoreOf', { aggregate: t(`aggregates.${meta.rule.aggregate}`) }) : t('scores.ruleScore'),
       dataIndex: 'ruleScore',
       render: (value: number | null) => <strong className="review-num" data-testid="rule-score">{points(value)}</strong>,
     },
-    { title: t('aggregates.MEAN'), dataIndex: 'mean', render: num },
+    { title: t('aggregates.MEAN'), dataIndex: 'mean', render: num, optional: 'hidden' },
     {
       title: t('aggregates.TRIMMED_MEAN'),
       dataIndex: 'trimmedMean',
+      optional: 'hidden',
       render: (value: number | null, row) => (
         <Space size={4}>
           {num(value)}
@@ -100,11 +103,12 @@ export function ScoresPage({ round }: RoundProps) {
         </Space>
       ),
     },
-    { title: t('aggregates.MEDIAN'), dataIndex: 'median', render: num },
-    { title: t('aggregates.ZSCORE'), dataIndex: 'zMean', render: num },
+    { title: t('aggregates.MEDIAN'), dataIndex: 'median', render: num, optional: 'hidden' },
+    { title: t('aggregates.ZSCORE'), dataIndex: 'zMean', render: num, optional: 'hidden' },
     ...criteria.map((c) => ({
       title: t('scores.criterionMean', { name: c.name, max: c.max }),
       key: `criterion-${c.key}`,
+      optional: 'hidden' as const,
       render: (_: unknown, row: ScoreRow) => num(row.criteria[c.key] ?? null),
     })),
     {
@@ -156,6 +160,7 @@ export function ScoresPage({ round }: RoundProps) {
         fetchPage={fetchPage}
         rowKey="projectId"
         columns={columns}
+        columnsId={`scores-${slug}`}
         searchFields={fields}
         urlState
         toolbar={(filters) =>

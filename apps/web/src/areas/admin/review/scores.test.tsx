@@ -148,9 +148,21 @@ describe('score query pages', { timeout: 60_000 }, () => {
     expect(within(first).getByTestId('rule-score').tagName).toBe('STRONG');
     expect(within(first).getByTestId('rule-score').textContent).toBe('81.33');
     expect(first.textContent).toContain('5 / 5');
-    expect(first.textContent).toContain('80.40');
-    expect(first.textContent).toContain('79.88');
-    expect(first.textContent).toContain('20.50');
+    // The other aggregates are behind 列设置 at first (a 1440 px screen shows the ranking columns);
+    // chosen, they show, and the choice is kept for the next visit.
+    expect(screen.queryByRole('columnheader', { name: '平均分' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: '创新性（25）均分' })).toBeNull();
+    fireEvent.click(screen.getByTestId('kit-columns'));
+    const picker = await screen.findByTestId('kit-column-picker');
+    fireEvent.click(within(picker).getByLabelText('平均分'));
+    fireEvent.click(within(picker).getByLabelText('标准分（z-score）平均'));
+    fireEvent.click(within(picker).getByLabelText('创新性（25）均分'));
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: '平均分' })).toBeTruthy());
+    expect(JSON.parse(localStorage.getItem('kit-columns:scores-prelim')!)).toMatchObject({ mean: true, median: false });
+    const shown = screen.getByText('医保智能审核1号').closest('tr')!;
+    expect(shown.textContent).toContain('80.40');
+    expect(shown.textContent).toContain('79.88');
+    expect(shown.textContent).toContain('20.50');
     expect(within(first).getByTestId('divergent-tag').textContent).toBe('分歧');
     await waitFor(() => expect(first.textContent).toContain('智能监管与基金安全'));
     expect(within(screen.getByText('医保智能审核2号').closest('tr')!).getByTestId('decided-by').textContent).toBe('去掉最高最低分后平均');
@@ -275,7 +287,9 @@ describe('score query pages', { timeout: 60_000 }, () => {
     const { router } = renderRoute('/admin/grade/gradeManage-admin-grade');
     const row = (await screen.findByText('医保智能审核1号', {}, SLOW)).closest('tr')!;
     expect(screen.getByRole('heading', { name: '决赛成绩查询' })).toBeTruthy();
-    expect(screen.getByRole('columnheader', { name: '现场答辩（20）均分' })).toBeTruthy();
+    // Criterion means are offered in 列设置 (hidden at first on a 1440 px list).
+    fireEvent.click(screen.getByTestId('kit-columns'));
+    expect(within(await screen.findByTestId('kit-column-picker')).getByLabelText('现场答辩（20）均分')).toBeTruthy();
     expect(screen.queryByTestId('kit-export')).toBeNull();
     fireEvent.click(within(row).getByRole('link', { name: '医保智能审核1号' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/competition/grade-admin-detail/${ID(1)}`));
@@ -297,6 +311,8 @@ describe('score query pages', { timeout: 60_000 }, () => {
     expect(within(first).getByTestId('divergent-tag').textContent).toBe('Divergent');
     expect(within(screen.getByText('医保智能审核2号').closest('tr')!).getByTestId('decided-by').textContent).toBe('Tied');
     expect(screen.getByTestId('scores-rule').textContent).toContain('Ranking: by Trimmed mean (highest and lowest dropped)');
-    expect(screen.getByRole('columnheader', { name: '创新性 (25) mean' })).toBeTruthy();
+    // Criterion means are offered in 列设置 (hidden at first on a 1440 px list).
+    fireEvent.click(screen.getByTestId('kit-columns'));
+    expect(within(await screen.findByTestId('kit-column-picker')).getByLabelText('创新性 (25) mean')).toBeTruthy();
   });
 });

@@ -13,8 +13,8 @@ export function TeamListPage() {
   const { t } = useTranslation('admin');
 
   const columns: SearchColumns<TeamAdminRow> = [
-    ...orgColumns(t),
-    { title: t('pages.qualification.fields.region'), dataIndex: 'region', dict: TEAM_DICT_TYPES.region },
+    ...orgColumns(t, { orgTypeOptional: true }),
+    { title: t('pages.qualification.fields.region'), dataIndex: 'region', dict: TEAM_DICT_TYPES.region, optional: 'hidden' },
     {
       title: t('pages.qualification.fields.leader'),
       key: 'leader',

@@ -35,8 +35,9 @@ export const TEAM_FIELDS: SearchField[] = [
 export const DRAFT_FIELDS: SearchField[] = [ORG_NAME, TEAM_NAME, ...DICT_FIELDS];
 
 /** The columns after the team's name on both lists: the organisation, its type, the track. */
-export const orgColumns = (t: TFunction<'admin'>): SearchColumns<TeamAdminRow> => [
+export const orgColumns = (t: TFunction<'admin'>, opts: { orgTypeOptional?: boolean } = {}): SearchColumns<TeamAdminRow> => [
     { title: t('pages.qualification.fields.orgName'), dataIndex: 'orgName', key: 'orgName', sorter: true },
-    { title: t('pages.qualification.fields.orgType'), dataIndex: 'orgType', dict: TEAM_DICT_TYPES.orgType },
+    // 资格管理 has it behind 列设置 at first: so its list fits a 1440 px screen beside 操作.
+    { title: t('pages.qualification.fields.orgType'), dataIndex: 'orgType', dict: TEAM_DICT_TYPES.orgType, ...(opts.orgTypeOptional ? { optional: 'hidden' as const } : {}) },
     { title: t('pages.qualification.fields.track'), dataIndex: 'track', dict: TEAM_DICT_TYPES.track },
 ];

@@ -110,9 +110,16 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
   it('资格管理: lists sign-ups with dictionary names, not codes, and searches by the declared fields', async () => {
     const get = mockGet(superAdmin(), { '/admin/team/list': page([row(1), row(2, { status: 'APPROVED', auditedAt: '2025-05-02T02:00:00Z' })]) });
     const { router } = renderRoute('/admin/competition/qualification?orgType=MEDICAL_INSTITUTION');
-    const first = (await screen.findByText('智慧医保1队', {}, SLOW)).closest('tr')!;
-    await waitFor(() => expect(first.textContent).toContain('医疗机构'));
-    expect(first.textContent).toContain('智能监管与基金安全');
+    let first = (await screen.findByText('智慧医保1队', {}, SLOW)).closest('tr')!;
+    await waitFor(() => expect(first.textContent).toContain('智能监管与基金安全'));
+    // 单位类型 and 所在地区 are behind 列设置 at first (the list fits a 1440 px screen beside 操作).
+    expect(screen.queryByRole('columnheader', { name: '单位类型' })).toBeNull();
+    fireEvent.click(screen.getByTestId('kit-columns'));
+    const picker = await screen.findByTestId('kit-column-picker');
+    fireEvent.click(within(picker).getByLabelText('单位类型'));
+    fireEvent.click(within(picker).getByLabelText('所在地区'));
+    await waitFor(() => expect(screen.getByText('智慧医保1队').closest('tr')!.textContent).toContain('医疗机构'));
+    first = screen.getByText('智慧医保1队').closest('tr')!;
     expect(first.textContent).toContain('北京市');
     expect(first.textContent).not.toContain('MEDICAL_INSTITUTION');
     expect(first.textContent).not.toContain('P01');
