@@ -82,13 +82,15 @@ export function ScoresPage({ round }: RoundProps) {
     },
     // At 1440 px the list shows what ranking needs; the other aggregates are one click away (列设置)
     // and all of them are on the project's detail page.
-    { title: t('common.org'), dataIndex: 'orgName', optional: 'shown' },
+    { title: t('common.org'), dataIndex: 'orgName', optional: 'shown', width: 150 },
     { title: t('common.track'), dataIndex: 'track', dict: TRACK_DICT },
     { title: t('common.group'), dataIndex: 'groupName', optional: 'shown' },
     { title: t('common.scoresIn'), key: 'count', render: (_, row) => t('common.ofExpected', { n: row.count, expected: row.expected }) },
     {
       title: meta ? t('scores.ruleScoreOf', { aggregate: t(`aggregates.${meta.rule.aggregate}`) }) : t('scores.ruleScore'),
       dataIndex: 'ruleScore',
+      // The header names the rule's aggregate: it wraps, so 极差 and 并列判定 stay in view at 1440 px.
+      width: 120,
       render: (value: number | null) => <strong className="review-num" data-testid="rule-score">{points(value)}</strong>,
     },
     { title: t('aggregates.MEAN'), dataIndex: 'mean', render: num, optional: 'hidden' },

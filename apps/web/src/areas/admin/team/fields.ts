@@ -39,5 +39,6 @@ export const orgColumns = (t: TFunction<'admin'>, opts: { orgTypeOptional?: bool
     { title: t('pages.qualification.fields.orgName'), dataIndex: 'orgName', key: 'orgName', sorter: true },
     // 资格管理 has it behind 列设置 at first: so its list fits a 1440 px screen beside 操作.
     { title: t('pages.qualification.fields.orgType'), dataIndex: 'orgType', dict: TEAM_DICT_TYPES.orgType, ...(opts.orgTypeOptional ? { optional: 'hidden' as const } : {}) },
-    { title: t('pages.qualification.fields.track'), dataIndex: 'track', dict: TEAM_DICT_TYPES.track },
+    // Long English track names wrap rather than push 操作 over the last columns.
+    { title: t('pages.qualification.fields.track'), dataIndex: 'track', dict: TEAM_DICT_TYPES.track, width: 150 },
 ];
