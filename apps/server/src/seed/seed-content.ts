@@ -211,7 +211,11 @@ const SITE_BLOCKS: { key: string; title: string; body: string }[] = [
   {
     key: 'home-tracks',
     title: '赛道设置',
-    body: '<ul><li>智能监管：医保基金使用的事前提醒、事中审核与事后监管</li><li>支付方式改革：DRG/DIP 支付的分析与评价</li><li>便民服务：医保电子凭证、移动支付等场景创新</li><li>数据治理：医保数据标准化、质量提升与安全共享</li></ul>',
+    // One line per track of the TRACK dictionary (names as the sign-up form offers them).
+    body:
+      '<ul><li>智能监管与基金安全：医保基金使用的事前提醒、事中审核与事后监管</li><li>支付方式改革：DRG/DIP 支付的分析与评价</li>' +
+      '<li>医保便民服务：医保电子凭证、移动支付等场景创新</li><li>医保数据治理与应用：医保数据标准化、质量提升与安全共享</li>' +
+      '<li>医药价格与招采：医药价格监测、集中带量采购的数据应用</li><li>其他创新应用：上述方向之外的智慧医保创新</li></ul>',
   },
   {
     key: 'home-schedule',

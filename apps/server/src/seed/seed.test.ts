@@ -7,7 +7,7 @@ import { loadTestConfig } from '../config/test-config.js';
 import { verifyPassword } from '../lib/password.js';
 import type { Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
-import { accountRoles, accounts, attachments, buttons, dictItems, expertProfiles, menus, news, prelimDocs, roleButtons, roleMenus, roles, settings, statusHistory, teams } from '../db/schema.js';
+import { accountRoles, accounts, attachments, buttons, dictItems, expertProfiles, menus, news, prelimDocs, roleButtons, roleMenus, roles, settings, siteContent, statusHistory, teams } from '../db/schema.js';
 import { createStorage } from '../lib/storage/create-storage.js';
 import { seed } from './seed.js';
 import { seedContent } from './seed-content.js';
@@ -131,6 +131,10 @@ describe('seed', () => {
     }
     const [file] = await database.db.select().from(attachments).where(eq(attachments.id, reviewed[0]!.applicationFileId!));
     expect(file).toMatchObject({ origin: 'PRELIM', ownerId: reviewed[0]!.ownerId, isPublic: false, originalName: '项目申报书.pdf' });
+    // The home page's track block names every track of the dictionary.
+    const [tracksBlock] = await database.db.select().from(siteContent).where(eq(siteContent.key, 'home-tracks'));
+    const trackNames = DICTIONARY_SEED.find((d) => d.code === 'TRACK')!.items.map((i) => i.name);
+    expect(trackNames.filter((name) => !tracksBlock!.body.includes(name))).toEqual([]);
     const files = await count(attachments);
     await seedContent(database.db, storage, { demo: true });
     expect(await count(attachments)).toBe(files);
