@@ -19,6 +19,7 @@ import { usePreference } from '../../lib/preferences';
 import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useUserInfo, type ParticipantInfo } from '../../lib/session';
 import { useMessageSummary } from './pages/message-api';
+import { useDataDocName } from './data-doc-name';
 import {
   PARTICIPANT_MENU,
   PARTICIPANT_PATHS,
@@ -75,7 +76,7 @@ export function ParticipantLayout() {
   const current = useCurrentMeta();
   useParticipantInfoGuard();
 
-  const moduleName = info?.dataDocMenuName || t('titles.module');
+  const moduleName = useDataDocName(info);
   const items: MenuProps['items'] = PARTICIPANT_MENU.filter((item) => canOpen(item.meta, info)).map((item) => {
     if (item.name === 'myMessage') {
       return {

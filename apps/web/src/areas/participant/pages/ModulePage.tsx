@@ -8,6 +8,7 @@ import { kindOfPreview, usePreviewDialog, type PreviewFetcher, type PreviewFile 
 import { usePageTitle } from '../../../lib/page-title';
 import { useUserInfo } from '../../../lib/session';
 import { fetchDocumentFile, saveBlob, useDataDocuments } from './module-api';
+import { useDataDocName } from '../data-doc-name';
 import './participant-pages.css';
 
 function toPreviewFile(doc: DocumentItem): PreviewFile {
@@ -27,8 +28,8 @@ export function ModulePage() {
   const { preview, holder } = usePreviewDialog();
   const [busy, setBusy] = useState<string | null>(null);
   const list = Array.isArray(docs.data) ? docs.data : [];
-  const title = info?.dataDocMenuName || t('titles.module');
-  usePageTitle(info?.dataDocMenuName);
+  const title = useDataDocName(info);
+  usePageTitle(info?.dataDocMenuName ? title : undefined);
 
   const fetchFile: PreviewFetcher = async (file, signal) => {
     const doc = list.find((d) => d.id === file.id);

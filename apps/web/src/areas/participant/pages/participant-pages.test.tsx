@@ -268,6 +268,10 @@ describe('participant centre', { timeout: 20_000 }, () => {
         // A code the dictionary does not know keeps the name the server stored.
         expect(within(rows[2]!).getByTestId('feedback-type').textContent).toBe('旧类型');
         expect(get).toHaveBeenCalledWith('/dic/label', { params: { types: ['FEEDBACK_TYPE'], lang: 'en' } });
+        // The data page keeps the default name of the settings (数据文档) in the page's language.
+        const nav = screen.getByTestId('participant-nav');
+        expect(nav.textContent).toContain('Data documents');
+        expect(nav.textContent).not.toContain('数据文档');
       } finally {
         localStorage.removeItem('lang');
         changeLocale('zh-cn');
