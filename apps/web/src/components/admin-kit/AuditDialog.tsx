@@ -64,6 +64,8 @@ function AuditFields({
       )}
       <Form.Item name="outcome" label={t('kit.audit.outcome')} rules={[{ required: true }]}>
         <Radio.Group
+          // A group of choices named as its field (the label element names no group).
+          aria-label={t('kit.audit.outcome')}
           optionType="button"
           buttonStyle="solid"
           disabled={disabled}

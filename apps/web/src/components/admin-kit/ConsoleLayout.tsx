@@ -17,6 +17,8 @@ import {
 } from '../../lib/session';
 import { LanguageSwitch } from '../LanguageSwitch';
 import { Logo } from '../Logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../a11y/SkipLink';
+import { useRouteFocus } from '../a11y/use-route-focus';
 import { PageLoading } from '../PageLoading';
 import { useConsoleHandle } from './console-handle';
 import { findMenu, menuLabel, menuVerdict, type MenuVerdict } from './console-menu';
@@ -98,19 +100,21 @@ function ConsoleMenu({ menus, collapsed }: { menus: readonly StaffMenu[]; collap
 
   const items = useMemo(() => toMenuItems(menus, locale), [menus, locale]);
   return (
-    <Menu
-      mode="inline"
-      aria-label={t('console.mainMenu')}
-      data-testid="console-menu"
-      inlineCollapsed={collapsed}
-      items={items}
-      selectedKeys={selected ? [selected] : []}
-      {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
-      onClick={({ key }) => {
-        const path = findMenu(menus, String(key))?.menu.path;
-        if (path) void navigate(path);
-      }}
-    />
+    <nav aria-label={t('console.mainMenu')} className="console-layout__nav">
+      <Menu
+        mode="inline"
+        aria-label={t('console.mainMenu')}
+        data-testid="console-menu"
+        inlineCollapsed={collapsed}
+        items={items}
+        selectedKeys={selected ? [selected] : []}
+        {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
+        onClick={({ key }) => {
+          const path = findMenu(menus, String(key))?.menu.path;
+          if (path) void navigate(path);
+        }}
+      />
+    </nav>
   );
 }
 
@@ -173,6 +177,7 @@ export function ConsoleLayout({
       ? menuVerdict(info.data.menus, handle, homeCode)
       : { kind: 'allow' };
   useVerdictEffects(realm, verdict);
+  useRouteFocus();
 
   const refresh = () => {
     // The page remounts and its data is fetched again; the account itself stays cached.
@@ -203,6 +208,7 @@ export function ConsoleLayout({
 
   return (
     <Layout className="console-layout" data-testid={`${realm.toLowerCase()}-console`}>
+      <SkipLink />
       <Layout.Header className="console-layout__header">
         <Button
           type="text"
@@ -229,7 +235,7 @@ export function ConsoleLayout({
           {info.data && (navVisible || !narrow) && <ConsoleMenu menus={info.data.menus} collapsed={!navVisible} />}
         </Layout.Sider>
         {narrow && navVisible && <div className="console-layout__scrim" aria-hidden="true" onClick={() => setNavVisible(false)} />}
-        <Layout.Content className="console-layout__content">
+        <Layout.Content className="console-layout__content" id={MAIN_CONTENT_ID} tabIndex={-1} data-route-focus-target="">
           <OpenTabsBar realm={realm} homePath={homePath} onRefresh={refresh} />
           <div className="console-layout__page" key={refreshKey} data-testid="console-page">
             {body}

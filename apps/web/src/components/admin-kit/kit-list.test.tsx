@@ -338,6 +338,8 @@ describe('AuditDialog', { timeout: 30_000 }, () => {
     renderKit(<AuditDialog open onClose={onClose} onSubmit={onSubmit} initialOutcome="REVISING" />);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('radio', { name: '退回修改' })).toBeTruthy();
+    // The choices are a named group (a screen reader says 审核结果 before them).
+    expect(within(dialog).getByRole('radiogroup', { name: '审核结果' })).toBeTruthy();
     expect((within(dialog).getByRole('radio', { name: '退回修改' }) as HTMLInputElement).checked).toBe(true);
 
     fireEvent.click(within(dialog).getByRole('button', { name: '提交审核' }));

@@ -98,6 +98,20 @@ describe('Pager', { timeout: 20_000 }, () => {
     expect(onChange).toHaveBeenCalledWith(2, 10);
   });
 
+  it('names its arrows in the page language, never by the icons\' English names', async () => {
+    const onChange = vi.fn();
+    renderKit(<Pager page={1} total={35} onChange={onChange} />);
+    const pager = await screen.findByTestId('kit-pager');
+    // The icons stay, hidden from screen readers.
+    expect(pager.querySelector('[aria-label="left"]:not([aria-hidden="true"]), [aria-label="right"]:not([aria-hidden="true"])')).toBeNull();
+    const prev = within(pager).getByRole('button', { name: '上一页' }) as HTMLButtonElement;
+    const next = within(pager).getByRole('button', { name: '下一页' }) as HTMLButtonElement;
+    expect(prev.disabled).toBe(true);
+    expect(next.disabled).toBe(false);
+    fireEvent.click(next);
+    expect(onChange).toHaveBeenCalledWith(2, 10);
+  });
+
   it('is hidden when there is nothing to page', () => {
     renderKit(<Pager page={1} total={0} onChange={() => {}} />);
     expect(screen.queryByTestId('kit-pager')).toBeNull();
