@@ -71,6 +71,8 @@ describe('StaffLogin', () => {
     fill('admin', 'Wrong@2025');
     fireEvent.click(await screen.findByRole('button', { name: 'pass-captcha' }));
     await waitFor(() => expect(explainOf('请输入密码')).toBe(AUTH_MSG.badCredentials));
+    // Said aloud as well: the page's live region carries the refusal.
+    await waitFor(() => expect(document.querySelector('[data-testid="live-region"]')?.textContent).toBe(AUTH_MSG.badCredentials));
     expect(router.state.location.pathname).toBe('/admin/login');
     expect(localStorage.getItem('AdminToken')).toBeNull();
   });

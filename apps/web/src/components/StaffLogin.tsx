@@ -6,6 +6,7 @@ import { changePasswordPathOf } from '../api';
 import { api } from '../lib/api';
 import { withCaptcha } from '../lib/captcha';
 import { isMobileBrowser } from '../lib/device';
+import { announce } from '../lib/form-errors';
 import {
   fieldErrorOf,
   isCaptchaRequired,
@@ -85,7 +86,11 @@ export function StaffLogin({ realm, areaName, title, subtitle, homePath }: Staff
       else void navigate(takeRedirectPath(realm) ?? homePath, { replace: true });
     } catch (err) {
       const text = fieldErrorOf(err, true);
-      if (text) form.setFields([{ name: 'password', errors: [translate(text)] }]);
+      if (text) {
+        form.setFields([{ name: 'password', errors: [translate(text)] }]);
+        // Said aloud too: the slider closed and focus is back on the form (WCAG 4.1.3).
+        announce(translate(text));
+      }
     } finally {
       busy.current = false;
     }

@@ -6,6 +6,7 @@ import { api } from '../../lib/api';
 import { closeAuthModal } from '../../lib/auth-modal';
 import { withCaptcha } from '../../lib/captcha';
 import { isMobileBrowser } from '../../lib/device';
+import { announce } from '../../lib/form-errors';
 import {
   fieldErrorOf,
   isCaptchaRequired,
@@ -94,7 +95,11 @@ function useLoginSubmit<T extends object>(
     } catch (err) {
       // Network failures were already toasted by the client; the form just becomes usable again.
       const text = fieldErrorOf(err);
-      if (text) form.setFields([{ name: errorField, errors: [translate(text)] }]);
+      if (text) {
+        form.setFields([{ name: errorField, errors: [translate(text)] }]);
+        // Said aloud too: the slider closed and focus is back on the form (WCAG 4.1.3).
+        announce(translate(text));
+      }
     } finally {
       busy.current = false;
     }

@@ -91,6 +91,9 @@ describe('MultiUpload', () => {
     expect(stateOf('b.exe')).toBe('不支持的文件上传类型');
     expect(stateOf('c.pdf')).toBe('大小超限');
     expect(stateOf('f.pdf')).toBe('数量超限');
+    // Refusals are announced to screen readers; progress is not.
+    expect(within(row('b.exe')).getByRole('alert').textContent).toBe('不支持的文件上传类型');
+    expect(within(row('a.pdf')).queryByRole('alert')).toBeNull();
     // Sizes go through formatFileSize.
     expect(within(row('c.pdf')).getByText('2 KB')).toBeTruthy();
     expect(within(row('a.pdf')).getByText('10 Bytes')).toBeTruthy();

@@ -280,7 +280,10 @@ function EntryRow({ entry, canRetry, onCancel, onRemove, onRetry }: EntryRowProp
           <span className="multi-upload__size">{formatFileSize(entry.fileSize)}</span>
         </div>
         <div className="multi-upload__state">
-          <span data-testid="upload-state">{text}</span>
+          {/* A refusal or failure is announced as it appears (WCAG 4.1.3); progress is not. */}
+          <span data-testid="upload-state" role={isError ? 'alert' : undefined}>
+            {text}
+          </span>
           {status === 'uploading' && (
             <Progress percent={entry.percent} size="small" showInfo={false} className="multi-upload__progress" />
           )}
