@@ -10,6 +10,8 @@ import { AuthModalHost, preloadAuthModal } from '../../components/AuthModalHost'
 import { Breadcrumb } from '../../components/Breadcrumb';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { Logo } from '../../components/Logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/a11y/SkipLink';
+import { useRouteFocus } from '../../components/a11y/use-route-focus';
 import { useOpenAuthModal } from '../../lib/auth-modal';
 import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useRouteHandle } from '../../lib/route-handle';
@@ -58,6 +60,7 @@ export function GatewayLayout() {
   const account = useParticipantAccount();
   const runAccountAction = useAccountActions();
   useParticipantInfoGuard();
+  useRouteFocus();
 
   const openAuth = (type: 'login' | 'register') => {
     setDrawerOpen(false);
@@ -78,6 +81,7 @@ export function GatewayLayout() {
 
   return (
     <div className="gateway">
+      <SkipLink />
       <header className="gw-header">
         <div className="gw-topbar">
           <div className="gw-container gw-topbar__inner">
@@ -134,7 +138,7 @@ export function GatewayLayout() {
         </nav>
       </header>
 
-      <main className="gw-main">
+      <main className="gw-main" id={MAIN_CONTENT_ID} tabIndex={-1} data-route-focus-target="">
         <Breadcrumb className="gw-container gw-breadcrumb" topLevelPaths={GATEWAY_TOP_LEVEL_PATHS} />
         <Outlet />
       </main>

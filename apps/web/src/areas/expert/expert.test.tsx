@@ -468,6 +468,29 @@ describe('expert area', { timeout: 60_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/expert/review-manage'));
   });
 
+  it('scoring: each project has one tab titled with its name; opening it again reuses that tab', async () => {
+    mockGet(() => expert(), {
+      '/expert/review/overview': OVERVIEW,
+      [DETAIL_URL]: detail(),
+      [`/expert/review/prelim/${ID(2)}`]: detail({ id: ID(2), projectName: '医保智能审核2号', prevId: ID(1), nextId: null }),
+    });
+    const { router } = renderRoute(`/expert/review-detail/${ID(1)}`);
+    await screen.findByTestId('review-detail', {}, SLOW);
+    const tabs = () => screen.getByTestId('console-tabs');
+    await waitFor(() => expect(within(tabs()).getByText('初赛评分 · 医保智能审核1号')).toBeTruthy());
+
+    void router.navigate(`/expert/review-detail/${ID(2)}`);
+    await waitFor(() => expect(within(tabs()).getByText('初赛评分 · 医保智能审核2号')).toBeTruthy());
+    void router.navigate(`/expert/review-detail/${ID(1)}`);
+    // Still one tab per project, the first one active again; blind: no team in any tab.
+    await waitFor(() =>
+      expect(within(tabs()).getByText('初赛评分 · 医保智能审核1号').closest('[role="tab"]')!.getAttribute('aria-selected')).toBe('true'),
+    );
+    const named = within(tabs()).getAllByText(/^初赛评分/);
+    expect(named.map((n) => n.textContent)).toEqual(['初赛评分 · 医保智能审核1号', '初赛评分 · 医保智能审核2号']);
+    expect(localStorage.getItem('expertTabs')).not.toContain('teamName');
+  });
+
   it('scoring page without an id opens the next project needing work', async () => {
     const get = mockGet(() => expert(), {
       '/expert/review/overview': OVERVIEW,

@@ -15,6 +15,8 @@ import { Breadcrumb } from '../../components/Breadcrumb';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { NAMESPACES } from '../../i18n/namespaces';
 import { Logo } from '../../components/Logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/a11y/SkipLink';
+import { useRouteFocus } from '../../components/a11y/use-route-focus';
 import { usePreference } from '../../lib/preferences';
 import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useUserInfo, type ParticipantInfo } from '../../lib/session';
@@ -75,6 +77,7 @@ export function ParticipantLayout() {
   const unread = typeof summary?.unreadCount === 'number' ? summary.unreadCount : 0;
   const current = useCurrentMeta();
   useParticipantInfoGuard();
+  useRouteFocus();
 
   const moduleName = useDataDocName(info);
   const items: MenuProps['items'] = PARTICIPANT_MENU.filter((item) => canOpen(item.meta, info)).map((item) => {
@@ -104,20 +107,23 @@ export function ParticipantLayout() {
   const selected = PARTICIPANT_MENU.find((item) => item.name === current?.defaultMenu)?.path;
 
   const menu = (
-    <Menu
-      mode="inline"
-      selectedKeys={selected ? [selected] : []}
-      items={items}
-      aria-label={t('navigation')}
-      onClick={({ key }) => {
-        setDrawerOpen(false);
-        void navigate(key);
-      }}
-    />
+    <nav aria-label={t('navigation')} className="participant-layout__nav">
+      <Menu
+        mode="inline"
+        selectedKeys={selected ? [selected] : []}
+        items={items}
+        aria-label={t('navigation')}
+        onClick={({ key }) => {
+          setDrawerOpen(false);
+          void navigate(key);
+        }}
+      />
+    </nav>
   );
 
   return (
     <Layout className="participant-layout">
+      <SkipLink />
       <Layout.Header className="participant-layout__header">
         <Button
           type="text"
@@ -139,7 +145,7 @@ export function ParticipantLayout() {
             {menu}
           </Layout.Sider>
         )}
-        <Layout.Content className="participant-layout__content">
+        <Layout.Content className="participant-layout__content" id={MAIN_CONTENT_ID} tabIndex={-1} data-route-focus-target="">
           <Breadcrumb
             className="participant-layout__breadcrumb"
             topLevelPaths={TOP_LEVEL_PATHS}

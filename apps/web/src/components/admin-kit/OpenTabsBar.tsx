@@ -68,7 +68,11 @@ export function OpenTabsBar({ realm, homePath, onRefresh }: OpenTabsBarProps) {
         }}
         items={tabs.map((tab) => ({
           key: tabKey(tab.path),
-          label: <span data-tab-path={tabKey(tab.path)}>{t(tab.title as never)}</span>,
+          label: (
+            <span data-tab-path={tabKey(tab.path)}>
+              {tab.name ? t('admin:console.namedTab', { title: t(tab.title as never), name: tab.name }) : t(tab.title as never)}
+            </span>
+          ),
           closable: tabs.length > 1,
         }))}
       />

@@ -12,6 +12,11 @@ export interface OpenTab {
   path: string;
   /** Translation key of the page title ('admin:titles.home'), translated when shown. */
   title: string;
+  /**
+   * What the page names itself once loaded (a scoring page: its project), shown after the title.
+   * Never a translation key: it is data.
+   */
+  name?: string;
 }
 
 export const OPEN_TABS_STORAGE_KEYS: Record<StaffRealm, string> = {
@@ -32,10 +37,25 @@ export function addTab(tabs: readonly OpenTab[], tab: OpenTab, limit = OPEN_TAB_
   if (index !== -1) {
     const current = tabs[index];
     if (current && current.path === tab.path && current.title === tab.title) return [...tabs];
-    return tabs.map((t, i) => (i === index ? tab : t));
+    // Same page, another query string: it is still the same record, so it keeps its name.
+    const next = current?.name !== undefined && tab.name === undefined && current.title === tab.title ? { ...tab, name: current.name } : tab;
+    return tabs.map((t, i) => (i === index ? next : t));
   }
   const next = [...tabs, tab];
   return next.length > limit ? next.slice(next.length - limit) : next;
+}
+
+/**
+ * Names the tab of `tab.path` (opening it when the layout has not yet): a page that loads what it
+ * shows, e.g. a scoring page's project, tells its tab apart from the other tabs of the same page.
+ */
+export function nameTab(tabs: readonly OpenTab[], tab: OpenTab & { name: string }, limit = OPEN_TAB_LIMIT): OpenTab[] {
+  const key = tabKey(tab.path);
+  const index = tabs.findIndex((t) => tabKey(t.path) === key);
+  if (index === -1) return addTab(tabs, tab, limit);
+  const current = tabs[index];
+  if (current?.name === tab.name) return [...tabs];
+  return tabs.map((t, i) => (i === index ? { ...t, name: tab.name } : t));
 }
 
 export function removeTab(tabs: readonly OpenTab[], path: string): OpenTab[] {
@@ -53,8 +73,8 @@ export function neighbourOf(tabs: readonly OpenTab[], path: string): OpenTab | n
 
 function isOpenTab(value: unknown): value is OpenTab {
   if (typeof value !== 'object' || value === null) return false;
-  const { path, title } = value as Record<string, unknown>;
-  return typeof path === 'string' && path.startsWith('/') && typeof title === 'string';
+  const { path, title, name } = value as Record<string, unknown>;
+  return typeof path === 'string' && path.startsWith('/') && typeof title === 'string' && (name === undefined || typeof name === 'string');
 }
 
 /** Reads the stored list, tolerating anything a user or an old version left there. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SETTINGS_DEFAULTS, SETTINGS_MSG, type ContestSettings } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok, refused } from '../../../test/api-mocks';
@@ -30,6 +30,22 @@ function mockApi(info: StaffInfo, settings: ContestSettings = SETTINGS) {
     if (url === '/admin/settings') return ok(settings);
     throw new Error(`unexpected GET ${url}`);
   });
+}
+
+/** Clicks a button of the open confirmation (antd leaves closed ones in the DOM, mid-animation, in jsdom). */
+async function confirmSave(button = '确认') {
+  const dialog = await waitFor(() => {
+    const open = screen.getAllByRole('dialog').filter((d) => !d.className.includes('leave') && within(d).queryByTestId('settings-changes'));
+    expect(open).toHaveLength(1);
+    return open[0]!;
+  });
+  fireEvent.click(within(dialog).getByRole('button', { name: button }));
+}
+
+async function loaded() {
+  const name = (await screen.findByLabelText('大赛名称', {}, SLOW)) as HTMLInputElement;
+  await waitFor(() => expect(name.value).toBe(SETTINGS.name));
+  return name;
 }
 
 describe('大赛设置 page', { timeout: 60_000 }, () => {
@@ -64,6 +80,7 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByLabelText('演示视频大小上限（MB）'), { target: { value: '300' } });
     fireEvent.click(screen.getByLabelText('短信通知'));
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await confirmSave();
     await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
     const [url, body] = put.mock.calls[0]!;
     expect(url).toBe('/admin/settings');
@@ -84,6 +101,50 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect(await screen.findByText('保存成功')).toBeTruthy();
   });
 
+  it('does not save when Enter is pressed in a field', async () => {
+    mockApi(superAdmin());
+    const put = vi.spyOn(api, 'put').mockImplementation(async () => ok(SETTINGS));
+    renderRoute('/admin/system/settings');
+    const name = await loaded();
+    fireEvent.change(name, { target: { value: '半截名' } });
+    // A browser submits the form on Enter unless the key's default is prevented (implicit submission).
+    for (const field of [name, screen.getByLabelText('报名时间')]) {
+      const notPrevented = fireEvent.keyDown(field, { key: 'Enter', code: 'Enter', keyCode: 13 });
+      if (notPrevented) fireEvent.submit(field.closest('form')!);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(put).not.toHaveBeenCalled();
+    expect(screen.queryByTestId('settings-changes')).toBeNull();
+  });
+
+  it('saves only after confirming a summary of what changes', async () => {
+    mockApi(superAdmin());
+    const put = vi.spyOn(api, 'put').mockImplementation(async (_url, body) => ok(body as ContestSettings, '保存成功'));
+    renderRoute('/admin/system/settings');
+    const name = await loaded();
+
+    // Nothing changed: say so, no confirmation, no save.
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('没有修改，无需保存')).toBeTruthy();
+    expect(screen.queryByTestId('settings-changes')).toBeNull();
+
+    fireEvent.change(name, { target: { value: '新名称大赛' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    const summary = await screen.findByTestId('settings-changes');
+    expect(within(summary).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['大赛名称：2026全国智慧医保大赛 -> 新名称大赛']);
+
+    // Cancelling sends nothing.
+    await confirmSave('取消');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(put).not.toHaveBeenCalled();
+
+    fireEvent.click(await screen.findByRole('button', { name: '保存' }, SLOW));
+    await confirmSave();
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]![1]).toMatchObject({ name: '新名称大赛', phases: { signUp: { start: '2026-05-01 00:00:00', end: '2026-07-31 23:59:59' } } });
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+  });
+
   it('shows a refusal of the server under the field it names', async () => {
     mockApi(superAdmin());
     vi.spyOn(api, 'put')
@@ -92,9 +153,12 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     renderRoute('/admin/system/settings');
     await screen.findByLabelText('大赛名称', {}, SLOW);
     await waitFor(() => expect((screen.getByLabelText('大赛名称') as HTMLInputElement).value).toBe(SETTINGS.name));
+    fireEvent.change(screen.getByLabelText('大赛名称'), { target: { value: '新名称大赛' } });
     fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    await confirmSave();
     expect(await screen.findByText(SETTINGS_MSG.reviewOverlaps)).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    fireEvent.click(await screen.findByRole('button', { name: '保存' }, SLOW));
+    await confirmSave();
     expect(await screen.findByText(SETTINGS_MSG.appealExceedsPublicity)).toBeTruthy();
   });
 

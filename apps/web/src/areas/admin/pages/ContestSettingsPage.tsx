@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Space, Spin, Switch, Typography } from 'antd';
 import type { FormInstance } from 'antd';
+import type { TFunction } from 'i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -124,6 +125,59 @@ export function toSettingsInput(v: FormValues): ContestSettingsInput {
   };
 }
 
+/**
+ * One line per changed setting, "label: old -> new", for the confirmation shown before saving
+ * (docs/rules/admin.md, "Contest settings"): the page saves everything at once, so the operator
+ * sees exactly what the save will change.
+ */
+export function describeChanges(before: ContestSettingsInput, after: ContestSettingsInput, t: TFunction<'admin'>): string[] {
+  const lines: string[] = [];
+  const onOff = (v: boolean) => t(v ? 'pages.settings.on' : 'pages.settings.off');
+  const num = (v: unknown) => (v === null || v === undefined ? t('pages.settings.unlimited') : String(v));
+  const add = (label: string, a: string, b: string) => {
+    if (a !== b) lines.push(t('pages.settings.change', { label, before: a, after: b, interpolation: { escapeValue: false } }));
+  };
+  const phase = (w: ContestSettingsInput['phases'][PhaseKey]) =>
+    w ? `${w.start ?? t('pages.settings.openEnded')} ~ ${w.end ?? t('pages.settings.openEnded')}` : t('pages.settings.notScheduled');
+  const round = (r: ReviewRound) => t(`pages.settings.rounds.${r}`);
+
+  add(t('pages.settings.name'), before.name, after.name);
+  add(t('pages.settings.dataDocMenuName'), before.dataDocMenuName, after.dataDocMenuName);
+  for (const key of PHASE_KEYS) {
+    add(t('pages.settings.window', { phase: t(`pages.settings.phaseNames.${key}`) }), phase(before.phases[key]), phase(after.phases[key]));
+  }
+  add(t('pages.settings.notifySms'), onOff(before.notify.sms), onOff(after.notify.sms));
+  add(t('pages.settings.notifyEmail'), onOff(before.notify.email), onOff(after.notify.email));
+  add(t('pages.settings.maxApplicationChars'), num(before.prelim.maxApplicationChars), num(after.prelim.maxApplicationChars));
+  for (const kind of FILE_KINDS) {
+    add(
+      t('pages.settings.fileMaxMb', { kind: t(`pages.settings.fileKinds.${kind}`) }),
+      String(before.prelim.fileMaxBytes[kind] / MB),
+      String(after.prelim.fileMaxBytes[kind] / MB),
+    );
+  }
+  add(t('pages.settings.blind'), onOff(before.review.blind), onOff(after.review.blind));
+  add(
+    t('pages.settings.expertDownload'),
+    t(`pages.settings.expertDownloadModes.${before.review.expertDownload}`),
+    t(`pages.settings.expertDownloadModes.${after.review.expertDownload}`),
+  );
+  add(t('pages.settings.divergenceThreshold'), num(before.review.divergenceThreshold), num(after.review.divergenceThreshold));
+  add(t('pages.settings.minExpertsPerProject'), num(before.review.minExpertsPerProject), num(after.review.minExpertsPerProject));
+  for (const r of REVIEW_ROUNDS) {
+    const a = before.review.rules[r];
+    const b = after.review.rules[r];
+    add(t('pages.settings.aggregate', { round: round(r) }), t(`pages.settings.aggregates.${a.aggregate}`), t(`pages.settings.aggregates.${b.aggregate}`));
+    add(t('pages.settings.minScoresForTrim', { round: round(r) }), num(a.minScoresForTrim), num(b.minScoresForTrim));
+    const ties = (list: TieBreak[]) => list.map((x) => t(`pages.settings.tieBreaks.${x}`)).join('、') || '--';
+    add(t('pages.settings.tieBreak', { round: round(r) }), ties(a.tieBreak), ties(b.tieBreak));
+  }
+  add(t('pages.settings.publicityDays'), num(before.publicity.days), num(after.publicity.days));
+  add(t('pages.settings.appealWindowDays'), num(before.appeal.windowDays), num(after.appeal.windowDays));
+  add(t('pages.settings.loginPerIpPerMinute'), num(before.security.loginPerIpPerMinute), num(after.security.loginPerIpPerMinute));
+  return lines;
+}
+
 const PLAIN_FIELDS = new Set([
   'name',
   'dataDocMenuName',
@@ -197,7 +251,7 @@ function PhaseRow({ phase, form }: { phase: PhaseKey; form: FormInstance<FormVal
 /** 大赛设置 (/admin/system/settings): every contest setting on one page (docs/rules/admin.md, "Contest settings"). */
 export function ContestSettingsPage() {
   const { t } = useTranslation('admin');
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const can = usePermission();
   const canEdit = can({ codes: [EDIT_CODE] });
@@ -208,6 +262,37 @@ export function ContestSettingsPage() {
   useEffect(() => {
     if (settings.data) form.setFieldsValue(toFormValues(settings.data));
   }, [settings.data, form]);
+
+  /** 保存: validate, then show what changes and save only once the operator confirms. */
+  const confirmSave = async () => {
+    try {
+      await form.validateFields();
+    } catch (failed) {
+      const first = (failed as { errorFields?: Array<{ name: Array<string | number> }> }).errorFields?.[0];
+      if (first) form.scrollToField(first.name);
+      return;
+    }
+    if (!settings.data) return;
+    const values = form.getFieldsValue(true) as FormValues;
+    const changes = describeChanges(toSettingsInput(toFormValues(settings.data)), toSettingsInput(values), t);
+    if (changes.length === 0) {
+      void message.info(t('pages.settings.noChanges'));
+      return;
+    }
+    modal.confirm({
+      title: t('pages.settings.confirmSaveTitle'),
+      content: (
+        <ul data-testid="settings-changes" style={{ paddingInlineStart: 20, margin: 0 }}>
+          {changes.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ),
+      okText: t('kit.ok'),
+      cancelText: t('kit.cancel'),
+      onOk: () => save(values),
+    });
+  };
 
   const save = async (values: FormValues) => {
     setSaving(true);
@@ -240,8 +325,11 @@ export function ContestSettingsPage() {
         layout="vertical"
         name="contest-settings"
         disabled={!canEdit}
-        onFinish={(v) => void save(v)}
         scrollToFirstError
+        // Enter in a field must not save a half-typed form: only 保存 (with its confirmation) saves.
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault();
+        }}
       >
         <Flex vertical gap={24}>
           <Card>
@@ -447,7 +535,8 @@ export function ContestSettingsPage() {
 
           <Permission codes={[EDIT_CODE]}>
             <Space>
-              <Button type="primary" htmlType="submit" loading={saving}>
+              {/* The confirmation's 确认 shows the progress; this one only must not start a second save. */}
+              <Button type="primary" htmlType="button" disabled={saving} onClick={() => void confirmSave()}>
                 {t('pages.common.save')}
               </Button>
               <Button htmlType="button" onClick={() => settings.data && form.setFieldsValue(toFormValues(settings.data))}>

@@ -7,6 +7,8 @@ import { Navigate, useNavigate, useParams } from 'react-router';
 import { type ExpertProjectDetail, type ReviewRound, type SheetBody, type SheetViewStatus } from '@contest/shared';
 import { ApiError } from '../../../api';
 import { isStale } from '../../../components/admin-kit';
+import { useConsoleHandle } from '../../../components/admin-kit/console-handle';
+import { nameTab, setOpenTabs } from '../../../components/admin-kit/open-tabs';
 import { watermarkLines } from '../../../components/admin-kit/watermark';
 import { useFeedback } from '../../../components/feedback';
 import { useStaffInfo } from '../../../lib/session';
@@ -78,6 +80,15 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
   useEffect(() => {
     if (isAgreementRequired(detail.error)) agreementLost();
   }, [detail.error, agreementLost]);
+
+  // The console's tab reads "初赛评分 · <project>": several scoring tabs stay told apart. The
+  // project's name only, what the page shows (docs/rules/review.md, "Blind review (盲评)").
+  const { title } = useConsoleHandle();
+  const projectName = detail.data?.projectName;
+  useEffect(() => {
+    if (!title || !projectName) return;
+    setOpenTabs('EXPERT', (list) => nameTab(list, { path: detailPath(round, id), title, name: projectName }));
+  }, [title, projectName, round, id]);
 
   const watermark = info.data ? watermarkLines(info.data.code, info.data.account).join(' ') || null : null;
 

@@ -8,6 +8,7 @@ import { GoElsewhere, SubmissionLoad } from '../components/SubmissionLoad';
 import { PRELIM_FLOW } from './prelim-flow';
 import { prelimFormAllowed } from './prelim-loader';
 import { ResultCards, useFinalResultOut } from '../results/ResultCards';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import '../team/team.css';
 
 const LABEL_TYPES = [TEAM_DICT_TYPES.track];
@@ -16,15 +17,18 @@ export function MyPrelimDetailPage() {
   const { t } = useTranslation('signup');
   const labels = useDictLabels(LABEL_TYPES);
   return (
-    <SubmissionLoad flow={PRELIM_FLOW}>
-      {(doc) =>
-        !doc || doc.status === 'NOT_FILLED' ? (
-          <GoElsewhere title={t('materials.noMaterials')} label={t('materials.goSubmit')} to="/material-submission" testId="materials-detail-empty" />
-        ) : (
-          <PrelimView doc={doc} labels={labels.data} />
-        )
-      }
-    </SubmissionLoad>
+    <>
+      <HiddenPageHeading />
+      <SubmissionLoad flow={PRELIM_FLOW}>
+        {(doc) =>
+          !doc || doc.status === 'NOT_FILLED' ? (
+            <GoElsewhere title={t('materials.noMaterials')} label={t('materials.goSubmit')} to="/material-submission" testId="materials-detail-empty" />
+          ) : (
+            <PrelimView doc={doc} labels={labels.data} />
+          )
+        }
+      </SubmissionLoad>
+    </>
   );
 }
 

@@ -41,6 +41,7 @@ import { PARTICIPANT_PATHS } from '../routes';
 import { PRELIM_FLOW } from './prelim-flow';
 import { MATERIAL_DETAIL_PATH, prelimFormAllowed } from './prelim-loader';
 import { usePdfChars } from './pdf-chars';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import '../team/team.css';
 
 export { materialSubmissionLoader } from './prelim-loader';
@@ -86,17 +87,20 @@ export function MyPrelimPage() {
   const brief = useLoaderData() as PrelimBrief | null | undefined;
   const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('PRELIM'), queryFn: () => fetchDictModule('PRELIM') });
   return (
-    <SubmissionLoad flow={PRELIM_FLOW}>
-      {(doc) =>
-        !doc ? (
-          <MaterialsClosed brief={brief} />
-        ) : !prelimFormAllowed(doc.status) ? (
-          <Navigate to={MATERIAL_DETAIL_PATH} replace />
-        ) : (
-          <PrelimForm doc={doc} options={dict.data ?? {}} submissionOpen={brief?.submissionOpen ?? true} />
-        )
-      }
-    </SubmissionLoad>
+    <>
+      <HiddenPageHeading />
+      <SubmissionLoad flow={PRELIM_FLOW}>
+        {(doc) =>
+          !doc ? (
+            <MaterialsClosed brief={brief} />
+          ) : !prelimFormAllowed(doc.status) ? (
+            <Navigate to={MATERIAL_DETAIL_PATH} replace />
+          ) : (
+            <PrelimForm doc={doc} options={dict.data ?? {}} submissionOpen={brief?.submissionOpen ?? true} />
+          )
+        }
+      </SubmissionLoad>
+    </>
   );
 }
 

@@ -76,7 +76,8 @@ export function SpeedTestPage() {
 
   return (
     <section className="speed-test" data-testid="speed-test-page">
-      <Typography.Title level={4} className="speed-test__title">
+      {/* The page's one h1, drawn at the size of the level 4 title it was. */}
+      <Typography.Title level={1} className="speed-test__title">
         {t('titles.speedTest')}
       </Typography.Title>
       <Typography.Paragraph type="secondary">{t('speedTest.intro')}</Typography.Paragraph>

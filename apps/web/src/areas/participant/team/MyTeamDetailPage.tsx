@@ -6,6 +6,7 @@ import { AttachmentList, labelOf, useDictLabels } from '../../../components/cont
 import { EMPTY, SubmissionDetail, dateTimeText } from '../components/SubmissionDetail';
 import { GoElsewhere, SubmissionLoad } from '../components/SubmissionLoad';
 import { TEAM_FLOW } from './team-flow';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import './team.css';
 
 const LABEL_TYPES = Object.values(TEAM_DICT_TYPES);
@@ -16,15 +17,18 @@ export function MyTeamDetailPage() {
   const { t } = useTranslation('signup');
   const labels = useDictLabels(LABEL_TYPES);
   return (
-    <SubmissionLoad flow={TEAM_FLOW}>
-      {(team) =>
-        team ? (
-          <TeamView team={team} labels={labels.data} />
-        ) : (
-          <GoElsewhere title={t('sign.noTeam')} label={t('sign.goSign')} to="/my-sign" testId="sign-detail-empty" />
-        )
-      }
-    </SubmissionLoad>
+    <>
+      <HiddenPageHeading />
+      <SubmissionLoad flow={TEAM_FLOW}>
+        {(team) =>
+          team ? (
+            <TeamView team={team} labels={labels.data} />
+          ) : (
+            <GoElsewhere title={t('sign.noTeam')} label={t('sign.goSign')} to="/my-sign" testId="sign-detail-empty" />
+          )
+        }
+      </SubmissionLoad>
+    </>
   );
 }
 

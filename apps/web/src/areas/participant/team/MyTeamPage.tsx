@@ -19,6 +19,7 @@ import {
   teamDraftSchema,
   teamEditable,
   teamSubmitSchema,
+  toBeijingWallClock,
   type DictOptions,
   type TeamAdvisor,
   type TeamBrief,
@@ -30,12 +31,13 @@ import {
 } from '@contest/shared';
 import { MultiUpload, type UploadValueItem } from '../../../components/upload';
 import { DICT_QUERY_KEYS, fetchDictModule, fileRefOf, toUploadValue } from '../../../components/contest/contest-common';
-import { COMMITMENT_TEMPLATE_CODE, templateUrl } from './contest-api';
+import { COMMITMENT_TEMPLATE_CODE, CONTEST_QUERY_KEYS, fetchContestSchedule, templateUrl } from './contest-api';
 import { SubmissionForm } from '../components/SubmissionForm';
 import { SubmissionLoad } from '../components/SubmissionLoad';
 import { useSubmissionForm } from '../components/use-submission-form';
 import { MY_SIGN_DETAIL_PATH } from './team-loader';
 import { TEAM_FLOW } from './team-flow';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import './team.css';
 
 export { mySignLoader } from './team-loader';
@@ -96,20 +98,41 @@ function signValues(team: TeamDetail | null): SignValues {
   };
 }
 
+/**
+ * Why the form is read-only outside the sign-up window: not yet open (and when it opens) or
+ * over, from the phase windows of GET /contest/public; the generic words until they answer.
+ */
+function useClosedText(signUpOpen: boolean): string | null {
+  const { t } = useTranslation('signup');
+  const schedule = useQuery({ queryKey: CONTEST_QUERY_KEYS.schedule, queryFn: fetchContestSchedule, enabled: !signUpOpen, retry: false });
+  if (signUpOpen) return null;
+  const signUp = Array.isArray(schedule.data?.phases) ? schedule.data.phases.find((p) => p.key === 'signUp') : undefined;
+  if (signUp?.state === 'NOT_STARTED' && signUp.window?.start) {
+    return t('sign.signUpNotStarted', { start: toBeijingWallClock(signUp.window.start).slice(0, 16) });
+  }
+  if (signUp?.state === 'ENDED') return t('sign.signUpEnded');
+  return null;
+}
+
 export function MyTeamPage() {
   const brief = useLoaderData() as TeamBrief | null | undefined;
+  const signUpOpen = brief?.signUpOpen ?? true;
+  const closedText = useClosedText(signUpOpen);
   const dict = useQuery({ queryKey: DICT_QUERY_KEYS.module('TEAM'), queryFn: () => fetchDictModule('TEAM') });
   return (
-    <SubmissionLoad flow={TEAM_FLOW}>
-      {(team) =>
-        // The loader redirects already; this covers a status that changed since (another tab, an audit).
-        team && !teamEditable(team.status) ? (
-          <Navigate to={MY_SIGN_DETAIL_PATH} replace />
-        ) : (
-          <SignForm team={team} options={dict.data ?? {}} signUpOpen={brief?.signUpOpen ?? true} />
-        )
-      }
-    </SubmissionLoad>
+    <>
+      <HiddenPageHeading />
+      <SubmissionLoad flow={TEAM_FLOW}>
+        {(team) =>
+          // The loader redirects already; this covers a status that changed since (another tab, an audit).
+          team && !teamEditable(team.status) ? (
+            <Navigate to={MY_SIGN_DETAIL_PATH} replace />
+          ) : (
+            <SignForm team={team} options={dict.data ?? {}} signUpOpen={signUpOpen} closedText={closedText} />
+          )
+        }
+      </SubmissionLoad>
+    </>
   );
 }
 
@@ -117,9 +140,10 @@ interface SignFormProps {
   team: TeamDetail | null;
   options: DictOptions;
   signUpOpen: boolean;
+  closedText: string | null;
 }
 
-function SignForm({ team, options, signUpOpen }: SignFormProps) {
+function SignForm({ team, options, signUpOpen, closedText }: SignFormProps) {
   const { t } = useTranslation('signup');
   const { form, initialValues, draft, rule } = useSubmissionForm(TEAM_FLOW, {
     record: team,
@@ -149,7 +173,7 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
   });
 
   return (
-    <SubmissionForm flow={TEAM_FLOW} record={team} aside={team ? t('sign.draftKept') : null} form={form} initialValues={initialValues} draft={draft} open={signUpOpen}>
+    <SubmissionForm flow={TEAM_FLOW} record={team} aside={team ? t('sign.draftKept') : null} form={form} initialValues={initialValues} draft={draft} open={signUpOpen} closedText={closedText}>
       <Card title={t('sign.sections.org')} size="small" className="contest-card">
         <Row gutter={16}>
           <Col xs={24} md={12}>
@@ -248,7 +272,7 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
                     danger
                     size="small"
                     icon={<DeleteOutlined />}
-                    disabled={fields.length <= TEAM_MEMBERS_MIN}
+                    disabled={!signUpOpen || fields.length <= TEAM_MEMBERS_MIN}
                     onClick={() => remove(field.name)}
                     data-testid="remove-member"
                   >
@@ -299,7 +323,7 @@ function SignForm({ team, options, signUpOpen }: SignFormProps) {
               type="dashed"
               block
               icon={<PlusOutlined />}
-              disabled={fields.length >= TEAM_MEMBERS_MAX}
+              disabled={!signUpOpen || fields.length >= TEAM_MEMBERS_MAX}
               onClick={() => add({})}
               data-testid="add-member"
             >

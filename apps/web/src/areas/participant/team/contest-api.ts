@@ -5,6 +5,7 @@
  * components/contest.
  */
 import type {
+  ContestPublic,
   PrelimBrief,
   PrelimDetail,
   PrelimFormInput,
@@ -19,6 +20,7 @@ export const CONTEST_QUERY_KEYS = {
   teamBrief: ['contest', 'team-brief'] as const,
   prelim: ['contest', 'prelim'] as const,
   prelimBrief: ['contest', 'prelim-brief'] as const,
+  schedule: ['contest', 'public'] as const,
 };
 
 // The form calls are silent: the page shows a refusal above the form and under its field,
@@ -29,6 +31,9 @@ export const fetchTeamBrief = () => dataOf(api.get<TeamBrief>('/team/my-brief'))
 export const fetchMyTeam = () => dataOf(api.get<TeamDetail | null>('/team/my'));
 export const saveTeamDraft = (body: TeamFormInput) => dataOf(api.put<TeamDetail>('/team/my', body, SILENT));
 export const submitTeam = (body: TeamFormInput) => dataOf(api.post<TeamDetail>('/team/my/submit', body, SILENT));
+
+/** The phase windows (GET /contest/public): when a closed sign-up opens. Silent: the form still shows without it. */
+export const fetchContestSchedule = () => dataOf(api.get<ContestPublic>('/contest/public', { silent: true }));
 
 export const fetchPrelimBrief = () => dataOf(api.get<PrelimBrief>('/prelim-doc/my-brief'));
 export const fetchMyPrelim = () => dataOf(api.get<PrelimDetail | null>('/prelim-doc/my'));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { CONTEST_MSG, VALIDATION_MSG, type TeamStatus } from '@contest/shared';
+import { CONTEST_MSG, VALIDATION_MSG, type ContestPublic, type PhaseState, type PhaseWindow, type TeamStatus } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
@@ -114,6 +114,61 @@ describe('/my-sign form', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getAllByTestId('remove-member')[8]!);
     await waitFor(() => expect(screen.getAllByTestId('member-row')).toHaveLength(8));
     expect((screen.getByTestId('add-member') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  describe('outside the sign-up window', () => {
+    const schedule = (state: PhaseState, window: PhaseWindow): ContestPublic => ({
+      name: '2026全国智慧医保大赛',
+      now: '2026-06-10T00:00:00.000Z',
+      currentPhase: null,
+      phases: [
+        { key: 'signUp', name: '报名', window, state },
+        { key: 'prelimSubmission', name: '初赛材料提交', window: null, state: 'UNSCHEDULED' },
+        { key: 'prelimReview', name: '初赛评审', window: null, state: 'UNSCHEDULED' },
+        { key: 'finalReview', name: '决赛评审', window: null, state: 'UNSCHEDULED' },
+      ],
+    });
+    const closedBrief = { ...teamBrief('DRAFT'), signUpOpen: false };
+
+    it('shows the draft read-only, says sign-up has ended and offers no buttons', async () => {
+      mockGets({
+        '/team/my-brief': closedBrief,
+        '/team/my': teamFixture('DRAFT'),
+        '/contest/public': schedule('ENDED', { start: '2026-04-30T16:00:00.000Z', end: '2026-05-31T15:59:59.000Z' }),
+      });
+      renderRoute('/my-sign');
+      const form = await screen.findByTestId('sign-form');
+      expect(await screen.findByText('报名已截止，报名信息仅供查看，不能再修改或提交。')).toBeTruthy();
+      expect((field('单位名称') as HTMLInputElement).disabled).toBe(true);
+      expect((field('团队名称') as HTMLInputElement).disabled).toBe(true);
+      expect((screen.getByTestId('add-member') as HTMLButtonElement).disabled).toBe(true);
+      expect(screen.getAllByTestId('remove-member').every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+      expect(within(form).queryByTestId('save-draft')).toBeNull();
+      expect(within(form).queryByTestId('submit')).toBeNull();
+    });
+
+    it('says when a sign-up that has not begun opens', async () => {
+      mockGets({
+        '/team/my-brief': closedBrief,
+        '/team/my': null,
+        '/contest/public': schedule('NOT_STARTED', { start: '2026-06-30T16:00:00.000Z', end: null }),
+      });
+      renderRoute('/my-sign');
+      await screen.findByTestId('sign-form');
+      expect(await screen.findByText('报名尚未开始，将于 2026-07-01 00:00（北京时间）开放。届时可填写、保存和提交报名信息。')).toBeTruthy();
+      expect((field('单位名称') as HTMLInputElement).disabled).toBe(true);
+      expect(screen.queryByTestId('submit')).toBeNull();
+    });
+
+    it('keeps the form editable, with its buttons, while sign-up is open', async () => {
+      mockGets({ '/team/my-brief': teamBrief('DRAFT'), '/team/my': teamFixture('DRAFT') });
+      renderRoute('/my-sign');
+      await screen.findByTestId('sign-form');
+      expect((field('单位名称') as HTMLInputElement).disabled).toBe(false);
+      expect((screen.getByTestId('save-draft') as HTMLButtonElement).disabled).toBe(false);
+      expect((screen.getByTestId('submit') as HTMLButtonElement).disabled).toBe(false);
+      expect(screen.queryByText('当前不在报名时间内，暂不能保存或提交。')).toBeNull();
+    });
   });
 
   it('saves an incomplete draft with the lenient rules and sends uploads as uniqueNo', async () => {

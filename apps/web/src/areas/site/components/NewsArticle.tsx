@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { NewsDetail } from '@contest/shared';
 import { SITE_PATHS, detailPath } from '../routes';
 import { RichHtml } from '../../../components/rich-text/RichHtml';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 
 export interface NewsArticleProps {
   news: NewsDetail | undefined;
@@ -31,9 +32,20 @@ export function NewsArticle({ news, loading, failure, notice, neighbours = true 
 
   let content: ReactNode;
   if (loading) {
-    content = <Skeleton active title paragraph={{ rows: 8 }} data-testid="article-skeleton" />;
+    // Until the article's own title shows, the route's names the page (one h1 on every page).
+    content = (
+      <>
+        <HiddenPageHeading />
+        <Skeleton active title paragraph={{ rows: 8 }} data-testid="article-skeleton" />
+      </>
+    );
   } else if (!news) {
-    content = failure ?? <Result status="404" title={t('news.notFound')} />;
+    content = (
+      <>
+        <HiddenPageHeading />
+        {failure ?? <Result status="404" title={t('news.notFound')} />}
+      </>
+    );
   } else {
     content = (
       <article className="news-article" data-testid="news-article">

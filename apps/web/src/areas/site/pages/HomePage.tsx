@@ -160,6 +160,37 @@ function CallToAction({ contest }: { contest: ContestPublic | undefined }) {
   );
 }
 
+/** `YYYY-MM-DD HH:mm` in Beijing time; local, as the shared helper's module would pull zod into the home page. */
+const beijingMinute = (iso: string): string | null => {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : new Date(ms + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
+};
+
+/**
+ * The banner's call: 立即报名 while sign-up is open (or before the server answers); otherwise
+ * why not, and when it opens, instead of a button that leads to a form that cannot be sent.
+ */
+function BannerCall({ contest }: { contest: ContestPublic | undefined }) {
+  const { t } = useTranslation('site');
+  const signUp = contest?.phases.find((p) => p.key === 'signUp');
+  if (!signUp || signUp.state === 'OPEN') {
+    return (
+      <Link to={SITE_PATHS.signUp}>
+        <Button type="primary" size="large" className="home-banner__cta">
+          {t('home.cta')}
+        </Button>
+      </Link>
+    );
+  }
+  const start = signUp.window?.start ? beijingMinute(signUp.window.start) : null;
+  const state = signUp.state === 'NOT_STARTED' && !start ? 'UNSCHEDULED' : signUp.state;
+  return (
+    <p className="home-banner__closed" role="status" data-testid="home-signup-closed" data-state={state}>
+      {t(`home.ctaClosed.${state}`, { start })}
+    </p>
+  );
+}
+
 /**
  * The home page: banner, introduction, schedule from the phase windows (the open phase
  * highlighted), latest news of both categories, the sign-up call and the organisers. Blocks
@@ -192,11 +223,7 @@ export function HomePage() {
           </h1>
           <p className="home-banner__subtitle">{t('home.subtitle')}</p>
           <div className="home-banner__actions">
-            <Link to={SITE_PATHS.signUp}>
-              <Button type="primary" size="large" className="home-banner__cta">
-                {t('home.cta')}
-              </Button>
-            </Link>
+            <BannerCall contest={contest} />
             <Link to={SITE_PATHS.signGuide}>
               <Button size="large" ghost className="home-banner__secondary">
                 {t('home.guide')}

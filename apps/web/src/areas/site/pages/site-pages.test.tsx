@@ -92,6 +92,30 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect(screen.getByTestId('home-cta').textContent).toContain('报名时间：2025-05-01 ~ 2025-07-31');
     });
 
+    it('offers 立即报名 in the banner while sign-up is open', async () => {
+      mockGet({ '/contest/public': () => CONTEST, '/site/content': () => ({}), '/news': () => page([]) });
+      renderRoute('/');
+      await screen.findByTestId('phase-signUp');
+      await waitFor(() => expect(screen.getByTestId('home-cta').dataset.state).toBe('OPEN'));
+      expect(screen.getByRole('button', { name: '立即报名' })).toBeTruthy();
+      expect(screen.queryByTestId('home-signup-closed')).toBeNull();
+    });
+
+    it.each([
+      ['ENDED', { start: '2025-04-30T16:00:00.000Z', end: '2025-05-31T15:59:59.000Z' }, '本届报名已截止'],
+      ['NOT_STARTED', { start: '2025-06-30T16:00:00.000Z', end: '2025-07-31T15:59:59.000Z' }, '报名尚未开始，将于 2025-07-01 00:00 开放'],
+    ] as const)('says sign-up is closed (%s) instead of offering 立即报名', async (state, window, text) => {
+      const closed: ContestPublic = {
+        ...CONTEST,
+        phases: CONTEST.phases.map((p) => (p.key === 'signUp' ? { ...p, state, window } : p)),
+      };
+      mockGet({ '/contest/public': () => closed, '/site/content': () => ({}), '/news': () => page([]) });
+      renderRoute('/');
+      expect((await screen.findByTestId('home-signup-closed')).textContent).toBe(text);
+      expect(screen.queryByRole('button', { name: '立即报名' })).toBeNull();
+      expect(screen.queryByText('立即报名')).toBeNull();
+    });
+
     it('lists the latest news of both categories and uses the edited blocks', async () => {
       const get = mockGet({
         '/contest/public': () => CONTEST,
