@@ -14,6 +14,7 @@ const DETAIL = `/admin/appeals/${APPEAL}`;
 
 /** Answers the open confirm whose text is `text`; one answered before may linger, closing, in the page. */
 async function answerConfirm(text: string | RegExp, button: string) {
+  // The confirmation is a lazily drawn modal: on a loaded machine it takes longer than the default second.
   const box = await waitFor(() => {
     const open = screen
       .getAllByText(text)
@@ -21,7 +22,7 @@ async function answerConfirm(text: string | RegExp, button: string) {
       .filter((modal): modal is HTMLElement => modal !== null && modal.dataset.answered === undefined);
     expect(open.length).toBeGreaterThan(0);
     return open[open.length - 1]!;
-  });
+  }, { timeout: 10_000 });
   box.dataset.answered = 'yes';
   fireEvent.click(within(box).getByRole('button', { name: button }));
 }
