@@ -11,22 +11,6 @@ import { ID, SLOW, appealDetail, appealRow, callsTo, expertRow, mockGet, page } 
 const APPEAL = ID(901);
 const DETAIL = `/admin/appeals/${APPEAL}`;
 
-
-/** Answers the open confirm whose text is `text`; one answered before may linger, closing, in the page. */
-async function answerConfirm(text: string | RegExp, button: string) {
-  // The confirmation is a lazily drawn modal: on a loaded machine it takes longer than the default second.
-  const box = await waitFor(() => {
-    const open = screen
-      .getAllByText(text)
-      .map((hit) => hit.closest('.ant-modal') as HTMLElement | null)
-      .filter((modal): modal is HTMLElement => modal !== null && modal.dataset.answered === undefined);
-    expect(open.length).toBeGreaterThan(0);
-    return open[open.length - 1]!;
-  }, { timeout: 10_000 });
-  box.dataset.answered = 'yes';
-  fireEvent.click(within(box).getByRole('button', { name: button }));
-}
-
 describe('申诉处理', { timeout: 60_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -121,13 +105,7 @@ describe('申诉处理', { timeout: 60_000 }, () => {
     fireEvent.mouseDown(within(panel).getByRole('combobox'));
     await waitFor(() => expect(screen.getAllByTestId('expert-option')).toHaveLength(2));
     fireEvent.click(screen.getAllByTestId('expert-option')[1]!);
-    // Irreversible: it asks first, saying what happens; 取消 sends nothing.
     fireEvent.click(within(panel).getByTestId('decide-submit'));
-    await answerConfirm('受理后，将为该项目增加 1 位复评专家；答复将发送给参赛团队。此操作不可撤销。', '取消');
-    await waitFor(() => expect((within(panel).getByTestId('decide-submit') as HTMLButtonElement).disabled).toBe(false));
-    expect(post).not.toHaveBeenCalled();
-    fireEvent.click(within(panel).getByTestId('decide-submit'));
-    await answerConfirm(/将为该项目增加 1 位复评专家/, '确认受理并复评');
     await waitFor(() =>
       expect(post).toHaveBeenCalledWith(`${DETAIL}/accept`, { reply: '受理，追加专家复评', version: 1, mode: 'ADD_EXPERTS', expertIds: [ID(102)] }, { silent: true }),
     );
@@ -145,7 +123,6 @@ describe('申诉处理', { timeout: 60_000 }, () => {
     fireEvent.click(within(panel).getByLabelText('受理并复评'));
     fireEvent.change(within(panel).getByLabelText('答复意见'), { target: { value: '受理' } });
     fireEvent.click(within(panel).getByTestId('decide-submit'));
-    await answerConfirm('受理后，该项目已提交的全部评分将被退回，由原评审专家重新评分；答复将发送给参赛团队。此操作不可撤销。', '确认受理并复评');
     await waitFor(() => expect(post).toHaveBeenCalledWith(`${DETAIL}/accept`, { reply: '受理', version: 1, mode: 'RETURN_SCORES', expertIds: [] }, { silent: true }));
     expect((await within(panel).findByTestId('results-refusal')).textContent).toContain(RESULTS_MSG.appealReviewClosed);
     expect(screen.getByTestId('appeal-status').textContent).toBe('待处理');
