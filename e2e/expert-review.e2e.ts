@@ -373,6 +373,10 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     await dialog.getByTestId('promotion-ranking').waitFor();
     await admin.screenshot('review-promotion-1440');
     await dialog.getByTestId('promotion-confirm').click();
+    // Promotion asks first, naming how many go.
+    const ask = page.locator('.ant-modal-confirm');
+    await ask.getByText(/确认后写入决赛名单/).waitFor();
+    await ask.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
     await toast(page, '晋级名单已确认').waitFor();
     const finals = await api.ok<{ total: number }>('GET', '/admin/final/list?size=50', superToken);
     expect(finals.total).toBeGreaterThanOrEqual(3);
@@ -512,6 +516,10 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     await page.keyboard.press('Escape');
     await panel.locator('textarea').fill('经审核，予以受理，追加专家复评');
     await panel.getByTestId('decide-submit').click();
+    // 受理并复评 cannot be undone: it asks first.
+    const ask = page.locator('.ant-modal-confirm');
+    await ask.getByText(/将为该项目增加 1 位复评专家/).waitFor();
+    await ask.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
     await toast(page, '申诉已受理，项目已进入复评').waitFor();
     await expect.poll(() => detail.getByTestId('appeal-status').first().getAttribute('data-status')).toBe('ACCEPTED');
     await detail.getByTestId('appeal-reply').waitFor();

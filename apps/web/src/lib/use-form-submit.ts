@@ -8,7 +8,13 @@ import { validateAndFocus } from './form-errors';
  * `refusal` turns what was thrown into that (or handles it and answers null: a stale record
  * reloaded, say). One shape for the reason dialogs of review, results and appeals.
  */
-export function useFormSubmit<V, E = string>(form: FormInstance<V>, run: (values: V) => Promise<void>, refusal: (e: unknown) => E | null) {
+export function useFormSubmit<V, E = string>(
+  form: FormInstance<V>,
+  run: (values: V) => Promise<void>,
+  refusal: (e: unknown) => E | null,
+  /** Asked after the fields pass and before anything is sent (an irreversible action); false sends nothing. */
+  confirm?: (values: V) => Promise<boolean>,
+) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<E | null>(null);
   const submit = async () => {
@@ -18,6 +24,8 @@ export function useFormSubmit<V, E = string>(form: FormInstance<V>, run: (values
     } catch {
       return;
     }
+    // Not busy while asking: the button stays pressable for the answer's next round.
+    if (confirm && !(await confirm(values))) return;
     setBusy(true);
     setError(null);
     try {

@@ -35,6 +35,17 @@ export function useDraftRemind({ send, listKey, codes, texts }: DraftRemindOptio
     });
   };
 
+  /** A batch is sent to many at once: it asks first, naming how many. */
+  const remindSelected = (rows: readonly { id: string }[], clear: () => void) => {
+    modal.confirm({
+      title: t('pages.common.confirmTitle'),
+      content: t('pages.common.confirmRemindSelected', { count: rows.length }),
+      okText: t('kit.ok'),
+      cancelText: t('kit.cancel'),
+      onOk: () => remind({ ids: rows.map((r) => r.id) }, 'selected').then(clear),
+    });
+  };
+
   /** 全部提醒, for the list's toolbar. */
   const allButton = (
     <Permission codes={codes}>
@@ -50,7 +61,7 @@ export function useDraftRemind({ send, listKey, codes, texts }: DraftRemindOptio
       size="small"
       disabled={rows.length === 0}
       loading={busy === 'selected'}
-      onClick={() => void remind({ ids: rows.map((r) => r.id) }, 'selected').then(clear)}
+      onClick={() => remindSelected(rows, clear)}
       data-testid="remind-selected"
     >
       {texts.remindSelected}

@@ -1,4 +1,5 @@
 /** 初赛管理 and 决赛项目管理 pages with mocked answers (docs/api-contest.md, "Console calls for contest operations"). */
+import { answerConfirm } from '../../../test/confirm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
@@ -140,6 +141,7 @@ function mockGet(info: StaffInfo, answers: Record<string, Answer>) {
 const closing = (dialog: HTMLElement) => !dialog.isConnected || dialog.classList.contains('ant-zoom-leave');
 
 const callsTo = (spy: { mock: { calls: unknown[][] } }, url: string) => spy.mock.calls.filter(([u]) => u === url);
+
 
 describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
@@ -531,7 +533,12 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     expect(screen.getByText('医保智能审核2号').closest('tr')!.textContent).toContain('未提醒');
     fireEvent.click(within(first).getByRole('checkbox'));
     fireEvent.click(within(screen.getByText('医保智能审核2号').closest('tr')!).getByRole('checkbox'));
+    // A batch asks first, naming how many; 取消 sends nothing.
     fireEvent.click(await screen.findByTestId('remind-selected'));
+    await answerConfirm('确定向所选的 2 条记录发送提醒吗？', '取消');
+    expect(post).not.toHaveBeenCalledWith('/admin/prelim-doc/draft/remind', expect.anything());
+    fireEvent.click(screen.getByTestId('remind-selected'));
+    await answerConfirm('确定向所选的 2 条记录发送提醒吗？', '确认');
     await waitFor(() => expect(post).toHaveBeenCalledWith('/admin/prelim-doc/draft/remind', { ids: [ID(1), ID(2)] }));
     expect(await screen.findByText('已提醒 1 个团队，1 个今日已提醒过，已跳过')).toBeTruthy();
 
@@ -539,8 +546,7 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     await waitFor(() => expect(post).toHaveBeenLastCalledWith('/admin/prelim-doc/draft/remind', { ids: [ID(1)] }));
 
     fireEvent.click(screen.getByTestId('remind-all'));
-    const confirm = await screen.findByRole('dialog');
-    fireEvent.click(within(confirm).getByRole('button', { name: '确认' }));
+    await answerConfirm(/确定向所有初赛草稿的团队发送提交提醒吗/, '确认');
     await waitFor(() => expect(post).toHaveBeenLastCalledWith('/admin/prelim-doc/draft/remind', { all: true }));
 
     void router.navigate(`/admin/preliminary/draft-detail/${ID(1)}`);

@@ -37,12 +37,24 @@ export function AppealDecidePanel({ appeal, onDecided, onReload }: AppealDecideP
   const { t } = useTranslation('results');
   const text = useResultsText();
   const translate = useResultsMessage();
-  const { message } = useFeedback();
+  const { message, modal } = useFeedback();
   const [form] = Form.useForm<Values>();
   // The choices live outside the form: its fields come and go with them.
   const [decision, setDecision] = useState<Decision>('REJECT');
   const [mode, setMode] = useState<AppealRereviewMode>('RETURN_SCORES');
   const [stale, setStale] = useState<string | null>(null);
+
+  const askAccept = (experts: number) =>
+    new Promise<boolean>((resolve) => {
+      modal.confirm({
+        title: t('decide.confirmTitle'),
+        content: mode === 'ADD_EXPERTS' ? t('decide.confirmAddExperts', { count: experts }) : t('decide.confirmReturnScores'),
+        okText: t('decide.submitAccept'),
+        cancelText: t('common.cancel'),
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
 
   const { busy, error, submit } = useFormSubmit<Values, unknown>(
     form,
@@ -67,6 +79,8 @@ export function AppealDecidePanel({ appeal, onDecided, onReload }: AppealDecideP
       setStale(e instanceof Error ? e.message : text('appealDecided'));
       return null;
     },
+    // 受理并复评 sends the project back to the experts and cannot be undone: it asks first.
+    (values) => (decision === 'ACCEPT' ? askAccept(values.expertIds?.length ?? 0) : Promise.resolve(true)),
   );
 
   if (stale) {

@@ -1,4 +1,5 @@
 /** 申诉处理 with mocked answers (docs/api-results.md, "Admin: appeals"). */
+import { answerConfirm } from '../../../test/confirm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RESULTS_MSG, type AppealDetail } from '@contest/shared';
@@ -10,6 +11,7 @@ import { ID, SLOW, appealDetail, appealRow, callsTo, expertRow, mockGet, page } 
 
 const APPEAL = ID(901);
 const DETAIL = `/admin/appeals/${APPEAL}`;
+
 
 describe('申诉处理', { timeout: 60_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
@@ -105,7 +107,13 @@ describe('申诉处理', { timeout: 60_000 }, () => {
     fireEvent.mouseDown(within(panel).getByRole('combobox'));
     await waitFor(() => expect(screen.getAllByTestId('expert-option')).toHaveLength(2));
     fireEvent.click(screen.getAllByTestId('expert-option')[1]!);
+    // Irreversible: it asks first, saying what happens; 取消 sends nothing.
     fireEvent.click(within(panel).getByTestId('decide-submit'));
+    await answerConfirm('受理后，将为该项目增加 1 位复评专家；答复将发送给参赛团队。此操作不可撤销。', '取消');
+    await waitFor(() => expect((within(panel).getByTestId('decide-submit') as HTMLButtonElement).disabled).toBe(false));
+    expect(post).not.toHaveBeenCalled();
+    fireEvent.click(within(panel).getByTestId('decide-submit'));
+    await answerConfirm(/将为该项目增加 1 位复评专家/, '确认受理并复评');
     await waitFor(() =>
       expect(post).toHaveBeenCalledWith(`${DETAIL}/accept`, { reply: '受理，追加专家复评', version: 1, mode: 'ADD_EXPERTS', expertIds: [ID(102)] }, { silent: true }),
     );
@@ -123,6 +131,7 @@ describe('申诉处理', { timeout: 60_000 }, () => {
     fireEvent.click(within(panel).getByLabelText('受理并复评'));
     fireEvent.change(within(panel).getByLabelText('答复意见'), { target: { value: '受理' } });
     fireEvent.click(within(panel).getByTestId('decide-submit'));
+    await answerConfirm('受理后，该项目已提交的全部评分将被退回，由原评审专家重新评分；答复将发送给参赛团队。此操作不可撤销。', '确认受理并复评');
     await waitFor(() => expect(post).toHaveBeenCalledWith(`${DETAIL}/accept`, { reply: '受理', version: 1, mode: 'RETURN_SCORES', expertIds: [] }, { silent: true }));
     expect((await within(panel).findByTestId('results-refusal')).textContent).toContain(RESULTS_MSG.appealReviewClosed);
     expect(screen.getByTestId('appeal-status').textContent).toBe('待处理');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PROMOTION_MODES, type PromotionBody, type PromotionMode, type PromotionPreview, type PromotionRankRow, type PromotionResult } from '@contest/shared';
 import { AppDialog } from '../../../components/admin-kit';
 import { labelOf, useDictLabels } from '../../../components/contest';
+import { useFeedback } from '../../../components/feedback';
 import { DecidedByTag } from './DecidedByTag';
 import { errorText, isStale } from './errors';
 import { confirmPromotion, previewPromotion } from './review-api';
@@ -33,6 +34,7 @@ const sameBody = (a: PromotionBody | null, b: PromotionBody | null) => JSON.stri
  */
 export function PromotionDialog({ open, onClose, onPromoted }: PromotionDialogProps) {
   const { t } = useTranslation('review');
+  const { modal } = useFeedback();
   const labels = useDictLabels([TRACK_DICT]);
   const [mode, setMode] = useState<PromotionMode>('TOP_OVERALL');
   const [n, setN] = useState<number | null>(null);
@@ -80,6 +82,19 @@ export function PromotionDialog({ open, onClose, onPromoted }: PromotionDialogPr
   // 手动选择 before any ranking is shown: the ranking is read through a preview of the first
   // project (the call needs a choice); nothing counts as chosen until 预览 with the picks.
   const loadRanking = () => void runPreview({ mode: 'TOP_OVERALL', n: 1, ids: [] }, true);
+
+  /** Promotion writes the final list for many projects at once: it asks first, naming how many. */
+  const askFirst = () => {
+    if (!preview || !body || !previewed || !sameBody(body, previewed)) return;
+    const selected = preview.ranking.filter((r) => r.selected);
+    modal.confirm({
+      title: t('promotion.confirmTitle'),
+      content: `${t('promotion.count', { count: selected.length, already: selected.filter((r) => r.inFinal).length })}${t('promotion.confirmHint')}`,
+      okText: t('promotion.confirm'),
+      cancelText: t('common.cancel'),
+      onOk: () => confirm(),
+    });
+  };
 
   const confirm = async () => {
     if (!preview || !body || !previewed || !sameBody(body, previewed)) return;
@@ -153,7 +168,7 @@ export function PromotionDialog({ open, onClose, onPromoted }: PromotionDialogPr
           </Button>
           <Button
             type="primary"
-            onClick={() => void confirm()}
+            onClick={askFirst}
             loading={confirming}
             disabled={!current || stale || (preview?.selectedCount ?? 0) === 0}
             data-testid="promotion-confirm"

@@ -1,4 +1,5 @@
 /** 晋级决赛 on 决赛项目管理, with mocked answers (packages/shared/src/review/api.ts, promotion). */
+import { answerConfirm } from '../../../test/confirm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { PromotionPreview, PromotionRankRow, PromotionRecord, PromotionResult } from '@contest/shared';
@@ -34,6 +35,7 @@ const topPreview = (token: string, n: number, reviewOpen = false): PromotionPrev
 
 const record: PromotionRecord = { id: 'pr1', mode: 'TOP_PER_TRACK', n: 5, count: 20, actorName: '运营一号', createdAt: '2025-07-10T02:00:00Z' };
 
+
 describe('promotion to the final', { timeout: 60_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -66,7 +68,12 @@ describe('promotion to the final', { timeout: 60_000 }, () => {
     expect(within(rows[3]!).getByTestId('decided-by').textContent).toBe('并列');
     expect(rows[1]!.textContent).toContain('已在决赛');
 
+    // It asks first, saying how many go; 取消 sends nothing.
     fireEvent.click(within(dialog).getByTestId('promotion-confirm'));
+    await answerConfirm(/确认后写入决赛名单/, '取消');
+    expect(callsTo(post, CONFIRM)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByTestId('promotion-confirm'));
+    await answerConfirm(/确认后写入决赛名单/, '确认晋级');
     await waitFor(() => expect(post).toHaveBeenCalledWith(CONFIRM, { mode: 'TOP_OVERALL', n: 3, ids: [], token: 'p1' }, { silent: true }));
     expect(await screen.findByText('晋级名单已确认：新增 2 个项目，1 个已在决赛')).toBeTruthy();
     await waitFor(() => expect(closing(dialog)).toBe(true));
@@ -117,6 +124,7 @@ describe('promotion to the final', { timeout: 60_000 }, () => {
     await waitFor(() => expect(within(dialog).getByTestId('promotion-count').textContent).toContain('将晋级 2 个项目'));
 
     fireEvent.click(within(dialog).getByTestId('promotion-confirm'));
+    await answerConfirm(/确认后写入决赛名单/, '确认晋级');
     await waitFor(() => expect(post).toHaveBeenLastCalledWith(CONFIRM, { mode: 'PICKED', ids: [ID(2), ID(4)], token: 'p2' }, { silent: true }));
     expect((await within(dialog).findByTestId('promotion-stale')).textContent).toContain('排名已变化');
     expect((within(dialog).getByTestId('promotion-confirm') as HTMLButtonElement).disabled).toBe(true);
@@ -126,6 +134,7 @@ describe('promotion to the final', { timeout: 60_000 }, () => {
     expect(previews).toBe(3);
     await waitFor(() => expect((within(dialog).getByTestId('promotion-confirm') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(within(dialog).getByTestId('promotion-confirm'));
+    await answerConfirm(/确认后写入决赛名单/, '确认晋级');
     await waitFor(() => expect(post).toHaveBeenLastCalledWith(CONFIRM, { mode: 'PICKED', ids: [ID(2), ID(4)], token: 'p3' }, { silent: true }));
     expect(await screen.findByText('晋级名单已确认：新增 2 个项目，0 个已在决赛')).toBeTruthy();
   });

@@ -1,4 +1,5 @@
 /** 报名管理 pages with mocked answers (docs/api-contest.md, "Console calls for contest operations"). */
+import { answerConfirm } from '../../../test/confirm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BatchResult, Page, RemindResult, TeamAdminDetail, TeamAdminRow } from '@contest/shared';
@@ -103,6 +104,7 @@ function mockGet(info: StaffInfo, answers: Record<string, Answer>) {
 const callsTo = (spy: { mock: { calls: unknown[][] } }, url: string) => spy.mock.calls.filter(([u]) => u === url);
 
 const auditor = (buttons: string[]) => operator(['competition'], buttons);
+
 
 describe('报名管理 pages', { timeout: 60_000 }, () => {
   afterEach(() => vi.restoreAllMocks());
@@ -399,7 +401,12 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(first.textContent).toContain('医疗机构'));
     fireEvent.click(within(first).getByRole('checkbox'));
     fireEvent.click(within(screen.getByText('智慧医保2队').closest('tr')!).getByRole('checkbox'));
+    // A batch asks first, naming how many; 取消 sends nothing.
     fireEvent.click(await screen.findByTestId('remind-selected'));
+    await answerConfirm('确定向所选的 2 条记录发送提醒吗？', '取消');
+    expect(post).not.toHaveBeenCalledWith('/admin/team/draft/remind', expect.anything());
+    fireEvent.click(screen.getByTestId('remind-selected'));
+    await answerConfirm('确定向所选的 2 条记录发送提醒吗？', '确认');
     await waitFor(() => expect(post).toHaveBeenCalledWith('/admin/team/draft/remind', { ids: [ID(1), ID(2)] }));
     expect(await screen.findByText('已提醒 1 个团队，1 个今日已提醒过，已跳过')).toBeTruthy();
 
@@ -407,8 +414,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(post).toHaveBeenLastCalledWith('/admin/team/draft/remind', { ids: [ID(1)] }));
 
     fireEvent.click(screen.getByTestId('remind-all'));
-    const confirm = await screen.findByRole('dialog');
-    fireEvent.click(within(confirm).getByRole('button', { name: '确认' }));
+    await answerConfirm(/确定提醒所有未提交报名的团队吗/, '确认');
     await waitFor(() => expect(post).toHaveBeenLastCalledWith('/admin/team/draft/remind', { all: true }));
   });
 
