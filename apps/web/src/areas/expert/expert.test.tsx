@@ -276,6 +276,9 @@ describe('expert area', { timeout: 60_000 }, () => {
 
     const feasibility = await screen.findByLabelText(/可行性/, {}, SLOW);
     expect((screen.getByLabelText(/创新性/) as HTMLInputElement).value).toBe('20');
+    // Each score field says its range to a screen reader: 0 to the criterion's maximum.
+    const innovation = screen.getByRole('spinbutton', { name: /创新性/ });
+    expect([innovation.getAttribute('aria-valuemin'), innovation.getAttribute('aria-valuemax')]).toEqual(['0', '25']);
     fireEvent.change(feasibility, { target: { value: '22.5' } });
     fireEvent.change(screen.getByLabelText('评语'), { target: { value: '思路清晰' } });
     fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
@@ -287,6 +290,8 @@ describe('expert area', { timeout: 60_000 }, () => {
       ),
     );
     expect(await screen.findByText('草稿已保存', {}, SLOW)).toBeTruthy();
+    // The form is drawn anew: focus is back on 保存草稿, not lost to the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: '保存草稿' })));
     // The next save carries the version of the answer, without reading the project again.
     fireEvent.change(screen.getByLabelText(/完整性/), { target: { value: '10' } });
     fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
@@ -347,6 +352,9 @@ describe('expert area', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('submitted-at').textContent).toContain('2025-07-03');
     expect(screen.queryByRole('button', { name: '提交评分' })).toBeNull();
     expect(screen.queryByLabelText(/创新性/)).toBeNull();
+    // Focus is on the page's heading, which now says the sheet is submitted.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })));
+    expect(document.activeElement!.textContent).toContain('已提交');
   });
 
   it('scoring: a returned sheet shows the reason and is editable; the team shows when not blind', async () => {

@@ -101,6 +101,12 @@ function mockGet(info: StaffInfo, answers: Record<string, Answer>) {
   });
 }
 
+/** The text of the focused element when it is a heading (focus moved to a record's title). */
+const focusedHeading = () => {
+  const active = document.activeElement as HTMLElement | null;
+  return active && (/^H[1-6]$/.test(active.tagName) || active.getAttribute('role') === 'heading') ? active.textContent : null;
+};
+
 const callsTo = (spy: { mock: { calls: unknown[][] } }, url: string) => spy.mock.calls.filter(([u]) => u === url);
 
 const auditor = (buttons: string[]) => operator(['competition'], buttons);
@@ -368,14 +374,16 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     );
     await waitFor(() => expect(within(page1).getAllByText('智慧医保2队').length).toBeGreaterThan(0));
     expect(within(page1).getByTestId('queue-remaining').textContent).toContain('待审核 2 条');
-    // The form is empty again for the next one.
+    // The form is empty again for the next one, and focus is on the next record's title (not lost).
     expect((within(panel).getByRole('textbox') as HTMLTextAreaElement).value).toBe('');
+    await waitFor(() => expect(focusedHeading()).toContain('智慧医保2队'));
 
     // Skip: the id goes into exclude and the next one shows.
     fireEvent.click(within(page1).getByTestId('queue-skip'));
     await waitFor(() => expect(within(page1).getAllByText('智慧医保3队').length).toBeGreaterThan(0));
     expect(callsTo(get, '/admin/team/queue/next').at(-1)![1]).toEqual({ params: { exclude: [ID(2)] } });
     expect(within(page1).getByTestId('queue-remaining').textContent).toContain('本次已跳过 1 条');
+    await waitFor(() => expect(focusedHeading()).toContain('智慧医保3队'));
 
     // Approve the last one: nothing left but the skipped one.
     fireEvent.click(within(panel).getByRole('button', { name: '提交审核' }));
@@ -383,6 +391,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(post).toHaveBeenLastCalledWith(`/admin/team/${ID(3)}/audit`, { outcome: 'APPROVED', reason: '', version: 4 }, { silent: true });
     const empty = await screen.findByTestId('queue-empty');
     expect(empty.textContent).toContain('当前没有待审核的报名');
+    await waitFor(() => expect(focusedHeading()).toContain('当前没有待审核的报名'));
     fireEvent.click(within(empty).getByRole('button', { name: /返回列表/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/competition/qualification'));
   });

@@ -205,6 +205,9 @@ export function ScoreForm({ detail, onSave, onSubmit, onDirtyChange }: ScoreForm
                 inputMode="decimal"
                 placeholder={t('form.scorePlaceholder', { max: c.max })}
                 suffix={`/ ${c.max}`}
+                // The range is told to screen readers without min/max (which would clamp): 0 to the criterion's maximum.
+                aria-valuemin={0}
+                aria-valuemax={c.max}
                 data-testid={`score-input-${c.key}`}
               />
             </Form.Item>

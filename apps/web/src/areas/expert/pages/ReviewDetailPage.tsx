@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Result, Skeleton, Space, Typography } from 'antd';
 import { ArrowLeftOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { isStale } from '../../../components/admin-kit';
 import { useConsoleHandle } from '../../../components/admin-kit/console-handle';
 import { nameTab, setOpenTabs } from '../../../components/admin-kit/open-tabs';
 import { watermarkLines } from '../../../components/admin-kit/watermark';
+import { moveFocusSoon } from '../../../components/a11y/move-focus';
 import { useFeedback } from '../../../components/feedback';
 import { useStaffInfo } from '../../../lib/session';
 import { ReviewMaterials } from '../components/ReviewMaterials';
@@ -67,6 +68,7 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
   const agreementLost = useAgreementLost();
   const info = useStaffInfo('EXPERT');
   const pages = ROUND_PAGES[round];
+  const page = useRef<HTMLDivElement>(null);
   const [dirty, setDirty] = useState(false);
   // Raised after each reload: the form starts again from the server's sheet even when it looks the same.
   const [generation, setGeneration] = useState(0);
@@ -140,6 +142,8 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
     }
     void message.success(t('form.saved'));
     written(next);
+    // The form is drawn anew with the saved version: focus goes back to 保存草稿, not to the page's top.
+    moveFocusSoon(() => page.current?.querySelector<HTMLElement>('[data-testid="save-draft"]'));
   };
 
   const submit = async (body: SheetBody) => {
@@ -151,6 +155,8 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
     }
     void message.success(t('form.submitted'));
     written(next);
+    // The sheet turns read-only: focus goes to the project's title, which now says 已提交.
+    moveFocusSoon(() => page.current?.querySelector<HTMLElement>('.expert-review__title'));
   };
 
   const backToList = (
@@ -183,10 +189,10 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
   const formKey = `${generation}:${project.id}:${sheet?.id ?? ''}:${sheet?.version ?? 0}:${sheet?.status ?? 'NONE'}:${project.editable}`;
 
   return (
-    <div className="expert-review" data-testid="review-detail">
+    <div className="expert-review" data-testid="review-detail" ref={page}>
       <div className="expert-review__head">
         {backToList}
-        <Typography.Title level={2} className="expert-review__title">
+        <Typography.Title level={1} className="expert-review__title">
           {project.projectName} <SheetStatusTag status={sheet?.status ?? 'NONE'} />
         </Typography.Title>
         <Space className="expert-review__nav">

@@ -1,10 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Result, Skeleton, Space } from 'antd';
 import { ArrowLeftOutlined, StepForwardOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { QueueNext } from '@contest/shared';
+import { useFocusOnChange } from '../../../../components/a11y/move-focus';
 import type { AuditedWorkflow } from './workflow';
 
 export interface AuditQueueOptions<D> {
@@ -58,7 +59,7 @@ export function SkipButton({ disabled, onClick, label }: { disabled: boolean; on
   );
 }
 
-export interface AuditQueueShellProps<T, D> {
+export interface AuditQueueShellProps<T, D extends { id: string | null }> {
   workflow: AuditedWorkflow<unknown, unknown>;
   /** The record's query (the queue's next, or one record). */
   query: UseQueryResult<T>;
@@ -74,22 +75,30 @@ export interface AuditQueueShellProps<T, D> {
  * The frame of an audit page: a warning with a retry when the load failed, a skeleton while it
  * loads, the done message (with 审核跳过的 when some were skipped), else the page.
  */
-export function AuditQueueShell<T, D>({ workflow, query, recordOf, queue, children }: AuditQueueShellProps<T, D>) {
+export function AuditQueueShell<T, D extends { id: string | null }>({ workflow, query, recordOf, queue, children }: AuditQueueShellProps<T, D>) {
   const { t } = useTranslation('admin');
   const { words, queue: texts } = workflow;
+  const frame = useRef<HTMLDivElement>(null);
+  const record = query.data ? recordOf(query.data) : undefined;
+  // A decision or 跳过 replaces the record (or ends the queue): focus goes to what came instead.
+  useFocusOnChange(record === undefined ? undefined : (record?.id ?? null), frame);
   if (query.isError && !query.data) {
     return <Result status="warning" title={t(words.loadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(words.reload)}</Button>} />;
   }
   if (!query.data) return <Skeleton active paragraph={{ rows: 10 }} />;
-  const record = recordOf(query.data);
   const back = <BackToList path={workflow.paths.list} label={t(texts.back)} />;
-  if (record) return children(record, query.data, back);
+  if (record) return <div ref={frame}>{children(record, query.data, back)}</div>;
   const skipped = queue.skipped.length;
   return (
-    <section className="admin-page" data-testid={texts.testId}>
+    <section className="admin-page" data-testid={texts.testId} ref={frame}>
       <Result
         status="success"
-        title={t(texts.done)}
+        title={
+          // A heading, so focus moved here after the last decision says the queue is done.
+          <span role="heading" aria-level={2}>
+            {t(texts.done)}
+          </span>
+        }
         subTitle={skipped > 0 ? t(texts.doneSkipped, { count: skipped }) : undefined}
         extra={
           <Space wrap>
