@@ -148,13 +148,16 @@ function CallToAction({ contest }: { contest: ContestPublic | undefined }) {
           <h2 className="home-cta__title">{t(`home.signUpCall.${state}`)}</h2>
           {text && <p className="home-cta__window">{t('home.signUpCall.window', { window: text })}</p>}
         </div>
-        <div className="home-cta__actions">
-          <Link to={SITE_PATHS.signUp}>
-            <Button type="primary" size="large" className="home-banner__cta">
-              {t('home.signUpCall.action')}
-            </Button>
-          </Link>
-        </div>
+        {/* Only while sign-up is open (or before the server answers): the title says why not otherwise. */}
+        {(!signUp || state === 'OPEN') && (
+          <div className="home-cta__actions">
+            <Link to={SITE_PATHS.signUp}>
+              <Button type="primary" size="large" className="home-banner__cta">
+                {t('home.signUpCall.action')}
+              </Button>
+            </Link>
+          </div>
+        )}
       </div>
     </section>
   );

@@ -98,6 +98,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
       await screen.findByTestId('phase-signUp');
       await waitFor(() => expect(screen.getByTestId('home-cta').dataset.state).toBe('OPEN'));
       expect(screen.getByRole('button', { name: '立即报名' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: '报名参赛' })).toBeTruthy();
       expect(screen.queryByTestId('home-signup-closed')).toBeNull();
     });
 
@@ -114,6 +115,9 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect((await screen.findByTestId('home-signup-closed')).textContent).toBe(text);
       expect(screen.queryByRole('button', { name: '立即报名' })).toBeNull();
       expect(screen.queryByText('立即报名')).toBeNull();
+      // The call further down says it too, without a 报名参赛 button leading to a form that cannot be sent.
+      expect(screen.getByTestId('home-cta').dataset.state).toBe(state);
+      expect(screen.queryByRole('button', { name: '报名参赛' })).toBeNull();
     });
 
     it('lists the latest news of both categories and uses the edited blocks', async () => {
