@@ -18,5 +18,12 @@ export function rangeEndExclusive(value: string | undefined): Date | undefined {
   return new Date(start.getTime() + (value.length === 10 ? 86_400_000 : 1000));
 }
 
+/** A Beijing calendar month `YYYY-MM` as [its first instant, the next month's first instant). */
+export function monthBounds(month: string): [Date, Date] {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  const next = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
+  return [new Date(`${month}-01T00:00:00${BEIJING}`), new Date(`${next}-01T00:00:00${BEIJING}`)];
+}
+
 /** LIKE pattern for "contains", with the user's % and _ taken literally. */
 export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

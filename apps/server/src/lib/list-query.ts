@@ -11,7 +11,7 @@ import { and, asc, Column, desc, getTableName, Table, type Subquery, eq, gt, gte
 import { PgDialect, type PgSelect } from 'drizzle-orm/pg-core';
 import type { SortOrder } from '@contest/shared';
 import { createCountCache, type CountCache } from './count-cache.js';
-import { containsPattern, rangeEndExclusive, rangeStart } from './filter-values.js';
+import { containsPattern, monthBounds, rangeEndExclusive, rangeStart } from './filter-values.js';
 
 /** A column, or an SQL expression (`lower(name)`), a list may be sorted by. */
 export type Sortable = AnyColumn | SQL;
@@ -200,6 +200,13 @@ export function equals<C extends AnyColumn>(column: C, value: C['_']['data'] | u
 /** One of the values; absent or empty means no filter (nothing ticked = everything). */
 export function inList<C extends AnyColumn>(column: C, values: ReadonlyArray<C['_']['data']> | undefined): SQL | undefined {
   return values?.length ? inArray(column, [...values]) : undefined;
+}
+
+/** Within a Beijing calendar month `YYYY-MM` (the spec's month picker); absent means no filter. */
+export function inMonth(column: AnyColumn, month: string | undefined): SQL | undefined {
+  if (!month) return undefined;
+  const [start, end] = monthBounds(month);
+  return and(gte(column, start), lt(column, end));
 }
 
 /**

@@ -34,6 +34,10 @@ export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 /** Datetime range (docs/rules/screens.md, "Dates, sizes, toasts"): YYYY-MM-DD HH:mm:ss (Beijing time); a bare date is accepted too. */
 export const DATE_TIME_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])( ([01]\d|2[0-3]):[0-5]\d:[0-5]\d)?$/;
 
+/** Month picker (docs/rules/screens.md, "Dates, sizes, toasts"): YYYY-MM (a Beijing calendar month). */
+export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const monthQuery = optionalQuery(z.string().regex(MONTH_PATTERN, M.monthInvalid));
+
 export const dateQuery = optionalQuery(z.string().regex(DATE_PATTERN, M.dateInvalid));
 export const dateTimeQuery = optionalQuery(z.string().regex(DATE_TIME_PATTERN, M.dateTimeInvalid));
 

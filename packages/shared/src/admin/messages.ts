@@ -9,6 +9,7 @@ export const ADMIN_MSG = {
   sizeInvalid: '每页条数应为 1-100 之间的整数',
   dateInvalid: '日期格式应为 YYYY-MM-DD',
   dateTimeInvalid: '时间格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss',
+  monthInvalid: '月份格式应为 YYYY-MM',
   dateRangeInvalid: '开始时间不能晚于结束时间',
   enabledInvalid: '状态只能是 true 或 false',
   keywordTooLong: '搜索内容不能超过 50 个字符',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ButtonCode, MenuCode } from '../admin-menus.js';
-import { keywordQuery, optionalQuery, pageQueryFields, uuidSchema, type IsoDateTime } from '../admin/common.js';
+import { keywordQuery, monthQuery, optionalQuery, pageQueryFields, uuidSchema, type IsoDateTime } from '../admin/common.js';
 import { TEAM_STATUS_LABELS } from '../admin/users.js';
 import { PRELIM_DOC_STATUS_LABELS } from '../contest/status.js';
 import { PRELIM_DOC_STATUSES, TEAM_STATUSES, type PrelimDocStatus, type TeamStatus } from '../enums.js';
@@ -241,6 +241,8 @@ export const broadcastListQuerySchema = z.object({
   status: optionalQuery(z.enum(BROADCAST_STATUSES, { error: M.statusInvalid })),
   /** Title or text contains. */
   keyword: keywordQuery,
+  /** Sent (created) in this Beijing month, `YYYY-MM`: a channel's sends of one billing month. */
+  month: monthQuery,
 });
 export type BroadcastListQuery = z.infer<typeof broadcastListQuerySchema>;
 

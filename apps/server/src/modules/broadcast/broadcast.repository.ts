@@ -10,7 +10,7 @@ import { messageRecipientsView, messagesView } from '../messages/messages.read-m
 import { messageTemplatesView, type MessageTemplatesRow } from '../templates/templates.read-model.js';
 import { noticeOutboxView } from '../notices/notices.read-model.js';
 import { teamsView } from '../team/team.read-model.js';
-import { contains, equals } from '../../lib/list-query.js';
+import { contains, equals, inMonth } from '../../lib/list-query.js';
 import { piiSearch } from '../../lib/pii.js';
 
 export type BatchRow = typeof messageBatches.$inferSelect;
@@ -101,6 +101,7 @@ export function createBroadcastRepository(db: Db) {
         eq(messageBatches.channel, q.channel),
         equals(messageBatches.status, q.status),
         contains([messageBatches.title, messageBatches.body], q.keyword),
+        inMonth(messageBatches.createdAt, q.month),
       );
       const [rows, [total]] = await Promise.all([
         listed(db)

@@ -581,6 +581,29 @@ describe('the batches list, read counts and recall', () => {
     expect(after.batch).toMatchObject({ status: 'RECALLED', read: 1, delivered: 2 });
   });
 
+  it('lists the sends of one Beijing month (发送月份); a malformed month is refused', async () => {
+    const segment = { kind: 'ALL' };
+    const { batchId: june } = await sent('sms', { segment, smsText: '六月的短信' });
+    const { batchId: may } = await sent('sms', { segment, smsText: '五月的短信' });
+    // Beijing 2025-06-01 00:00:00 and, one second earlier, 2025-05-31 23:59:59.
+    await db().update(messageBatches).set({ createdAt: new Date('2025-05-31T16:00:00Z') }).where(eq(messageBatches.id, june));
+    await db().update(messageBatches).set({ createdAt: new Date('2025-05-31T15:59:59Z') }).where(eq(messageBatches.id, may));
+    const ids = async (month: string) =>
+      ((await call('GET', `/api/admin/broadcast?channel=SMS&size=100&month=${month}`, superAdmin)).json().data as Page<BroadcastBatch>).list.map((b) => b.id);
+    expect(await ids('2025-06')).toEqual([june]);
+    expect(await ids('2025-05')).toEqual([may]);
+    expect(await ids('2025-07')).toEqual([]);
+    // December rolls over into the next year.
+    await db().update(messageBatches).set({ createdAt: new Date('2025-12-31T15:59:59Z') }).where(eq(messageBatches.id, may));
+    expect(await ids('2025-12')).toEqual([may]);
+    expect(await ids('2026-01')).toEqual([]);
+    for (const month of ['2025-13', '2025-6', '202506', '2025-06-01', 'june']) {
+      const res = await call('GET', `/api/admin/broadcast?channel=SMS&month=${month}`, superAdmin);
+      expect(res.statusCode, month).toBe(400);
+      expect(res.json().message, month).toBe(ADMIN_MSG.monthInvalid);
+    }
+  });
+
   it('refuses to recall an SMS batch and unknown ids', async () => {
     const segment = { kind: 'ACCOUNTS', values: (await smsReachableIds()).slice(10, 12) };
     const { batchId } = await sent('sms', { segment, smsText: '测试' });

@@ -91,6 +91,14 @@ describe('declared search fields', () => {
     expect(range[0].format('YYYY-MM-DD')).toBe('2025-05-01');
     expect(range[1].format('YYYY-MM-DD')).toBe('2025-05-31');
   });
+
+  it('send a month as YYYY-MM (the month picker of the spec) and read only a well-formed one back', async () => {
+    const month: SearchField[] = [{ name: 'month', label: '发送月份', kind: 'month' }];
+    expect(fieldsToQuery(month, { month: dayjs('2025-06-18 10:00:00') })).toEqual({ month: '2025-06' });
+    expect(fieldsToQuery(month, { month: null })).toEqual({});
+    expect((queryToFields(month, { month: '2025-06' }).month as dayjs.Dayjs).format('YYYY-MM')).toBe('2025-06');
+    for (const bad of ['2025-13', '2025-6', 'june', '']) expect(queryToFields(month, { month: bad }).month).toBeUndefined();
+  });
 });
 
 describe('SearchTable with urlState', { timeout: 30_000 }, () => {

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DATE_FORMATS } from '@contest/shared';
 import { useDictOptions } from './kit-data';
 
-export type SearchFieldKind = 'text' | 'select' | 'dict' | 'dateTimeRange' | 'dateRange';
+export type SearchFieldKind = 'text' | 'select' | 'dict' | 'dateTimeRange' | 'dateRange' | 'month';
 
 export interface SearchOption {
   value: string;
@@ -63,6 +63,10 @@ export function fieldsToQuery(fields: readonly SearchField[], values: Record<str
       continue;
     }
     if (blank(value)) continue;
+    if (field.kind === 'month') {
+      query[field.name] = dayjs.isDayjs(value) ? value.format(DATE_FORMATS.month) : String(value);
+      continue;
+    }
     query[field.name] = typeof value === 'string' ? value.trim() : value;
   }
   return query;
@@ -85,6 +89,11 @@ export function queryToFields(fields: readonly SearchField[], query: Record<stri
       continue;
     }
     const value = query[field.name];
+    if (field.kind === 'month') {
+      // Only a well-formed YYYY-MM becomes the picker's value (a hand-edited URL may hold anything).
+      values[field.name] = typeof value === 'string' && /^\d{4}-(0[1-9]|1[0-2])$/.test(value) ? dayjs(`${value}-01`) : undefined;
+      continue;
+    }
     values[field.name] = blank(value) ? undefined : String(value);
   }
   return values;
@@ -136,6 +145,18 @@ export function SearchFields({ fields }: { fields: readonly SearchField[] }) {
             break;
           case 'dateRange':
             control = <DatePicker.RangePicker allowEmpty={[true, true]} style={style} format={DATE_FORMATS.date} />;
+            break;
+          case 'month':
+            // The spec's month picker: YYYY-MM, sent as such.
+            control = (
+              <DatePicker
+                picker="month"
+                allowClear
+                style={style ?? { width: 140 }}
+                format={DATE_FORMATS.month}
+                placeholder={field.placeholder ? text(field.placeholder) : t('pages.common.monthPlaceholder')}
+              />
+            );
             break;
         }
         return (

@@ -22,6 +22,8 @@ const FIELDS: SearchField[] = [
     kind: 'select',
     options: BROADCAST_STATUSES.map((s) => ({ value: s, label: `messaging:status.${s}` })),
   },
+  // A channel's sends of one month: SMS and email are billed and reconciled by the month.
+  { name: 'month', label: 'messaging:filters.month', kind: 'month' },
 ];
 
 const COMPOSE_LABEL = { INSITE: 'actions.composeInsite', SMS: 'actions.composeSms', EMAIL: 'actions.composeEmail' } as const satisfies Record<BroadcastChannel, string>;

@@ -409,6 +409,14 @@ describe('短信管理', { timeout: 60_000 }, () => {
     await waitFor(() => expect(callsTo(get, `/admin/broadcast/${ID(1)}`).at(-1)![1]).toEqual({ params: { page: 1, size: 10, status: 'FAILED' } }));
   });
 
+  it('filters the sends by 发送月份 (YYYY-MM) from a pasted link, and shows the month in the picker', async () => {
+    const get = mockGet(superAdmin(), { lists: [page([smsBatch(1)])] });
+    renderRoute(`${NOTE}?month=2025-06`);
+    await screen.findByText('【大赛】短信1', {}, SLOW);
+    expect(callsTo(get, '/admin/broadcast')[0]![1]).toEqual({ params: { page: 1, size: 10, month: '2025-06', channel: 'SMS' } });
+    expect((screen.getByLabelText('发送月份') as HTMLInputElement).value).toBe('2025-06');
+  });
+
   it('the 短信模板 tab lists the SMS templates', async () => {
     const get = mockGet(superAdmin(), {
       lists: [page([])],
