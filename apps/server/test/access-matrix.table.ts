@@ -88,6 +88,8 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'GET /api/captcha': PUBLIC,
   'GET /api/captcha/check': PUBLIC,
   'POST /api/captcha/check': PUBLIC,
+  'POST /api/captcha/code/send': PUBLIC,
+  'POST /api/captcha/code/check': PUBLIC,
   'POST /api/login/send/sms': PUBLIC,
   'POST /api/login': PUBLIC,
   'POST /api/admin/login': PUBLIC,

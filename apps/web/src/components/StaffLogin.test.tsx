@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { AUTH_MSG, VALIDATION_MSG } from '@contest/shared';
 import { api } from '../lib/api';
 import { ok, refused } from '../test/api-mocks';
@@ -62,6 +62,36 @@ describe('StaffLogin', () => {
     expect(localStorage.getItem('ExpertToken')).toBe('expert-token');
     expect(localStorage.getItem('AdminToken')).toBeNull();
     expect((await screen.findByTestId('staff-account')).textContent).toContain('专家一');
+  });
+
+  it('offers admins the one-time code instead of the slider (WCAG 1.1.1); the code passes and the login proceeds', async () => {
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) => {
+      if (url === '/captcha/code/send') return ok({ resendAfterSeconds: 60 });
+      if (url === '/captcha/code/check') return ok({ pass: true });
+      return ok({ accessToken: 'admin-token', account: 'admin', teamStatus: null, prelimDocStatus: null });
+    });
+    vi.spyOn(api, 'get').mockImplementation(async (url: string) =>
+      url === '/captcha' ? ok({ nonceStr: 'nonce-staff', canvasSrc: '', blockSrc: '', blockY: 0 }) : ok({ ...STAFF_INFO, account: 'admin', roleCode: 'SUPER_ADMIN' }),
+    );
+    renderRoute('/admin/login');
+    await screen.findByText('管理员登录');
+    fill('admin', 'Admin@2025');
+    const toggle = await screen.findByRole('button', { name: '无法完成滑块验证？改用验证码' });
+    fireEvent.click(toggle);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '发送验证码' }));
+    });
+    expect(post).toHaveBeenCalledWith('/captcha/code/send', { realm: 'ADMIN', account: 'admin' }, { silent: true });
+    fireEvent.change(screen.getByRole('textbox', { name: '6位验证码' }), { target: { value: '111222' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '验证并继续' }));
+    });
+    await waitFor(() => expect(localStorage.getItem('AdminToken')).toBe('admin-token'));
+    expect(post).toHaveBeenCalledWith(
+      '/admin/login',
+      { username: 'admin', password: 'Admin@2025', imageKey: 'nonce-staff', slidingDistance: 0 },
+      { silent: true },
+    );
   });
 
   it('shows an admin refusal under the password field', async () => {

@@ -59,3 +59,32 @@ export async function withCaptcha<T>(options: {
     }
   }
 }
+
+/**
+ * Which login a one-time code is for (docs/security.md, "Captcha code alternative"): the realm
+ * of the form and the name typed into it; a participant on the SMS tab names the account by phone.
+ */
+export interface CaptchaCodeTarget {
+  realm: 'USER' | 'ADMIN' | 'EXPERT';
+  account: string;
+  isPhoneLogin?: boolean;
+}
+
+/**
+ * POST /captcha/code/send: a code to the account's phone or e-mail. The answer is the same
+ * whether or not the account exists, so it says "sent" either way.
+ */
+export async function sendCaptchaCode(target: CaptchaCodeTarget): Promise<{ resendAfterSeconds: number }> {
+  return (await api.post<{ resendAfterSeconds: number }>('/captcha/code/send', target, { silent: true })).data;
+}
+
+/**
+ * POST /captcha/code/check on a fresh challenge (the open one may be older than the code), which
+ * the right code turns into a passed nonce for this login: the login call carries it as the
+ * slider's would.
+ */
+export async function checkCaptchaCode(target: CaptchaCodeTarget, code: string): Promise<CaptchaProof> {
+  const { nonceStr } = await fetchCaptcha();
+  await api.post<{ pass: boolean }>('/captcha/code/check', { ...target, imageKey: nonceStr, code }, { silent: true });
+  return { imageKey: nonceStr, slidingDistance: 0 };
+}

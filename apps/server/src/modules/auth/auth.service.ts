@@ -16,6 +16,7 @@ import type { Db } from '../../db/client.js';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
 import { recordOperation } from '../audit/operation-log.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { captchaSubject } from '../captcha/captcha.service.js';
 import { SMS_MSG } from '../sms/sms.service.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
@@ -45,7 +46,8 @@ export function lockedUntilOf(times: readonly Date[], at: Date): Date | null {
 
 /** What the auth service needs of the captcha and SMS features. */
 export interface CaptchaGate {
-  consumePassed(nonce: string): Promise<boolean>;
+  /** `subject`: this login's (captchaSubject), which a nonce passed by a one-time code must match. */
+  consumePassed(nonce: string, subject?: string): Promise<boolean>;
 }
 export interface SmsCodeVerifier {
   verify(input: { phone: string; smsKey: SmsKey; code: string }): Promise<void>;
@@ -108,7 +110,8 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
    */
   async function gateCaptcha(realm: Realm, identifier: string, method: 'PASSWORD' | 'SMS', imageKey: string | undefined, account: AccountRow | undefined, failures: Failures, meta: ClientMeta) {
     if (imageKey) {
-      if (await captcha.consumePassed(imageKey)) return;
+      // A nonce passed by a code opens only the login it was asked for (docs/security.md, "Captcha code alternative").
+      if (await captcha.consumePassed(imageKey, captchaSubject(realm, method === 'SMS' ? 'phone' : 'name', identifier))) return;
       await record(realm, identifier, method, 'CAPTCHA_FAILED', meta, account?.id);
       throw badRequest(AUTH_MSG.captchaFailed, { captchaRequired: true });
     }

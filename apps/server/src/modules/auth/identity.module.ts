@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { AUTH_MSG, LOGIN_PER_ACCOUNT_PER_MINUTE, SETTINGS_KEYS, loginPerIpPerMinuteOf } from '@contest/shared';
 import type { AppDeps } from '../../app-deps.js';
 import { badRequest } from '../../lib/errors.js';
+import { createCaptchaCodeService } from '../captcha/captcha-code.service.js';
 import { createCaptchaService } from '../captcha/captcha.service.js';
+import { createEmailProvider } from '../email/email.provider.js';
 import { captchaRoutes } from '../captcha/captcha.routes.js';
 import { createSmsProvider, type SmsProvider } from '../sms/sms.provider.js';
 import { smsRoutes } from '../sms/sms.routes.js';
@@ -40,7 +42,28 @@ export async function registerIdentity(api: FastifyInstance, deps: AppDeps): Pro
   const sessions = createSessionService(db);
   const auth = createAuthService({ db, repo, sessions, captcha, sms });
 
-  await api.register(captchaRoutes, { captcha });
+  // The slider's non-visual alternative: a code to the account's phone, else its e-mail, found
+  // exactly as the login finds the account (docs/security.md, "Captcha code alternative").
+  const email = createEmailProvider(config.email, { dataDir: config.dataDir, log: api.log });
+  api.addHook('onClose', async () => email.close?.());
+  const codes = createCaptchaCodeService({
+    kv,
+    captcha,
+    sms: provider,
+    email,
+    limits: { dailyPerPhone: config.sms.dailyLimitPerPhone, dailyPerIp: config.sms.dailyLimitPerIp },
+    log: api.log,
+    findContact: async ({ realm, account, isPhoneLogin }) => {
+      const row =
+        realm === 'USER'
+          ? isPhoneLogin
+            ? await repo.findByPhone('USER', account)
+            : await repo.findByUsername('USER', account)
+          : ((await repo.findByUsername(realm, account)) ?? (realm === 'EXPERT' ? await repo.findExpertByCodeOrPhone(account) : undefined));
+      return row ? { phone: row.phone, email: row.email } : undefined;
+    },
+  });
+  await api.register(captchaRoutes, { captcha, codes });
   await api.register(smsRoutes, {
     sms,
     // Codes go only where they can be used: registration to new phones, login and recovery to

@@ -27,9 +27,33 @@ export interface CaptchaService {
    * and the track that brought it there looks like a person's (captcha-track.ts).
    */
   check(nonceStr: string, slidingDistance: number, track: CaptchaTrack | undefined): Promise<CaptchaVerdict>;
-  /** True once for a nonce that passed its check (the login call spends it); false otherwise. */
-  consumePassed(nonceStr: string): Promise<boolean>;
+  /**
+   * True once for a nonce that passed its check (the login call spends it); false otherwise.
+   * A nonce passed by a code (passWithCode) is bound to the login it was asked for: it passes
+   * only when `subject` is that login's subject (captchaSubject), in that realm.
+   */
+  consumePassed(nonceStr: string, subject?: string): Promise<boolean>;
+  /** True while the challenge is open (issued, not yet checked, not expired). */
+  isOpen(nonceStr: string): Promise<boolean>;
+  /**
+   * Closes the open challenge and marks it passed for `subject` only: what a right one-time
+   * code does instead of the slider (docs/security.md, "Captcha code alternative"). False
+   * when the challenge is no longer open.
+   */
+  passWithCode(nonceStr: string, subject: string): Promise<boolean>;
 }
+
+/**
+ * Who a code-passed nonce lets in: realm, how the login names the account (a participant's
+ * phone or a login name) and the name as typed. The login computes the same string from its
+ * body, so a code for one account, or one realm, opens no other login.
+ */
+export function captchaSubject(realm: string, kind: 'phone' | 'name', identifier: string): string {
+  return `${realm}:${kind}:${identifier}`;
+}
+
+/** What the passed mark holds: '1' for a slider (any login may spend it), else the bound subject. */
+const SLIDER_PASS = '1';
 
 export interface CaptchaDeps {
   kv: KvStore;
@@ -96,13 +120,31 @@ export function createCaptchaService(deps: CaptchaDeps): CaptchaService {
       // The right distance is not enough: a script that found the hole still has to drag like a person.
       const trackRefusal = judgeTrack(track, slidingDistance, sinceIssue);
       if (trackRefusal) return refuse(trackRefusal);
-      await kv.set(captchaKeys.passed(nonceStr), '1', CAPTCHA_TTL_MS);
+      await kv.set(captchaKeys.passed(nonceStr), SLIDER_PASS, CAPTCHA_TTL_MS);
       return { pass: true };
     },
 
-    async consumePassed(nonceStr) {
+    async consumePassed(nonceStr, subject) {
       if (!nonceStr) return false;
-      return (await kv.take(captchaKeys.passed(nonceStr))) !== null;
+      // Taken whatever it holds: a mark tried by the wrong login is spent like a failed check.
+      const mark = await kv.take(captchaKeys.passed(nonceStr));
+      if (mark === null) return false;
+      if (mark === SLIDER_PASS) return true;
+      return subject !== undefined && mark === `code:${subject}`;
+    },
+
+    async isOpen(nonceStr) {
+      if (!nonceStr) return false;
+      return (await kv.get(captchaKeys.answer(nonceStr))) !== null;
+    },
+
+    async passWithCode(nonceStr, subject) {
+      if (!nonceStr) return false;
+      // take(): the slider can no longer be tried on this nonce, and of two callers one wins.
+      const raw = await kv.take(captchaKeys.answer(nonceStr));
+      if (raw === null) return false;
+      await kv.set(captchaKeys.passed(nonceStr), `code:${subject}`, CAPTCHA_TTL_MS);
+      return true;
     },
   };
 }

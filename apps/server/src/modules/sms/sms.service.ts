@@ -29,6 +29,12 @@ export interface SmsServiceDeps {
   now?: () => number;
   /** Code generator (tests); defaults to a uniform 6-digit code from the CSPRNG. */
   random?: () => string;
+  /**
+   * What a valid address looks like; defaults to a mainland mobile number. The captcha's code
+   * alternative keys its codes by login name instead and delivers them itself
+   * (docs/security.md, "Captcha code alternative").
+   */
+  addressPattern?: RegExp;
 }
 
 export interface SendOptions {
@@ -116,13 +122,14 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
   const { kv, provider, limits } = deps;
   const now = deps.now ?? Date.now;
   const generate = deps.random ?? defaultCode;
+  const addressPattern = deps.addressPattern ?? PHONE_RE;
   // How long the gateway usually takes (moving average of real sends): a send that delivers
   // nothing waits about as long, so the answer's timing does not tell either (docs/rules/identity.md, "SMS codes").
   let typicalSendMs = 0;
 
   return {
     async send({ phone, smsKey, ip }, { deliver = true }: SendOptions = {}) {
-      if (!PHONE_RE.test(phone)) throw badRequest(VALIDATION_MSG.phoneFormat);
+      if (!addressPattern.test(phone)) throw badRequest(VALIDATION_MSG.phoneFormat);
       if (!SMS_KEYS.includes(smsKey)) throw badRequest(MSG.invalidField('smsKey'), { field: 'smsKey' });
 
       const resendKey = smsKvKeys.resend(phone);
@@ -178,7 +185,7 @@ export function createSmsService(deps: SmsServiceDeps): SmsService {
     },
 
     async verify({ phone, smsKey, code }) {
-      if (!PHONE_RE.test(phone)) throw badRequest(VALIDATION_MSG.phoneFormat);
+      if (!addressPattern.test(phone)) throw badRequest(VALIDATION_MSG.phoneFormat);
       const codeKey = smsKvKeys.code(smsKey, phone);
       // take() hands the code to exactly one caller: of two concurrent verifies one sees
       // nothing, so a code can never be used twice.

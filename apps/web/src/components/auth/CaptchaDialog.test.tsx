@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { useState } from 'react';
 import { changeLocale, initI18n } from '../../i18n';
 import { api } from '../../lib/api';
-import type { CaptchaProof } from '../../lib/captcha';
+import type { CaptchaCodeTarget, CaptchaProof } from '../../lib/captcha';
 import { ok } from '../../test/api-mocks';
 import { useCaptchaPrompt, type CaptchaPromptOptions } from './CaptchaDialog';
 
@@ -19,12 +19,12 @@ afterEach(() => {
 const CHALLENGE = { nonceStr: 'nonce-1', canvasSrc: 'data:image/png;base64,a', blockSrc: 'data:image/png;base64,b', blockY: 20 };
 
 /** A form's stand-in: a button that asks for the captcha and shows how the request ended. */
-function Asker(props: CaptchaPromptOptions) {
+function Asker({ target, ...props }: CaptchaPromptOptions & { target?: CaptchaCodeTarget }) {
   const captcha = useCaptchaPrompt(props);
   const [outcome, setOutcome] = useState('pending');
   return (
     <div>
-      <button type="button" onClick={() => void captcha.request().then((proof: CaptchaProof | null) => setOutcome(proof ? proof.imageKey : 'cancelled'))}>
+      <button type="button" onClick={() => void captcha.request(target).then((proof: CaptchaProof | null) => setOutcome(proof ? proof.imageKey : 'cancelled'))}>
         ask
       </button>
       <span data-testid="outcome">{outcome}</span>
@@ -33,7 +33,7 @@ function Asker(props: CaptchaPromptOptions) {
   );
 }
 
-async function open(props: CaptchaPromptOptions = {}) {
+async function open(props: CaptchaPromptOptions & { target?: CaptchaCodeTarget } = {}) {
   vi.spyOn(api, 'get').mockResolvedValue(ok(CHALLENGE));
   render(<Asker {...props} />);
   fireEvent.click(screen.getByRole('button', { name: 'ask' }));
@@ -65,6 +65,18 @@ describe('captcha dialog: keyboard and screen readers', () => {
   it('has no SMS link where there is no SMS login (staff consoles)', async () => {
     await open();
     expect(screen.queryByRole('button', { name: '改用短信验证码登录' })).toBeNull();
+  });
+
+  it('offers the one-time code when the form names its login (every login form does)', async () => {
+    await open({ target: { realm: 'EXPERT', account: 'e0001' } });
+    const toggle = screen.getByRole('button', { name: '无法完成滑块验证？改用验证码' });
+    // Inside the dialog, so Tab reaches it from the slider within the focus trap.
+    expect(screen.getByTestId('captcha-dialog').contains(toggle)).toBe(true);
+  });
+
+  it('has no code alternative without a login to send it for', async () => {
+    await open();
+    expect(screen.queryByRole('button', { name: '无法完成滑块验证？改用验证码' })).toBeNull();
   });
 
   it('says it in English too', async () => {

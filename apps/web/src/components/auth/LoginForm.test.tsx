@@ -112,6 +112,55 @@ describe('LoginForm', () => {
     expect(getAuthModalState().open).toBe(false);
   });
 
+  it('the slider dialog offers a one-time code instead (WCAG 1.1.1): the right code passes and the login proceeds', async () => {
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) => {
+      if (url === '/captcha/code/send') return ok({ resendAfterSeconds: 60 }, '验证码已发送');
+      if (url === '/captcha/code/check') return ok({ pass: true });
+      return ok(LOGIN_RESULT, AUTH_MSG.loginSuccess);
+    });
+    vi.spyOn(api, 'get').mockImplementation(async (url: string) =>
+      url === '/captcha' ? ok({ nonceStr: 'nonce-fresh', canvasSrc: '', blockSrc: '', blockY: 0 }) : ok(participantInfo('demo1')),
+    );
+    const { router } = await openLogin();
+    type('请输入用户名', 'demo1');
+    type('请输入密码', 'Demo@2025');
+    submit();
+
+    fireEvent.click(await screen.findByRole('button', { name: '无法完成滑块验证？改用验证码' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '发送验证码' }));
+    });
+    expect(post).toHaveBeenCalledWith('/captcha/code/send', { realm: 'USER', account: 'demo1' }, { silent: true });
+    fireEvent.change(screen.getByRole('textbox', { name: '6位验证码' }), { target: { value: '654321' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '验证并继续' }));
+    });
+    await waitFor(() => expect(localStorage.getItem('AccessToken')).toBe('token-1'));
+    expect(post).toHaveBeenCalledWith('/captcha/code/check', { realm: 'USER', account: 'demo1', imageKey: 'nonce-fresh', code: '654321' }, { silent: true });
+    expect(post).toHaveBeenCalledWith(
+      '/login',
+      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-fresh', slidingDistance: 0 },
+      { silent: true },
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my-sign'));
+  });
+
+  it('on the SMS tab the code is asked for the phone (isPhoneLogin)', async () => {
+    const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) =>
+      url === '/captcha/code/send' ? ok({ resendAfterSeconds: 60 }) : ok(LOGIN_RESULT),
+    );
+    await openLogin();
+    fireEvent.click(screen.getByRole('tab', { name: '短信登录' }));
+    type('请输入手机号', '13800000001');
+    type('请输入验证码', '123456');
+    submit();
+    fireEvent.click(await screen.findByRole('button', { name: '无法完成滑块验证？改用验证码' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '发送验证码' }));
+    });
+    expect(post).toHaveBeenCalledWith('/captcha/code/send', { realm: 'USER', account: '13800000001', isPhoneLogin: true }, { silent: true });
+  });
+
   it('on mobile logs in without the slider and returns to the saved page', async () => {
     device.mobile = true;
     sessionStorage.setItem('redirectPath', '/my-message');

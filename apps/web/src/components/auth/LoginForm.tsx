@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { closeAuthModal } from '../../lib/auth-modal';
-import { withCaptcha } from '../../lib/captcha';
+import { withCaptcha, type CaptchaCodeTarget } from '../../lib/captcha';
 import { isMobileBrowser } from '../../lib/device';
 import { announce } from '../../lib/form-errors';
 import {
@@ -22,6 +22,13 @@ import { useFeedback } from '../feedback';
 interface SliderChoice {
   onUseSms?(): void;
   declined?: boolean;
+}
+
+/** The login a captcha code would be for (docs/security.md, "Captcha code alternative"). */
+function captchaTargetOf(body: Record<string, unknown>): CaptchaCodeTarget {
+  return body.isPhoneLogin === true
+    ? { realm: 'USER', account: String(body.phone ?? ''), isPhoneLogin: true }
+    : { realm: 'USER', account: String(body.username ?? '') };
 }
 
 /** Where a participant lands after logging in when no page asked for the login. */
@@ -73,7 +80,8 @@ function useLoginSubmit<T extends object>(
         // Who chose the SMS path because the slider is beyond them is not shown it up front;
         // the server still asks for it after a failed attempt (captchaRequired).
         mobile: isMobileBrowser() || slider.declined === true,
-        requestCaptcha: captcha.request,
+        // The dialog's code alternative is for this very login: the name typed, on this tab.
+        requestCaptcha: () => captcha.request(captchaTargetOf(toBody(values))),
         isCaptchaRequired,
         call: async (proof) => {
           setLoading(true);
