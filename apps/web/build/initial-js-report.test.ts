@@ -51,7 +51,7 @@ describe('homeJs', () => {
         isEntry: true,
         facadeModuleId: '/repo/apps/web/index.html',
         imports: ['vendor.js'],
-        moduleIds: [`${SRC}/main.tsx`, `${SRC}/areas/admin/routes.ts`, `${SRC}/areas/expert/routes.ts`],
+        moduleIds: [`${SRC}/main.tsx`, `${SRC}/areas/site/routes.ts`, `${SRC}/areas/participant/routes.ts`],
       }),
       chunk('vendor.js', { code: VENDOR_CODE, moduleIds: ['/repo/node_modules/react/index.js'] }),
       chunk('GatewayLayout.js', { facadeModuleId: `${SRC}/app/layouts/GatewayLayout.tsx`, imports: ['vendor.js', 'shared.js'] }),
@@ -71,7 +71,7 @@ describe('homeJs', () => {
     expect(report.files[0]!.bytes).toBe(5000);
     expect(report.files[0]!.gzip).toBe(gz(VENDOR_CODE));
     expect(report.totalGzip).toBe(report.files.reduce((sum, f) => sum + f.gzip, 0));
-    // The route tables may sit in the entry.
+    // The site's and participant's route tables sit in the entry.
     expect(report.forbidden).toEqual([]);
   });
 
@@ -93,6 +93,7 @@ describe('homeJs', () => {
       }),
     );
     expect(homeJs(bundle).forbidden).toEqual([
+      `${SRC}/areas/admin/routes.ts`,
       `${SRC}/areas/admin/admin-api.ts`,
       `${SRC}/areas/expert/pages/ExpertHomePage.tsx`,
       `${SRC}/components/admin-kit/kit.css`,
@@ -132,15 +133,16 @@ describe('homeJs', () => {
 
 describe('isForbiddenOnHome', () => {
   it.each([
-    [`${SRC}/areas/admin/routes.ts`, false],
-    [`${SRC}/areas/expert/routes.ts`, false],
+    // The console route tables too: they are added when a console address is first visited.
+    [`${SRC}/areas/admin/routes.ts`, true],
+    [`${SRC}/areas/expert/routes.ts`, true],
     [`${SRC}/areas/admin/AdminLayout.tsx`, true],
     [`${SRC}/areas/admin/pages/routes.ts`, true],
     [`${SRC}/areas/expert/ExpertLayout.tsx`, true],
     [`${SRC}/components/admin-kit/console-handle.ts`, true],
     [`${SRC}/components/admin-kit/kit.css?used`, true],
     ['C:\\repo\\apps\\web\\src\\areas\\admin\\admin-api.ts', true],
-    ['C:\\repo\\apps\\web\\src\\areas\\admin\\routes.ts', false],
+    ['C:\\repo\\apps\\web\\src\\areas\\admin\\routes.ts', true],
     [`${SRC}/areas/site/routes.ts`, false],
     [`${SRC}/lib/route-guards.ts`, false],
     ['/repo/node_modules/antd/es/table/index.js', false],

@@ -12,17 +12,16 @@ const HOME_FACADES = [/\/app\/layouts\/GatewayLayout\.tsx$/, /\/areas\/site\/pag
  */
 const PORTAL_ENTRY = /(^|\/)index\.html$/;
 /**
- * Code that must never reach a visitor of the home page: the admin and expert areas and the
- * console kit. The areas' route tables (paths, lazy loaders, guards) are the exception: the
- * router must know every URL, so they sit in the entry and must stay small.
+ * Code that must never reach a visitor of the home page: the admin and expert areas (their route
+ * tables too: the router adds them when a console address is first visited, src/app/create-router.ts)
+ * and the console kit.
  */
 const FORBIDDEN = /\/areas\/(admin|expert)\/|\/components\/admin-kit\//;
-const ALLOWED = /\/areas\/(admin|expert)\/routes\.ts$/;
 
 /** Whether a module id (absolute path, maybe with a ?query) is admin/expert code barred from `/`. */
 export function isForbiddenOnHome(id: string): boolean {
   const path = id.split('?')[0]!.replace(/\\/g, '/');
-  return FORBIDDEN.test(path) && !ALLOWED.test(path);
+  return FORBIDDEN.test(path);
 }
 
 interface ChunkLike {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './providers';
-import { createAppRouter } from './router';
+import { createAppRouter } from './create-router';
 
 export function App() {
   const [router] = useState(createAppRouter);

@@ -1,46 +1,10 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
-import { siteRoutes } from '../areas/site/routes';
-import { participantRoutes } from '../areas/participant/routes';
+import type { RouteObject } from 'react-router';
 import { adminRoutes } from '../areas/admin/routes';
 import { expertRoutes } from '../areas/expert/routes';
-import { PageLoading } from '../components/PageLoading';
-import type { RouteHandle } from '../lib/route-handle';
-import { RootLayout } from './layouts/RootLayout';
-import { RouteErrorPage } from './pages/RouteErrorPage';
+import { routeTree } from './route-tree';
 
 /**
- * The whole route tree. Each area contributes a list from src/areas/<area>/routes.ts;
- * those files hold only paths, handles and `lazy` loaders, so every page (and each
- * area's layout) is its own chunk. To add a page: add a route object with `handle`
- * and `lazy: async () => ({ Component })` to its area's list. Use the function form of
- * `lazy`, not the object form: react-router clears loaded keys of a lazy object in place,
- * which breaks every later router built from these same objects (tests, HMR).
+ * The whole route tree, console areas included: what tests render and walk. The app itself starts
+ * without the console areas and adds each when first visited (./create-router.ts).
  */
-export const routes: RouteObject[] = [
-  {
-    id: 'root',
-    Component: RootLayout,
-    // Eager on purpose: it must render even when a chunk fails to download.
-    ErrorBoundary: RouteErrorPage,
-    HydrateFallback: PageLoading,
-    children: [
-      {
-        lazy: async () => ({ Component: (await import('./layouts/GatewayLayout')).GatewayLayout }),
-        children: siteRoutes,
-      },
-      ...participantRoutes,
-      ...adminRoutes,
-      ...expertRoutes,
-      {
-        path: '*',
-        handle: { title: 'common:notFound.title', noLogin: true } satisfies RouteHandle,
-        // Its own chunk: antd's Result brings three illustrations the home page has no use for.
-        lazy: async () => ({ Component: (await import('./pages/NotFoundPage')).NotFoundPage }),
-      },
-    ],
-  },
-];
-
-export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
-  return createBrowserRouter(routes);
-}
+export const routes: RouteObject[] = routeTree([...adminRoutes, ...expertRoutes]);
