@@ -46,6 +46,11 @@ describe.each([
     for (const key of ['colorErrorText', 'colorSuccessText', 'colorWarningText']) expect(contrastRatio(final[key]!, container)).toBeGreaterThanOrEqual(4.5);
   });
 
+  it("an input's prefix and suffix in error and warning state (a score field's '/ 20')", () => {
+    expect(contrastRatio(final.colorErrorAffix!, container)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(final.colorWarningAffix!, container)).toBeGreaterThanOrEqual(4.5);
+  });
+
   it("the empty table's text", () => {
     expect(contrastRatio(components.Table!.colorTextDisabled!, container)).toBeGreaterThanOrEqual(4.5);
   });

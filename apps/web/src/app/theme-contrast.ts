@@ -16,6 +16,7 @@ const palette = (t: Token, name: string, steps: number[]) => steps.map((n) => t[
  * token of the theme as configured so far (light or dark, with the chosen primary colour).
  *
  * - Global text tokens (`colorErrorText`, `colorSuccessText`, `colorWarningText`: Typography,
+ *   `colorErrorAffix`/`colorWarningAffix`: an input's prefix and suffix in that state,
  *   input/select status texts) are map tokens, safe to set.
  * - `colorError` itself is a seed (setting it re-derives the error backgrounds), so the components
  *   that write text in it (danger buttons and dropdown items, form errors, error tags, upload
@@ -54,6 +55,10 @@ export function contrastTokens(base: Token): { token: Record<string, string>; co
       colorErrorTextActive: errorActive,
       colorSuccessText: success,
       colorWarningText: warning,
+      // Prefix and suffix of an input in error/warning state (a score field's "/ 20"): alias
+      // tokens antd derives from the seeds, so component tokens never reach them.
+      colorErrorAffix: error,
+      colorWarningAffix: warning,
     },
     components: {
       Button: { ...errorText, dangerColor: contrastRatio('#ffffff', error) >= 4.5 ? '#ffffff' : '#000000' },
