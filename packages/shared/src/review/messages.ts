@@ -39,6 +39,8 @@ export const REVIEW_MSG = {
   rubricNameTooLong: '指标名称不能超过 20 个字符',
   rubricNameDuplicate: '指标名称不能重复',
   rubricDescriptionTooLong: '指标说明不能超过 200 个字符',
+  rubricNameEnTooLong: '英文指标名称不能超过 60 个字符',
+  rubricDescriptionEnTooLong: '英文指标说明不能超过 400 个字符',
   rubricMaxInvalid: '指标满分应为 1 到 100 的整数',
   rubricTotalInvalid: '各项满分之和应为 100',
   rubricSaved: '评分细则已保存',

@@ -13,6 +13,8 @@ export interface RubricCriterion {
   name: string;
   description: string;
   max: number;
+  nameEn?: string;
+  descriptionEn?: string;
 }
 
 export const rubrics = pgTable(

@@ -24,10 +24,12 @@ export const rubricLockedError = (round: ReviewRound) => badRequest(M.rubricLock
 
 /**
  * Keys of the new criteria: a criterion keeps the key of the stored one with the same name (so a
- * reorder or a changed maximum keeps its key); any other gets the first free c1, c2, ...
+ * reorder or a changed maximum keeps its key); any other gets the first free c1, c2, ... English
+ * not sent is the stored criterion's of that name.
  */
 export function keyCriteria(input: readonly Omit<Criterion, 'key'>[], existing: readonly Criterion[]): Criterion[] {
   const byName = new Map(existing.map((c) => [c.name, c.key]));
+  const sameName = new Map(existing.map((c) => [c.name, c]));
   const kept = input.map((c) => byName.get(c.name));
   const used = new Set(kept.filter((k): k is string => !!k));
   let n = 0;
@@ -37,13 +39,29 @@ export function keyCriteria(input: readonly Omit<Criterion, 'key'>[], existing: 
     used.add(`c${n}`);
     return `c${n}`;
   };
-  return input.map((c, i) => ({ key: kept[i] ?? next(), name: c.name, description: c.description, max: c.max }));
+  return input.map((c, i) => ({
+    key: kept[i] ?? next(),
+    name: c.name,
+    description: c.description,
+    max: c.max,
+    nameEn: c.nameEn ?? sameName.get(c.name)?.nameEn ?? '',
+    descriptionEn: c.descriptionEn ?? sameName.get(c.name)?.descriptionEn ?? '',
+  }));
 }
 
 const describeCriteria = (cs: readonly Criterion[]) => cs.map((c) => `${c.name} ${c.max}`).join('、');
 const describeRule = (r: ScoringRule) => `${r.aggregate}，${r.minScoresForTrim} 个及以上去掉最高最低，并列依次比较 ${r.tieBreak.join(' > ')}`;
 const sameCriteria = (a: readonly Criterion[], b: readonly Criterion[]) =>
-  a.length === b.length && a.every((c, i) => c.key === b[i]!.key && c.name === b[i]!.name && c.description === b[i]!.description && c.max === b[i]!.max);
+  a.length === b.length &&
+  a.every(
+    (c, i) =>
+      c.key === b[i]!.key &&
+      c.name === b[i]!.name &&
+      c.description === b[i]!.description &&
+      c.max === b[i]!.max &&
+      (c.nameEn ?? '') === (b[i]!.nameEn ?? '') &&
+      (c.descriptionEn ?? '') === (b[i]!.descriptionEn ?? ''),
+  );
 const sameRule = (a: ScoringRule, b: ScoringRule) =>
   a.aggregate === b.aggregate && a.minScoresForTrim === b.minScoresForTrim && a.tieBreak.length === b.tieBreak.length && a.tieBreak.every((t, i) => t === b.tieBreak[i]);
 

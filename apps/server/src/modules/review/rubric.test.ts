@@ -83,11 +83,13 @@ describe.each(['PRELIMINARY', 'FINAL'] as const)('rubric of %s', (round) => {
     expect(res.statusCode).toBe(200);
     expect(res.body.message).toBe(M.rubricSaved);
     expect(res.body.data).toMatchObject({ round, locked: false, version: 1, rule: SETTINGS_DEFAULTS.review.rules[round] });
-    expect(res.body.data.criteria).toEqual([
-      { key: 'innovation', name: '创新性', description: '新', max: 30 },
-      { key: 'feasibility', name: '可行性', description: '', max: 30 },
-      { key: 'value', name: '应用价值', description: '价值', max: 40 },
-    ]);
+    // English not sent is kept from the criterion of that name.
+    expect(res.body.data.criteria).toEqual(
+      ['innovation', 'feasibility', 'value'].map((key, i) => {
+        const standard = DEFAULT_RUBRICS[round].find((c) => c.key === key)!;
+        return { key, name: standard.name, description: ['新', '', '价值'][i], max: [30, 30, 40][i], nameEn: standard.nameEn, descriptionEn: standard.descriptionEn };
+      }),
+    );
     const renamed = await put(round, { criteria: [{ name: '创意', description: '', max: 60 }, { name: '应用价值', description: '', max: 40 }] });
     expect(renamed.body.data.criteria.map((c) => c.key)).toEqual(['c1', 'value']);
     expect(renamed.body.data.version).toBe(2);
@@ -102,6 +104,26 @@ describe.each(['PRELIMINARY', 'FINAL'] as const)('rubric of %s', (round) => {
     // The same criteria again: nothing changes, nothing is recorded.
     expect((await put(round, { criteria: [{ name: '创意', description: '', max: 60 }, { name: '应用价值', description: '', max: 40 }] })).body.data.version).toBe(2);
     expect(await rubricOps(round)).toHaveLength(2);
+  });
+
+  it('keeps the English name and description given; an own criterion without English stays without', async () => {
+    const res = await put(round, {
+      criteria: [
+        { name: '创新性', description: '新', max: 50, nameEn: ' Originality ', descriptionEn: 'New ideas' },
+        { name: '数据质量', description: '', max: 50 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body.data.criteria).toEqual([
+      { key: 'innovation', name: '创新性', description: '新', max: 50, nameEn: 'Originality', descriptionEn: 'New ideas' },
+      { key: 'c1', name: '数据质量', description: '', max: 50, nameEn: '', descriptionEn: '' },
+    ]);
+    // Only the English changes: a new version; '' clears, absent keeps.
+    const english = await put(round, { criteria: [{ name: '创新性', description: '新', max: 50, nameEn: 'Novelty', descriptionEn: '' }, { name: '数据质量', description: '', max: 50 }] });
+    expect(english.body.data.version).toBe(2);
+    expect((await get(round)).body.data.criteria[0]).toMatchObject({ nameEn: 'Novelty', descriptionEn: '' });
+    const same = await put(round, { criteria: [{ name: '创新性', description: '新', max: 50 }, { name: '数据质量', description: '', max: 50 }] });
+    expect(same.body.data.version).toBe(2);
   });
 
   it("writes the rule of this round only, keeping the other round's", async () => {
@@ -130,6 +152,8 @@ describe.each(['PRELIMINARY', 'FINAL'] as const)('rubric of %s', (round) => {
       [{ criteria: [{ name: '甲'.repeat(21), max: 100 }] }, M.rubricNameTooLong],
       [{ criteria: [{ name: '甲', max: 100.5 }] }, M.rubricMaxInvalid],
       [{ criteria: [{ name: '甲', max: 100, description: 'x'.repeat(201) }] }, M.rubricDescriptionTooLong],
+      [{ criteria: [{ name: '甲', max: 100, nameEn: 'x'.repeat(61) }] }, M.rubricNameEnTooLong],
+      [{ criteria: [{ name: '甲', max: 100, descriptionEn: 'x'.repeat(401) }] }, M.rubricDescriptionEnTooLong],
       [{ criteria: Array.from({ length: 11 }, (_, i) => ({ name: `指标${i}`, max: 10 })) }, M.rubricCriteriaTooMany],
     ];
     for (const [body, message] of cases) {

@@ -266,6 +266,16 @@ describe('expert area', { timeout: 60_000 }, () => {
     expect(screen.getByText('申报书（4800 字）')).toBeTruthy();
   });
 
+  it('scoring in English: each criterion by its English name and description, its own name where it has none', async () => {
+    const criteria = DEFAULT_RUBRICS.PRELIMINARY.map((c) => (c.key === 'completeness' ? { ...c, nameEn: '', descriptionEn: '' } : c));
+    mockGet(() => expert(), { '/expert/review/overview': OVERVIEW, [DETAIL_URL]: detail({ criteria }) });
+    renderRoute(`/expert/review-detail/${ID(1)}`, { search: '?lang=en' });
+    expect(await screen.findByRole('spinbutton', { name: 'Innovation (max 25)' }, SLOW)).toBeTruthy();
+    expect(screen.getByText(DEFAULT_RUBRICS.PRELIMINARY[1]!.descriptionEn!)).toBeTruthy();
+    expect(screen.getByRole('spinbutton', { name: '完整性 (max 20)' })).toBeTruthy();
+    expect(screen.queryByText('创新性', { exact: false })).toBeNull();
+  });
+
   it('scoring: a draft saves the scores with the version it was read at; the answer is the new state', async () => {
     const get = mockGet(() => expert(), { '/expert/review/overview': OVERVIEW, [DETAIL_URL]: detail({ sheet: sheetView() }) });
     const put = vi.spyOn(api, 'put').mockImplementation(async (_url: string, body: unknown) => {

@@ -21,10 +21,13 @@ import { slugOf } from './round';
 import { RuleText } from './RuleText';
 import { TieBreakChain } from './TieBreakChain';
 import { validateAndFocus } from '../../../lib/form-errors';
+import { useCriterionText } from '../../../lib/criterion-text';
 
 /** rubric.ts criterionSchema and settings.ts minScoresSchema. */
 const NAME_MAX = 20;
 const DESCRIPTION_MAX = 200;
+const NAME_EN_MAX = 60;
+const DESCRIPTION_EN_MAX = 400;
 const TRIM_MIN = 3;
 const TRIM_MAX = 20;
 
@@ -33,6 +36,8 @@ interface CriterionValues {
   name: string;
   description: string;
   max: number | null;
+  nameEn?: string;
+  descriptionEn?: string;
 }
 interface Values {
   criteria: CriterionValues[];
@@ -51,6 +56,7 @@ const toValues = (view: RubricView): Values => ({
  */
 export function RubricCard({ round, canEdit }: { round: ReviewRound; canEdit: boolean }) {
   const { t } = useTranslation('review');
+  const text = useCriterionText();
   const { message } = useFeedback();
   const queryClient = useQueryClient();
   const slug = slugOf(round);
@@ -96,6 +102,8 @@ export function RubricCard({ round, canEdit }: { round: ReviewRound; canEdit: bo
           name: c.name.trim(),
           description: (c.description ?? '').trim(),
           max: c.max ?? 0,
+          nameEn: (c.nameEn ?? '').trim(),
+          descriptionEn: (c.descriptionEn ?? '').trim(),
         })),
         rule: values.rule,
       });
@@ -112,8 +120,8 @@ export function RubricCard({ round, canEdit }: { round: ReviewRound; canEdit: bo
 
   const readColumns: ColumnsType<Criterion> = [
     { title: '#', key: 'index', width: 48, render: (_, __, i) => i + 1 },
-    { title: t('rubric.criterion'), dataIndex: 'name' },
-    { title: t('rubric.description'), dataIndex: 'description', render: (text: string) => <span className="review-reason">{text}</span> },
+    { title: t('rubric.criterion'), dataIndex: 'name', render: (_: string, c) => text(c).name },
+    { title: t('rubric.description'), dataIndex: 'description', render: (_: string, c) => <span className="review-reason">{text(c).description}</span> },
     { title: t('rubric.max'), dataIndex: 'max', align: 'right' },
   ];
 
@@ -169,6 +177,23 @@ export function RubricCard({ round, canEdit }: { round: ReviewRound; canEdit: bo
                           rules={[{ required: true, type: 'integer', min: 1, max: 100, message: t('rubric.maxInvalid') }]}
                         >
                           <InputNumber min={1} max={100} precision={0} />
+                        </Form.Item>
+                        {/* English pages show these (the Chinese when empty); on a row of their own. */}
+                        <Form.Item
+                          name={[field.name, 'nameEn']}
+                          label={t('rubric.nameEn')}
+                          className="review-criterion__name-en"
+                          rules={[{ max: NAME_EN_MAX, message: t('rubric.nameEnTooLong', { max: NAME_EN_MAX }) }]}
+                        >
+                          <Input maxLength={NAME_EN_MAX} />
+                        </Form.Item>
+                        <Form.Item
+                          name={[field.name, 'descriptionEn']}
+                          label={t('rubric.descriptionEn')}
+                          className="review-criterion__description-en"
+                          rules={[{ max: DESCRIPTION_EN_MAX, message: t('rubric.descriptionEnTooLong', { max: DESCRIPTION_EN_MAX }) }]}
+                        >
+                          <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={DESCRIPTION_EN_MAX} />
                         </Form.Item>
                         <Space size={0} className="review-criterion__actions">
                           <Button type="text" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={t('rubric.moveUpOf', { name })} />

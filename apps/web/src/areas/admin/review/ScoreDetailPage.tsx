@@ -21,6 +21,7 @@ import { SheetHistory } from './SheetHistory';
 import { SheetStatusTag } from './SheetStatusTag';
 import '../admin-pages.css';
 import './review.css';
+import { criterionName } from '../../../lib/criterion-text';
 
 type ExpertSheet = ScoreDetail['experts'][number];
 
@@ -155,7 +156,7 @@ export function ScoreDetailPage({ round }: RoundProps) {
                   title: t('detail.criteriaMeans'),
                   columns: 3,
                   items: data.criteria.map((c) => ({
-                    label: t('scores.criterionMean', { name: c.name, max: c.max }),
+                    label: t('scores.criterionMean', { name: criterionName(c), max: c.max }),
                     value: points(agg.criteria[c.key] ?? null),
                   })),
                 },
@@ -222,7 +223,7 @@ function SheetsTable({ detail, canReturn, onReturn }: SheetsTableProps) {
       ),
     },
     ...detail.criteria.map((c) => ({
-      title: t('detail.criterionOf', { name: c.name, max: c.max }),
+      title: t('detail.criterionOf', { name: criterionName(c), max: c.max }),
       key: `c-${c.key}`,
       align: 'right' as const,
       render: (_: unknown, row: ExpertSheet) => (row.sheet ? score(row.sheet.scores[c.key]) : null),
@@ -309,7 +310,7 @@ function Revisions({ sheet, detail }: { sheet: AdminSheetView; detail: ScoreDeta
             title={t('detail.revisionN', { n: i + 1 })}
             items={[
               { key: 'total', label: t('common.total'), children: score(rev.total) },
-              ...detail.criteria.map((c) => ({ key: c.key, label: c.name, children: score(rev.scores[c.key]) })),
+              ...detail.criteria.map((c) => ({ key: c.key, label: criterionName(c), children: score(rev.scores[c.key]) })),
               { key: 'submittedAt', label: t('common.submittedAt'), children: formatDateTime(rev.submittedAt) },
               { key: 'returnedAt', label: t('detail.returnedAt'), children: formatDateTime(rev.returnedAt) },
               { key: 'returnedBy', label: t('detail.returnedBy'), children: rev.returnedBy ?? '--' },

@@ -11,6 +11,7 @@ import { REVIEW_PATHS, TRACK_DICT, points, slugOf, useRoundAccess, type RoundPro
 import { RuleText } from './RuleText';
 import '../admin-pages.css';
 import './review.css';
+import { criterionName } from '../../../lib/criterion-text';
 
 type Meta = Omit<ScoreList, 'list' | 'page' | 'size' | 'total'>;
 
@@ -108,7 +109,7 @@ export function ScoresPage({ round }: RoundProps) {
     { title: t('aggregates.MEDIAN'), dataIndex: 'median', render: num, optional: 'hidden' },
     { title: t('aggregates.ZSCORE'), dataIndex: 'zMean', render: num, optional: 'hidden' },
     ...criteria.map((c) => ({
-      title: t('scores.criterionMean', { name: c.name, max: c.max }),
+      title: t('scores.criterionMean', { name: criterionName(c), max: c.max }),
       key: `criterion-${c.key}`,
       optional: 'hidden' as const,
       render: (_: unknown, row: ScoreRow) => num(row.criteria[c.key] ?? null),

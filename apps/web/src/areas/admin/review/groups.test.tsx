@@ -234,6 +234,9 @@ describe('review groups pages', { timeout: 60_000 }, () => {
     expect((within(card).getByTestId('rubric-save') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(within(rows[3]!).getByLabelText('满分'), { target: { value: '15' } });
     await waitFor(() => expect(sum.textContent).toBe('各项满分合计 100 / 100'));
+    // The English of a criterion is edited beside its Chinese.
+    expect((within(rows[1]!).getByLabelText('英文名称') as HTMLInputElement).value).toBe('Feasibility');
+    fireEvent.change(within(rows[3]!).getByLabelText('英文名称'), { target: { value: ' Fullness ' } });
 
     // 可行性 first, then the tie-break chain with 原始平均分 moved up once.
     fireEvent.click(within(card).getByRole('button', { name: '上移「可行性」' }));
@@ -245,10 +248,10 @@ describe('review groups pages', { timeout: 60_000 }, () => {
     expect(config).toEqual({ silent: true });
     expect(body).toEqual({
       criteria: [
-        { key: 'feasibility', name: '可行性', description: DEFAULT_RUBRICS.PRELIMINARY[1]!.description, max: 25 },
-        { key: 'innovation', name: '创新性', description: DEFAULT_RUBRICS.PRELIMINARY[0]!.description, max: 30 },
-        { key: 'value', name: '应用价值', description: DEFAULT_RUBRICS.PRELIMINARY[2]!.description, max: 30 },
-        { key: 'completeness', name: '完整性', description: DEFAULT_RUBRICS.PRELIMINARY[3]!.description, max: 15 },
+        { ...DEFAULT_RUBRICS.PRELIMINARY[1]!, max: 25 },
+        { ...DEFAULT_RUBRICS.PRELIMINARY[0]!, max: 30 },
+        { ...DEFAULT_RUBRICS.PRELIMINARY[2]!, max: 30 },
+        { ...DEFAULT_RUBRICS.PRELIMINARY[3]!, max: 15, nameEn: 'Fullness' },
       ],
       rule: { aggregate: 'TRIMMED_MEAN', minScoresForTrim: 5, tieBreak: ['RULE_SCORE', 'TRIMMED_MEAN', 'RAW_MEAN', 'CRITERIA'] },
     });
@@ -264,6 +267,17 @@ describe('review groups pages', { timeout: 60_000 }, () => {
     expect(within(card).queryByRole('spinbutton')).toBeNull();
     expect(card.textContent).toContain('应用价值');
     expect(within(card).getByTestId('rule-text').textContent).toContain('按「去掉最高最低分后平均」排名');
+  });
+
+  it('评分细则 in English: the criteria read in English where they have it, in Chinese where not', async () => {
+    const criteria = DEFAULT_RUBRICS.PRELIMINARY.map((c, i) => (i === 3 ? { ...c, nameEn: '', descriptionEn: '' } : { ...c }));
+    mockGet(superAdmin(), { [GROUPS]: overview([groupView(1)]), [RUBRIC]: rubric({ locked: true, criteria }) });
+    renderRoute('/admin/grade/review-group?tab=rubric', { search: '?lang=en' });
+    const card = await screen.findByTestId('rubric-card', {}, SLOW);
+    await waitFor(() => expect(card.textContent).toContain('Practical value'));
+    expect(card.textContent).toContain('Whether the technical route');
+    expect(card.textContent).not.toContain('应用价值');
+    expect(card.textContent).toContain('完整性');
   });
 
   it('决赛评审分组 without the edit button: the final round\'s data, and no create, edit, delete, assign, move or save', async () => {

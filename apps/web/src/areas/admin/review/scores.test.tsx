@@ -313,6 +313,6 @@ describe('score query pages', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('scores-rule').textContent).toContain('Ranking: by Trimmed mean (highest and lowest dropped)');
     // Criterion means are offered in 列设置 (hidden at first on a 1440 px list).
     fireEvent.click(screen.getByTestId('kit-columns'));
-    expect(within(await screen.findByTestId('kit-column-picker')).getByLabelText('创新性 (25) mean')).toBeTruthy();
+    expect(within(await screen.findByTestId('kit-column-picker')).getByLabelText('Innovation (25) mean')).toBeTruthy();
   });
 });

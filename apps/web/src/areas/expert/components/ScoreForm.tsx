@@ -6,6 +6,7 @@ import { formatDateTime } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { formatPoints } from '../review-format';
 import { validateAndFocus } from '../../../lib/form-errors';
+import { useCriterionText } from '../../../lib/criterion-text';
 
 /** How long the comment may be (sheetBodySchema). */
 export const COMMENT_MAX = 1000;
@@ -38,13 +39,14 @@ const filledScores = (criteria: readonly Criterion[], scores: FormValues['scores
 
 function ReadOnlySheet({ detail }: { detail: ExpertProjectDetail }) {
   const { t } = useTranslation('expert');
+  const text = useCriterionText();
   const sheet = detail.sheet;
   return (
     <div className="expert-score__readonly" data-testid="score-readonly">
       <dl className="expert-score__list">
         {detail.criteria.map((c) => (
           <div key={c.key} className="expert-score__item">
-            <dt>{c.name}</dt>
+            <dt>{text(c).name}</dt>
             <dd data-testid={`score-value-${c.key}`}>
               {sheet && typeof sheet.scores[c.key] === 'number' ? formatPoints(sheet.scores[c.key]!) : '--'} / {c.max}
             </dd>
@@ -66,6 +68,7 @@ function ReadOnlySheet({ detail }: { detail: ExpertProjectDetail }) {
  */
 export function ScoreForm({ detail, onSave, onSubmit, onDirtyChange }: ScoreFormProps) {
   const { t } = useTranslation('expert');
+  const text = useCriterionText();
   const { modal } = useFeedback();
   const [form] = Form.useForm<FormValues>();
   const mode = useRef<Mode>('draft');
@@ -183,8 +186,8 @@ export function ScoreForm({ detail, onSave, onSubmit, onDirtyChange }: ScoreForm
             <Form.Item
               key={c.key}
               name={['scores', c.key]}
-              label={t('form.criterionLabel', { name: c.name, max: c.max })}
-              extra={c.description || undefined}
+              label={t('form.criterionLabel', { name: text(c).name, max: c.max })}
+              extra={text(c).description || undefined}
               rules={[
                 {
                   validator: (_, value: unknown) => {
