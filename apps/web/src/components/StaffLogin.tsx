@@ -103,7 +103,8 @@ export function StaffLogin({ realm, areaName, title, subtitle, homePath }: Staff
         <div className="staff-login__head">
           <img src={logoUrl} alt="" width={56} height={56} />
           <Typography.Text type="secondary">{areaName}</Typography.Text>
-          <Typography.Title level={2} className="staff-login__title">
+          {/* The login page's h1, drawn at antd's level 2 size. */}
+          <Typography.Title level={1} className="staff-login__title">
             {title}
           </Typography.Title>
           <Typography.Text type="secondary">{subtitle}</Typography.Text>

@@ -49,13 +49,18 @@ export interface DetailLayoutProps {
   attachments?: readonly DetailAttachmentGroup[];
   attachmentsTitle?: ReactNode;
   history?: { kind: 'team' | 'prelim'; entries: readonly StatusHistoryEntry[]; title?: ReactNode };
+  /**
+   * The title's heading level: 1 on a page (the record is the page's subject, and the audit queue
+   * moves focus to it), 2 inside a drawer over a page that has its own h1. Drawn the same size.
+   */
+  headingLevel?: 1 | 2;
 }
 
 /**
  * A record's detail page: label/value sections (dictionary codes by name, '--' when empty,
  * long texts wrapped), the attachments with preview, and the status history timeline.
  */
-export function DetailLayout({ title, status, extra, alert, loading, sections, attachments, attachmentsTitle, history }: DetailLayoutProps) {
+export function DetailLayout({ title, status, extra, alert, loading, sections, attachments, attachmentsTitle, history, headingLevel = 1 }: DetailLayoutProps) {
   const { t } = useTranslation('admin');
   const dictTypes = useMemo(
     () => [...new Set(sections.flatMap((s) => (s.items ?? []).flatMap((i) => (i.dict ? [i.dict] : []))))].sort(),
@@ -75,7 +80,7 @@ export function DetailLayout({ title, status, extra, alert, loading, sections, a
     <div className="kit-detail" data-testid="kit-detail">
       {(title || status || extra) && (
         <div className="kit-detail__head">
-          <Typography.Title level={4} className="kit-detail__title">
+          <Typography.Title level={headingLevel} className="kit-detail__title">
             {title} {status}
           </Typography.Title>
           {extra && <div className="kit-detail__extra">{extra}</div>}

@@ -131,8 +131,8 @@ describe('SearchTable with urlState', { timeout: 30_000 }, () => {
     const table = screen.getByRole('table');
     await waitFor(() => expect(within(table).getAllByText('企业').length).toBeGreaterThan(0));
     expect(within(table).queryByText('ENTERPRISE')).toBeNull();
-    // Date over time in a narrow column; the cell still reads as one "YYYY-MM-DD HH:mm:ss".
-    const stamp = dayjs('2025-05-01T02:03:04Z').format('YYYY-MM-DD HH:mm:ss');
+    // Date over time in a narrow column; the cell still reads as one "YYYY-MM-DD HH:mm:ss", in Beijing time whatever the device's zone.
+    const stamp = '2025-05-01 10:03:04';
     const cells = [...table.querySelectorAll('.kit-datetime')].map((c) => c.textContent);
     expect(cells).toContain(stamp);
     // The sorted column shows its order.
@@ -335,6 +335,15 @@ describe('DetailLayout', { timeout: 20_000 }, () => {
     const items = within(screen.getByTestId('detail-history')).getAllByTestId('status-history-item');
     expect(items[0]!.textContent).toContain('运营一号');
     expect(items[0]!.textContent).toContain('材料不完整');
+    // The record is the page's subject: its title is the page's h1.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('智慧医保队');
+  });
+
+  it('titles a record inside a drawer with an h2, under the page\'s own h1', () => {
+    mockDictionaries();
+    renderKit(<DetailLayout title="用户反馈" headingLevel={2} sections={[]} />, { path: '/admin/information/UserFeedback' });
+    expect(screen.getByRole('heading', { level: 2, name: '用户反馈' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
   });
 });
 

@@ -164,6 +164,7 @@ export function FeedbackDetail({ id, onDone, onChanged }: FeedbackDetailProps) {
 
   return (
     <DetailLayout
+      headingLevel={2}
       status={<FeedbackStatusTag status={item.status} />}
       title={participantOf(item.owner)}
       sections={[

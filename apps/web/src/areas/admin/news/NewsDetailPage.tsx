@@ -14,6 +14,7 @@ import { NewsStatusTag } from './NewsStatusTag';
 import { useNewsActions } from './use-news-actions';
 
 import './news.css';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 
 interface Shown {
   title: string;
@@ -60,15 +61,25 @@ export function NewsDetailPage() {
       {t('actions.back')}
     </Button>
   );
-  if (!id) return <Result status="404" title={t('detail.noId')} extra={back} />;
+  // The error states keep the page's one h1 (the route's title) for screen readers.
+  if (!id)
+    return (
+      <>
+        <HiddenPageHeading />
+        <Result status="404" title={t('detail.noId')} extra={back} />
+      </>
+    );
   if (query.isError) {
     const missing = query.error instanceof ApiError && query.error.status === 404;
     return (
-      <Result
-        status={missing ? '404' : 'warning'}
-        title={missing ? t('detail.notFound') : t('edit.loadFailed')}
-        extra={missing ? back : <Button onClick={() => void query.refetch()}>{t('actions.reload')}</Button>}
-      />
+      <>
+        <HiddenPageHeading />
+        <Result
+          status={missing ? '404' : 'warning'}
+          title={missing ? t('detail.notFound') : t('edit.loadFailed')}
+          extra={missing ? back : <Button onClick={() => void query.refetch()}>{t('actions.reload')}</Button>}
+        />
+      </>
     );
   }
   const article = query.data;

@@ -80,7 +80,8 @@ export function PrelimAuditPage() {
                 </Typography.Text>
               )}
             </div>
-            <Typography.Title level={4} className="prelim-audit__title">
+            {/* The page's h1: the record under audit (focus moves here when the queue advances). */}
+            <Typography.Title level={1} className="prelim-audit__title">
               {doc.projectName || t('pages.prelim.untitled')} <ContestStatusTag kind="prelim" status={doc.status} />
             </Typography.Title>
             <div className="prelim-audit__body" aria-busy={busy}>

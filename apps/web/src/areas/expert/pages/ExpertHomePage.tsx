@@ -118,7 +118,8 @@ export function ExpertHomePage() {
 
   if (!info.data) return <Skeleton active />;
   const greeting = (
-    <Typography.Title level={2} className="expert-home__greeting">
+    // The page's h1 (drawn small by its class).
+    <Typography.Title level={1} className="expert-home__greeting">
       {t('home.welcome', { name: info.data.name || info.data.account })}
     </Typography.Title>
   );

@@ -10,6 +10,7 @@ import { EXPERT_QUERY_KEYS, fetchOverview, fetchProjects, isAgreementRequired } 
 import { ROUND_PAGES, detailPath } from '../paths';
 import { formatPoints } from '../review-format';
 import { useAgreementLost } from '../use-agreement';
+import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import '../expert.css';
 
 const SEARCH_FIELDS: SearchField[] = [
@@ -79,6 +80,7 @@ export function ReviewListPage({ round }: { round: ReviewRound }) {
 
   return (
     <div className="expert-list" data-testid={`review-list-${round}`}>
+      <HiddenPageHeading />
       {progress && !open && <Alert className="expert-list__alert" type="info" showIcon title={t('list.closed')} data-testid="list-closed" />}
       <SearchTable<ExpertProjectRow>
         queryKey={EXPERT_QUERY_KEYS.list(pages.slug)}

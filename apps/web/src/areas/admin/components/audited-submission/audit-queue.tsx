@@ -95,7 +95,7 @@ export function AuditQueueShell<T, D extends { id: string | null }>({ workflow, 
         status="success"
         title={
           // A heading, so focus moved here after the last decision says the queue is done.
-          <span role="heading" aria-level={2}>
+          <span role="heading" aria-level={1}>
             {t(texts.done)}
           </span>
         }
