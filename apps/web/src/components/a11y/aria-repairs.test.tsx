@@ -114,3 +114,31 @@ describe('scrolling tables take focus (axe scrollable-region-focusable)', () => 
     expect(region.hasAttribute('role')).toBe(false);
   });
 });
+
+describe('the repairs follow the page at once', () => {
+  it('repairs tabs added to the page before the next frame (a check reading the page in between finds no antd tablist)', async () => {
+    const { watchAriaRepairs } = await import('./aria-repairs');
+    const frames = window.requestAnimationFrame;
+    // No frame comes: only what runs on the DOM change itself counts.
+    window.requestAnimationFrame = () => 1;
+    const root = document.createElement('div');
+    document.body.append(root);
+    const stop = watchAriaRepairs(root, () => 'scroll');
+    try {
+      root.innerHTML =
+        '<div class="ant-tabs-nav" role="tablist"><div class="ant-tabs-nav-wrap"><div class="ant-tabs-nav-list">' +
+        '<div class="ant-tabs-tab"><div role="tab">A</div><button class="ant-tabs-tab-remove" aria-label="remove"></button></div>' +
+        '</div></div><div class="ant-tabs-nav-operations"><button class="ant-tabs-nav-more" aria-label="more"></button></div></div>';
+      // MutationObserver callbacks run as a microtask after the change.
+      await Promise.resolve();
+      await new Promise<void>((resolve) => queueMicrotask(resolve));
+      await waitFor(() => expect(root.querySelector('.ant-tabs-nav-list')!.getAttribute('role')).toBe('tablist'), { timeout: 50 });
+      expect(root.querySelector('.ant-tabs-nav')!.hasAttribute('role')).toBe(false);
+      expect(root.querySelector('.ant-tabs-tab-remove')!.getAttribute('aria-hidden')).toBe('true');
+    } finally {
+      stop();
+      root.remove();
+      window.requestAnimationFrame = frames;
+    }
+  });
+});

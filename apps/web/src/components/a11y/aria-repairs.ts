@@ -111,7 +111,15 @@ export function watchAriaRepairs(root: HTMLElement, scrollLabel: () => string): 
   function schedule() {
     if (!frame) frame = requestAnimationFrame(run);
   }
-  const observer = new MutationObserver(schedule);
+  // Tabs and measure rows are repaired at once (a microtask after the change, cheap class
+  // lookups): repaired only at the next frame, a check or an assistive technology that reads the
+  // page in between (axe in e2e/a11y-routes.e2e.ts did, on pages that re-render their tabs) meets
+  // antd's markup. Scroll regions need layout and wait for the frame.
+  const observer = new MutationObserver(() => {
+    repairTabs(root);
+    repairTableMeasureRows(root);
+    schedule();
+  });
   // tabindex: antd sets a close button's again when its tab becomes active or inactive.
   observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['tabindex'] });
   run();
