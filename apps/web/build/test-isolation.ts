@@ -9,8 +9,11 @@ export const TEST_FILES = ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'];
  * module replaced in one file would stay replaced, or stay real, for the next file in the worker):
  * - permission.test.tsx signs in several realms and reads the session store the other files
  *   leave behind.
+ * - create-router.test.ts builds the app's browser router on the window's own history; after
+ *   the other files' renders in the same worker its routers never finished initialising (seen in
+ *   the full suite only, each alone passes; the cause is not yet found).
  */
-const ISOLATED_FILES = ['src/lib/permission.test.tsx'];
+const ISOLATED_FILES = ['src/lib/permission.test.tsx', 'src/app/create-router.test.ts'];
 
 /** The test files that run with a fresh module graph each: ISOLATED_FILES and every file calling vi.mock. */
 export function isolatedTestFiles(root = fileURLToPath(new URL('..', import.meta.url))): string[] {

@@ -5,6 +5,7 @@ import { antdStylesInserted } from './test-styles';
 import { cleanup, configure } from '@testing-library/react';
 import axios from 'axios';
 import { registerDayjs, registerResources } from './i18n';
+import { resetContestName } from './i18n/contest-name';
 import { setDayjsLocale } from './i18n/dayjs-locale';
 import { resources } from './i18n/resources';
 
@@ -47,6 +48,8 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   document.body.innerHTML = '';
+  // Every rendered route loads the contest name (RootLayout); a fixture's name must not reach the next test.
+  resetContestName();
 });
 
 // Most files share one module graph and one set of globals per worker (vite.config.ts): what a

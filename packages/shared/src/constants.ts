@@ -3,6 +3,8 @@
 export const API_BASE = '/api';
 
 export const CONTEST_NAME_DEFAULT = '2025全国智慧医保大赛';
+/** The contest name on English pages until 大赛设置 gives another (docs/decisions.md, "English"). */
+export const CONTEST_NAME_EN_DEFAULT = '2025 National Smart Medical-Insurance Competition';
 
 /** Chunked upload: 5 MB pieces, up to 5 pieces of one file in flight, 2 files uploading at once. */
 export const UPLOAD_PIECE_SIZE = 5_242_880;

@@ -181,6 +181,11 @@ export interface ClientDeps {
   clearUserInfo?(): void;
   /** Tests replace the network with this. */
   adapter?: AxiosAdapter;
+  /**
+   * The text of a staff refusal in the page's language (components/admin-kit/refusal-text.ts);
+   * null or absent: the server's message as sent.
+   */
+  describe?(body: ApiEnvelope): string | null;
 }
 
 export interface MethodCall {
@@ -301,7 +306,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
 
   function onStaffError(body: ApiEnvelope, config: RequestConfig, realm: Realm): void {
     if (onPasswordChangeRequired(body, realm)) return;
-    const message = body.message || MSG.requestFailed;
+    const message = deps.describe?.(body) || body.message || MSG.requestFailed;
     switch (body.status) {
       // 429: too many calls (docs/security.md, "Limits behind one address"): the server's message,
       // never a page left empty without a word; the uploader waits it out with quietStatuses.

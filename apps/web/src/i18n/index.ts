@@ -12,6 +12,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@contest/shared';
 import { getPreferences, setPreferences, subscribePreferences } from '../lib/preferences';
+import { applyContestName } from './contest-name';
 import { DEFAULT_NS, EAGER_NAMESPACES, NAMESPACES, type Namespace } from './namespaces';
 import zhCommon from './locales/zh-cn/common.json';
 import zhSite from './locales/zh-cn/site.json';
@@ -170,6 +171,7 @@ export function initI18n(): typeof i18n {
       initAsync: false,
       returnNull: false,
     });
+    applyContestName();
   }
   applyLocale(locale);
   unsubscribe ??= subscribePreferences((prefs) => applyLocale(prefs.locale));

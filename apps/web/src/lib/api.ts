@@ -6,7 +6,7 @@
  */
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { MSG } from '@contest/shared';
+import { MSG, type ApiEnvelope } from '@contest/shared';
 import { createHttpClient, type ClientUi } from '../api';
 import { openAuthModal } from './auth-modal';
 import { useFeedback } from '../components/feedback';
@@ -31,6 +31,7 @@ const fallbackUi: ClientUi = {
 let ui: ClientUi = fallbackUi;
 let navigate: Navigate = (path) => window.location.assign(path);
 let clearUserInfo: () => void = () => {};
+let describeRefusal: (body: ApiEnvelope) => string | null = () => null;
 
 export const api = createHttpClient({
   getPathname: () => window.location.pathname,
@@ -43,7 +44,13 @@ export const api = createHttpClient({
   navigate: (path) => navigate(path),
   openLogin: () => openAuthModal('login'),
   clearUserInfo: () => clearUserInfo(),
+  describe: (body) => describeRefusal(body),
 });
+
+/** The console registers how its refusal toasts read in the page's language (docs/decisions.md, "English"). */
+export function onDescribeRefusal(fn: (body: ApiEnvelope) => string | null): void {
+  describeRefusal = fn;
+}
 
 /** The body of an answer: the client resolves `{ data }`, the pages want what is inside. */
 export const dataOf = async <T>(call: Promise<{ data: T }>): Promise<T> => (await call).data;

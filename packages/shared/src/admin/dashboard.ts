@@ -25,8 +25,11 @@ export interface AdminDashboard {
   registrationsPerDay: Array<{ date: string; count: number }>;
   /** Every team status, zero included, in TEAM_STATUSES order. */
   teamsByStatus: Array<DashboardCount<TeamStatus>>;
-  /** Tracks that have teams, largest first; `name` from the TRACK dictionary (null: not chosen yet). */
-  teamsByTrack: Array<{ key: string | null; name: string | null; count: number }>;
+  /**
+   * Tracks that have teams, largest first; `name` and `nameEn` (English pages; null when the item
+   * has none) from the TRACK dictionary (null: not chosen yet).
+   */
+  teamsByTrack: Array<{ key: string | null; name: string | null; nameEn: string | null; count: number }>;
   /** Preliminary materials by status; NOT_FILLED counts approved teams with nothing saved. */
   prelimByStatus: Array<DashboardCount<PrelimDocStatus>>;
 }

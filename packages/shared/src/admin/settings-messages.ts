@@ -26,6 +26,8 @@ export const SETTINGS_MSG = {
   settingsInvalid: '大赛设置格式不正确',
   nameRequired: '请输入大赛名称',
   nameTooLong: '大赛名称不能超过 50 个字符',
+  nameEnRequired: '请输入大赛英文名称',
+  nameEnTooLong: '大赛英文名称不能超过 100 个字符',
   phaseInvalid: '阶段时间格式不正确',
   phaseTimeInvalid: '时间格式不正确，应为 YYYY-MM-DD HH:mm:ss（北京时间）或带时区的 ISO 8601 时间',
   phaseStartAfterEnd: '阶段开始时间必须早于结束时间',

@@ -5,7 +5,7 @@
  * Decisions (phase order, appeal window, size ceilings) are in docs/decisions.md.
  */
 import { z } from 'zod';
-import { CONTEST_NAME_DEFAULT } from '../constants.js';
+import { CONTEST_NAME_DEFAULT, CONTEST_NAME_EN_DEFAULT } from '../constants.js';
 import { CONTEST_SETTING_KEYS, PHASE_KEYS, PHASES_WHEN_UNSET, normalisePhases, type PhaseKey, type PhaseWindow } from '../contest/phases.js';
 import { PRELIM_FILE_MAX_BYTES, type PrelimFileKind } from '../contest/prelim.js';
 import {
@@ -49,6 +49,8 @@ export interface ScoringRule {
 
 export interface ContestSettings {
   name: string;
+  /** The name on English pages (header, footer, dialogs, watermark). */
+  nameEn: string;
   /** null = not scheduled (closed); inside a window a null side is open-ended. Times are ISO 8601 UTC. */
   phases: Record<PhaseKey, PhaseWindow | null>;
   notify: { sms: boolean; email: boolean };
@@ -90,6 +92,7 @@ const DEFAULT_RULE: ScoringRule = { aggregate: 'TRIMMED_MEAN', minScoresForTrim:
 /** Every default in one place: what the portal uses for a setting that was never saved. */
 export const SETTINGS_DEFAULTS: ContestSettings = {
   name: CONTEST_NAME_DEFAULT,
+  nameEn: CONTEST_NAME_EN_DEFAULT,
   phases: { ...PHASES_WHEN_UNSET },
   notify: { sms: false, email: false },
   prelim: { maxApplicationChars: null, fileMaxBytes: { ...PRELIM_FILE_MAX_BYTES } },
@@ -109,6 +112,7 @@ export const SETTINGS_DEFAULTS: ContestSettings = {
 /** Storage keys, one per setting (the first five are read by the contest and identity modules as they are). */
 export const SETTINGS_KEYS = {
   name: CONTEST_SETTING_KEYS.name,
+  nameEn: CONTEST_SETTING_KEYS.nameEn,
   phases: CONTEST_SETTING_KEYS.phases,
   notifySms: 'notify.sms',
   notifyEmail: 'notify.email',
@@ -130,6 +134,7 @@ export const SETTING_KEY_LIST: readonly SettingKey[] = Object.values(SETTINGS_KE
 /** What each key is called in the operation log. */
 export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
   'contest.name': '大赛名称',
+  'contest.nameEn': '大赛英文名称',
   'contest.phases': '阶段时间',
   'notify.sms': '短信通知',
   'notify.email': '邮件通知',
@@ -150,6 +155,7 @@ export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
 export function settingsToStored(s: ContestSettings): Record<SettingKey, unknown> {
   return {
     'contest.name': s.name,
+    'contest.nameEn': s.nameEn,
     'contest.phases': s.phases,
     'notify.sms': s.notify.sms,
     'notify.email': s.notify.email,
@@ -268,6 +274,7 @@ export const contestSettingsSchema = z
   .object(
     {
       name: z.string({ error: M.nameRequired }).trim().min(1, M.nameRequired).max(50, M.nameTooLong),
+      nameEn: z.string({ error: M.nameEnRequired }).trim().min(1, M.nameEnRequired).max(100, M.nameEnTooLong),
       phases: phasesSchema,
       notify: group({ sms: switchSchema, email: switchSchema }),
       prelim: group({
@@ -328,6 +335,7 @@ export function loginPerIpPerMinuteOf(stored: unknown): number {
 export function readSettings(stored: Record<string, unknown>): ContestSettings {
   const d = SETTINGS_DEFAULTS;
   const name = stored[SETTINGS_KEYS.name];
+  const nameEn = stored[SETTINGS_KEYS.nameEn];
   const dataDoc = stored[SETTINGS_KEYS.dataDocMenuName];
   const maxChars = stored[SETTINGS_KEYS.maxApplicationChars];
   const sizes = objectOr(stored[SETTINGS_KEYS.prelimFileMaxBytes]);
@@ -335,6 +343,7 @@ export function readSettings(stored: Record<string, unknown>): ContestSettings {
   const publicityDays = pick(publicityDaysSchema, stored[SETTINGS_KEYS.publicityDays], d.publicity.days);
   return {
     name: nonBlank(name) ? name : d.name,
+    nameEn: nonBlank(nameEn) ? nameEn : d.nameEn,
     phases: normalisePhases(stored[SETTINGS_KEYS.phases]),
     notify: {
       sms: pick(switchSchema, stored[SETTINGS_KEYS.notifySms], d.notify.sms),

@@ -19,6 +19,8 @@ export const PHASE_NAMES: Record<PhaseKey, string> = {
 /** Settings keys the contest module reads. */
 export const CONTEST_SETTING_KEYS = {
   name: 'contest.name',
+  /** The name on English pages (docs/decisions.md, "English"); absent or blank = CONTEST_NAME_EN_DEFAULT. */
+  nameEn: 'contest.nameEn',
   phases: 'contest.phases',
   /** Most counted characters of the application PDF (a positive integer); absent or null = no cap. */
   maxApplicationChars: 'prelim.maxApplicationChars',
@@ -44,6 +46,8 @@ export interface ContestPhase {
 /** GET /contest/public: what the home page schedule shows. */
 export interface ContestPublic {
   name: string;
+  /** The name on English pages (always sent; optional for answers of servers before it existed). */
+  nameEn?: string;
   phases: ContestPhase[];
   /** The latest phase (in contest order) that is open now, null when none is. */
   currentPhase: PhaseKey | null;
@@ -104,8 +108,8 @@ export function phaseState(window: PhaseWindow | null, now: Date): PhaseState {
   return 'OPEN';
 }
 
-export function describeContest(name: string, windows: Record<PhaseKey, PhaseWindow | null>, now: Date): ContestPublic {
+export function describeContest(name: string, windows: Record<PhaseKey, PhaseWindow | null>, now: Date, nameEn: string = name): ContestPublic {
   const phases = PHASE_KEYS.map((key) => ({ key, name: PHASE_NAMES[key], window: windows[key], state: phaseState(windows[key], now) }));
   const open = phases.filter((p) => p.state === 'OPEN');
-  return { name, phases, currentPhase: open.length ? open[open.length - 1]!.key : null, now: now.toISOString() };
+  return { name, nameEn, phases, currentPhase: open.length ? open[open.length - 1]!.key : null, now: now.toISOString() };
 }

@@ -1,6 +1,7 @@
 import {
   CONTEST_MSG as M,
   CONTEST_NAME_DEFAULT,
+  CONTEST_NAME_EN_DEFAULT,
   CONTEST_SETTING_KEYS as KEYS,
   PRELIM_FILE_MAX_BYTES,
   describeContest,
@@ -44,8 +45,9 @@ export function createContestService({ repo, storage, now = () => new Date() }: 
     now,
 
     async publicInfo(): Promise<ContestPublic> {
-      const name = await repo.setting(KEYS.name);
-      return describeContest(typeof name === 'string' && name.trim() ? name : CONTEST_NAME_DEFAULT, await windows(), now());
+      const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v : fallback);
+      const [name, nameEn] = await Promise.all([repo.setting(KEYS.name), repo.setting(KEYS.nameEn)]);
+      return describeContest(text(name, CONTEST_NAME_DEFAULT), await windows(), now(), text(nameEn, CONTEST_NAME_EN_DEFAULT));
     },
 
     async isOpen(phase: PhaseKey): Promise<boolean> {

@@ -107,6 +107,8 @@ describe('contest settings: read and save', () => {
       ['blank name', (s) => (s.name = '   '), M.nameRequired, 'name'],
       ['long name', (s) => (s.name = '赛'.repeat(51)), M.nameTooLong, 'name'],
       ['no name', (s) => delete s.name, M.nameRequired, 'name'],
+      ['blank English name', (s) => (s.nameEn = ' '), M.nameEnRequired, 'nameEn'],
+      ['long English name', (s) => (s.nameEn = 'a'.repeat(101)), M.nameEnTooLong, 'nameEn'],
       ['bad time', (s) => (s.phases.signUp.start = '2026-13-01 00:00:00'), M.phaseTimeInvalid, 'phases.signUp.start'],
       ['rolled-over date', (s) => (s.phases.signUp.start = '2026-02-30 00:00:00'), M.phaseTimeInvalid, 'phases.signUp.start'],
       ['time without zone', (s) => (s.phases.signUp.start = '2026-05-01T00:00:00'), M.phaseTimeInvalid, 'phases.signUp.start'],
@@ -204,7 +206,11 @@ describe('contest settings: take effect at once', () => {
     const body = clone(await current());
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
+    const before = (await api(t, 'GET', '/api/contest/public')).body.data;
+    expect(before.nameEn).toBe('2025 National Smart Medical-Insurance Competition');
+    expect(body.nameEn).toBe('2025 National Smart Medical-Insurance Competition');
     body.name = '立即生效大赛';
+    body.nameEn = '  Immediate Smart Insurance Cup  ';
     body.dataDocMenuName = '赛题数据';
     body.phases = {
       signUp: { start: iso(now - 2 * DAY), end: iso(now + 2 * DAY) },
@@ -215,6 +221,7 @@ describe('contest settings: take effect at once', () => {
     expect((await put(body)).statusCode).toBe(200);
     const pub = (await api(t, 'GET', '/api/contest/public')).body.data;
     expect(pub.name).toBe('立即生效大赛');
+    expect(pub.nameEn).toBe('Immediate Smart Insurance Cup');
     expect(pub.phases[0]).toMatchObject({ key: 'signUp', state: 'OPEN' });
     expect((await api(t, 'GET', '/api/user/account', { headers: user.headers })).body.data.dataDocMenuName).toBe('赛题数据');
     expect((await api(t, 'PUT', '/api/team/my', { headers: user.headers, body: { teamName: '生效测试队' } })).statusCode).toBe(200);

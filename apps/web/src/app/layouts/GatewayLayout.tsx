@@ -13,6 +13,7 @@ import { Logo } from '../../components/Logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/a11y/SkipLink';
 import { useRouteFocus } from '../../components/a11y/use-route-focus';
 import { useOpenAuthModal } from '../../lib/auth-modal';
+import { useContestName } from '../../lib/contest-name';
 import { useParticipantInfoGuard } from '../../lib/participant-info-guard';
 import { useRouteHandle } from '../../lib/route-handle';
 import logoUrl from '../../assets/logo.svg';
@@ -53,6 +54,7 @@ function navClass({ isActive }: { isActive: boolean }): string {
 export function GatewayLayout() {
   const { t } = useTranslation();
   const { hideFooter = false, hideUserInfo = false } = useRouteHandle();
+  const contestName = useContestName();
   const openAuthModal = useOpenAuthModal();
   const [drawerOpen, setDrawerOpen] = useState(false);
   // The drawer mounts on the first press and stays, so it can animate closed.
@@ -148,10 +150,10 @@ export function GatewayLayout() {
           <div className="gw-container gw-footer__inner">
             <img className="gw-footer__logo" src={logoUrl} alt="" width={40} height={40} />
             <div className="gw-footer__lines">
-              <p className="gw-footer__name">{t('appName')}</p>
-              <p>{t('footer.organiser')}</p>
+              <p className="gw-footer__name">{contestName}</p>
+              <p>{t('footer.organiser', { contestName })}</p>
               <p>{t('footer.contact')}</p>
-              <p>{t('footer.copyright')}</p>
+              <p>{t('footer.copyright', { contestName })}</p>
             </div>
           </div>
         </footer>

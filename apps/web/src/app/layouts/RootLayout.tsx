@@ -1,16 +1,16 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { ApiBridge } from '../../lib/api';
+import { useContestName, useLoadContestName } from '../../lib/contest-name';
 import { usePageTitleOverride } from '../../lib/page-title';
 import { useRouteHandle, useRouteTitle } from '../../lib/route-handle';
 import { SessionBridge } from '../../lib/session';
 
-/** Top of every route: keeps document.title in step with the route and the language. */
+/** Top of every route: keeps document.title in step with the route, the language and the contest name of 大赛设置. */
 export function RootLayout() {
-  const { t } = useTranslation();
   const { title } = useRouteHandle();
-  const appName = t('appName');
+  useLoadContestName();
+  const appName = useContestName();
   const routeTitle = useRouteTitle();
   const pageTitle = usePageTitleOverride() ?? routeTitle;
 

@@ -2,7 +2,6 @@
  * Calls of the admin console's system pages (docs/api-admin.md). Types and schemas come from
  * @contest/shared, written with the server; this file only names paths and query keys.
  */
-import dayjs from 'dayjs';
 import type {
   AdminDashboard,
   AdminProfile,
@@ -26,6 +25,7 @@ import type {
   SystemAccountCreated,
 } from '@contest/shared';
 import { api, dataOf } from '../../lib/api';
+import { beijingTime } from '../../lib/beijing-time';
 
 export const ADMIN_QUERY_KEYS = {
   accounts: ['admin', 'accounts'] as const,
@@ -43,9 +43,9 @@ export const ADMIN_QUERY_KEYS = {
   pii: (kind: PiiKind, id: string) => ['admin', 'pii', kind, id] as const,
 };
 
-/** Answers carry ISO times; the console shows Beijing-style local date-times (docs/rules/screens.md, "Dates, sizes, toasts"). */
+/** Answers carry ISO times; the console shows them in Beijing time whatever the device's zone (docs/rules/screens.md, "Dates, sizes, toasts"). */
 export function formatDateTime(value: string | null | undefined): string | null {
-  return value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : null;
+  return beijingTime(value) || null;
 }
 
 // System accounts

@@ -8,7 +8,7 @@ import {
   API_BASE,
   PAGE_SIZE_DEFAULT,
   type ApiEnvelope,
-  type ContestPublic,
+  type DictOptions,
   type DocCategory,
   type DocumentItem,
   type Locale,
@@ -21,6 +21,7 @@ import {
 } from '@contest/shared';
 import { ApiError } from '../../api';
 import { api } from '../../lib/api';
+import { CONTEST_PUBLIC_QUERY, fetchContestPublic } from '../../lib/contest-name';
 import { getToken, useToken } from '../../lib/session';
 import { saveBlob } from '../../lib/save-blob';
 import { dictLang } from '../../lib/dict-lang';
@@ -128,12 +129,25 @@ export function useSiteBlocks(keys: readonly SiteContentKey[]) {
   });
 }
 
-export async function fetchContestPublic(): Promise<ContestPublic> {
-  return (await api.get<ContestPublic>('/contest/public')).data;
+export { fetchContestPublic };
+
+/**
+ * Names of the TRACK dictionary in English (GET /dic/public, the console's query key): the home
+ * page's track list on English pages when the tracks block has no English text. Silent: the
+ * section simply stays without a list.
+ */
+export function useTrackNames(): string[] {
+  const { data } = useQuery({
+    queryKey: ['dic', 'public', 'en', 'TRACK'],
+    queryFn: async () => (await api.get<DictOptions>('/dic/public', { params: { types: ['TRACK'], lang: 'en' }, silent: true })).data,
+    retry: false,
+  });
+  return Array.isArray(data?.TRACK) ? data.TRACK.map((item) => item.name) : [];
 }
 
+/** The same query as the app's contest name (lib/contest-name.ts), so the page makes one request. */
 export function useContestPublic() {
-  return useQuery({ queryKey: ['contest', 'public'], queryFn: fetchContestPublic, retry: false });
+  return useQuery(CONTEST_PUBLIC_QUERY);
 }
 
 export async function fetchDocuments(category: DocCategory, lang: Locale = dictLang()): Promise<DocumentItem[]> {

@@ -2,8 +2,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Form, Input, Radio, Tag, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_OUTCOMES, AUDIT_REASON_MAX, type AuditOutcome } from '@contest/shared';
-import { ApiError, SessionReplacedError, isCancel } from '../../api';
+import { ApiError } from '../../api';
 import { AppDialog } from './AppDialog';
+import { refusalText } from './refusal-text';
 import { useDictOptions } from './kit-data';
 import './kit.css';
 import { validateAndFocus } from '../../lib/form-errors';
@@ -29,9 +30,7 @@ export function isStale(error: unknown): boolean {
 
 /** What to show in the form for a failed submit; null when the client already said all (cancel, forced logout). */
 function errorText(error: unknown): string | null {
-  if (isCancel(error) || error instanceof SessionReplacedError) return null;
-  if (error instanceof Error) return error.message || null;
-  return null;
+  return refusalText(error);
 }
 
 /** Appends a preset to the reason (or fills an empty one); a preset already there is not repeated. */

@@ -1,9 +1,9 @@
 /** Data the kit's widgets read for themselves: dictionary options of declared selects, dates. */
-import dayjs from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DATE_FORMATS, type DictOptions, type Locale } from '@contest/shared';
+import { type DictOptions, type Locale } from '@contest/shared';
 import { api } from '../../lib/api';
+import { beijingTime } from '../../lib/beijing-time';
 import { dictLang } from '../contest/contest-common';
 
 export interface KitOption {
@@ -38,7 +38,7 @@ export function useDictOptions(types: readonly string[]): Record<string, KitOpti
   return out;
 }
 
-/** Answers carry ISO times; the console shows local date-times (docs/rules/screens.md, "Dates, sizes, toasts"); null when empty. */
+/** Answers carry ISO times; the console shows them in Beijing time whatever the device's zone (docs/rules/screens.md, "Dates, sizes, toasts"); null when empty. */
 export function formatDateTime(value: string | null | undefined): string | null {
-  return value ? dayjs(value).format(DATE_FORMATS.datetime) : null;
+  return beijingTime(value) || null;
 }

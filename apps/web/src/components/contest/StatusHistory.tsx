@@ -1,9 +1,9 @@
 import { Empty, Timeline, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import type { PrelimDocStatus, StatusHistoryEntry, TeamStatus } from '@contest/shared';
 import { realmOfPath } from '../../api';
+import { beijingTimeLabel } from '../../lib/beijing-time';
 import './contest.css';
 
 /** Who reads the history: participants see staff as the committee, staff see every actor by name. */
@@ -42,7 +42,7 @@ export function StatusHistory({ kind, entries, audience }: StatusHistoryProps) {
           color: entry.toStatus === 'REJECTED' ? 'red' : entry.toStatus === 'REVISING' ? 'orange' : entry.toStatus === 'APPROVED' ? 'green' : 'blue',
           content: (
             <div className="contest-history__item" data-testid="status-history-item">
-              <Typography.Text type="secondary">{dayjs(entry.createdAt).format('YYYY-MM-DD HH:mm:ss')}</Typography.Text>
+              <Typography.Text type="secondary">{beijingTimeLabel(entry.createdAt)}</Typography.Text>
               <div>
                 {entry.fromStatus
                   ? t('contest.historyLine', { actor, from: label(entry.fromStatus), to: label(entry.toStatus) })

@@ -113,6 +113,8 @@ describe('StatusHistory', { timeout: 20_000 }, () => {
     expect(items[0]!.textContent).toContain('运营一号（运营人员）：已提交 → 退回修改');
     expect(items[0]!.textContent).toContain('审核意见：请补充盖章');
     expect(items[1]!.textContent).toContain('demo1（参赛者）：已提交');
+    // Audit times on the Beijing clock, whatever the device's zone, and marked as such.
+    expect(items[1]!.textContent).toContain('2025-03-01 10:00:00（北京时间）');
   });
 
   it('shows staff as the committee to participants, whatever name the record holds', () => {
@@ -131,6 +133,7 @@ describe('StatusHistory', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('status-history-item').textContent).toContain(
       '运营一号 (Operator): Submitted → Passed the formal check',
     );
+    expect(screen.getByTestId('status-history-item').textContent).toContain('2025-03-02 10:00:00 (Beijing time)');
   });
 });
 

@@ -34,6 +34,7 @@ import {
 import { previewWatermarkText } from './preview-watermark';
 import './preview-dialog.css';
 import { useFeedback } from '../feedback';
+import { useContestName } from '../../lib/contest-name';
 
 export interface PreviewDialogProps {
   open: boolean;
@@ -57,9 +58,9 @@ type View =
   | { phase: 'error'; message: string };
 
 /** The spec's rule, from the page path; experts are the users of the expert area. */
-function defaultWatermark(): string | null {
+function defaultWatermark(contestName: string): string | null {
   const { pathname } = window.location;
-  return previewWatermarkText(pathname, realmOfPath(pathname) === 'EXPERT' ? 'EXPERT' : null);
+  return previewWatermarkText(pathname, realmOfPath(pathname) === 'EXPERT' ? 'EXPERT' : null, contestName);
 }
 
 export function PreviewDialog({
@@ -74,6 +75,7 @@ export function PreviewDialog({
   watermark,
 }: PreviewDialogProps) {
   const { t } = useTranslation('files');
+  const contestName = useContestName();
   const { message } = useFeedback();
   const file = open ? files[index] : undefined;
   const [view, setView] = useState<View>({ phase: 'loading' });
@@ -149,7 +151,7 @@ export function PreviewDialog({
 
   const renderError = () => setView({ phase: 'error', message: t('preview.renderError') });
   const loading = view.phase === 'loading' || (view.phase === 'ready' && !rendered);
-  const watermarkText = watermark === undefined ? defaultWatermark() : watermark;
+  const watermarkText = watermark === undefined ? defaultWatermark(contestName) : watermark;
   const title = view.phase === 'ready' ? view.name : (file?.name ?? t('preview.title'));
 
   const content = (

@@ -63,11 +63,12 @@ describe('PDF character count', () => {
 });
 
 describe('previewWatermarkText', () => {
-  it('reads the contest name except on /module and for experts', () => {
-    expect(previewWatermarkText('/my-sign', 'USER')).toBe('2025全国智慧医保大赛');
-    expect(previewWatermarkText('/admin/home', 'SUPER_ADMIN')).toBe('2025全国智慧医保大赛');
-    expect(previewWatermarkText('/module', 'USER')).toBeNull();
-    expect(previewWatermarkText('/module/x', 'USER')).toBe('2025全国智慧医保大赛');
-    expect(previewWatermarkText('/expert/index', 'EXPERT')).toBeNull();
+  it('reads the contest name of 大赛设置 (as given) except on /module and for experts', () => {
+    const name = '2026全国智慧医保大赛';
+    expect(previewWatermarkText('/my-sign', 'USER', name)).toBe(name);
+    expect(previewWatermarkText('/admin/home', 'SUPER_ADMIN', 'Smart Insurance Cup')).toBe('Smart Insurance Cup');
+    expect(previewWatermarkText('/module', 'USER', name)).toBeNull();
+    expect(previewWatermarkText('/module/x', 'USER', name)).toBe(name);
+    expect(previewWatermarkText('/expert/index', 'EXPERT', name)).toBeNull();
   });
 });

@@ -28,10 +28,10 @@ export function createDashboardRepository(db: Db) {
 
     teamsByTrack: () =>
       db
-        .select({ key: teamsView.track, name: dictItemsView.name, count: count() })
+        .select({ key: teamsView.track, name: dictItemsView.name, nameEn: dictItemsView.nameEn, count: count() })
         .from(teamsView)
         .leftJoin(dictItemsView, and(eq(dictItemsView.typeCode, 'TRACK'), eq(dictItemsView.code, teamsView.track)))
-        .groupBy(teamsView.track, dictItemsView.name)
+        .groupBy(teamsView.track, dictItemsView.name, dictItemsView.nameEn)
         .orderBy(desc(count()), teamsView.track),
 
     prelimByStatus: () => db.select({ key: prelimDocsView.status, count: count() }).from(prelimDocsView).groupBy(prelimDocsView.status),

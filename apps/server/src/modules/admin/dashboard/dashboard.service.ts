@@ -41,7 +41,7 @@ export function createDashboardService(repo: DashboardRepository, clock: () => D
         },
         registrationsPerDay,
         teamsByStatus,
-        teamsByTrack: byTrack.map((r) => ({ key: r.key, name: r.name, count: r.count })),
+        teamsByTrack: byTrack.map((r) => ({ key: r.key, name: r.name, nameEn: r.nameEn?.trim() ? r.nameEn : null, count: r.count })),
         prelimByStatus,
       };
     },

@@ -71,9 +71,9 @@ describe('GET /api/admin/dashboard', () => {
       { key: 'REJECTED', count: 0 },
     ]);
     expect(d.teamsByTrack).toEqual([
-      { key: 'PAYMENT_REFORM', name: '支付方式改革', count: 3 },
-      { key: 'SMART_SUPERVISION', name: '智能监管与基金安全', count: 1 },
-      { key: null, name: null, count: 1 },
+      { key: 'PAYMENT_REFORM', name: '支付方式改革', nameEn: 'Payment method reform', count: 3 },
+      { key: 'SMART_SUPERVISION', name: '智能监管与基金安全', nameEn: 'Smart supervision and fund security', count: 1 },
+      { key: null, name: null, nameEn: null, count: 1 },
     ]);
     expect(d.prelimByStatus).toEqual([
       { key: 'NOT_FILLED', count: 1 },

@@ -100,7 +100,8 @@ function ChartCard({ title, loading, children }: { title: string; loading: boole
 
 /** 首页 (/admin/home): the figures an operator wants at a glance, from GET /admin/dashboard. */
 export function AdminHomePage() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
+  const english = (i18n.resolvedLanguage ?? i18n.language).startsWith('en');
   const { token } = theme.useToken();
   const query = useQuery({ queryKey: ADMIN_QUERY_KEYS.dashboard, queryFn: fetchDashboard });
   const d = query.data;
@@ -217,7 +218,8 @@ export function AdminHomePage() {
                     testId="home-teams-by-track"
                     bars={d.teamsByTrack.map((r) => ({
                       key: r.key ?? '',
-                      label: r.key === null ? t('pages.home.noTrack') : (r.name ?? r.key),
+                      // English pages take the dictionary's English name where it has one (docs/decisions.md, "English").
+                      label: r.key === null ? t('pages.home.noTrack') : ((english && r.nameEn) || r.name || r.key),
                       count: r.count,
                       color: r.key === null ? token.colorTextQuaternary : token.colorPrimary,
                     }))}

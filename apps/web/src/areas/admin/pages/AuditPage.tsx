@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import {
   LOGIN_METHODS,
-  LOGIN_RESULT_LABELS,
   LOGIN_RESULTS,
   OPERATION_RESULTS,
   type LoginRecordView,
@@ -41,7 +40,7 @@ const LOGIN_FIELDS: SearchField[] = [
     label: 'pages.audit.result',
     kind: 'select',
     width: 140,
-    options: LOGIN_RESULTS.map((r) => ({ value: r, label: LOGIN_RESULT_LABELS[r] })),
+    options: LOGIN_RESULTS.map((r) => ({ value: r, label: `pages.audit.loginResults.${r}` })),
   },
   TIME_RANGE,
 ];
@@ -63,7 +62,7 @@ const OPERATION_FIELDS: SearchField[] = [
 function LoginRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const columns: SearchColumns<LoginRecordView> = [
-    { title: t('pages.audit.time'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
+    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'identifier', render: (_, row) => row.username ?? row.identifier },
     { title: t('pages.fields.name'), dataIndex: 'name' },
     { title: t('pages.audit.method'), dataIndex: 'method', render: (v: string) => t(`pages.audit.methods.${v as 'PASSWORD'}`) },
@@ -71,7 +70,7 @@ function LoginRecords({ realm }: { realm: Realm }) {
       title: t('pages.audit.result'),
       dataIndex: 'result',
       render: (_, row) => (
-        <Tag color={row.result === 'SUCCESS' ? 'success' : 'error'}>{LOGIN_RESULT_LABELS[row.result]}</Tag>
+        <Tag color={row.result === 'SUCCESS' ? 'success' : 'error'}>{t(`pages.audit.loginResults.${row.result}`)}</Tag>
       ),
     },
     { title: 'IP', dataIndex: 'ip' },
@@ -108,7 +107,7 @@ function OperationRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const names = useAuditNames();
   const columns: SearchColumns<OperationRecordView> = [
-    { title: t('pages.audit.time'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
+    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'username' },
     {
       title: t('pages.audit.action'),

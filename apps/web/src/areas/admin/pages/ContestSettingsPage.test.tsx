@@ -162,6 +162,26 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect(await screen.findByText(SETTINGS_MSG.appealExceedsPublicity)).toBeTruthy();
   });
 
+  it('in English: the form\'s checks and the server\'s refusals in English, the English name editable', async () => {
+    mockApi(superAdmin());
+    const put = vi.spyOn(api, 'put').mockRejectedValueOnce(refused(SETTINGS_MSG.appealExceedsPublicity, { field: 'appeal.windowDays' }));
+    renderRoute('/admin/system/settings', { search: '?lang=en' });
+    const name = (await screen.findByLabelText('Contest name', {}, SLOW)) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe(SETTINGS.name));
+    const nameEn = screen.getByLabelText('Contest name in English') as HTMLInputElement;
+    expect(nameEn.value).toBe('2025 National Smart Medical-Insurance Competition');
+    fireEvent.change(nameEn, { target: { value: ' ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter the contest name in English', {}, SLOW)).toBeTruthy();
+    expect(put).not.toHaveBeenCalled();
+    fireEvent.change(nameEn, { target: { value: 'Smart Insurance Cup' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await confirmSave('OK');
+    expect(await screen.findByText('The appeal period cannot be longer than the publicity period', {}, SLOW)).toBeTruthy();
+    expect(put).toHaveBeenCalledWith('/admin/settings', expect.objectContaining({ nameEn: 'Smart Insurance Cup' }));
+    expect(screen.queryByText(SETTINGS_MSG.appealExceedsPublicity)).toBeNull();
+  });
+
   it('checks the form before sending', async () => {
     mockApi(superAdmin());
     const put = vi.spyOn(api, 'put');

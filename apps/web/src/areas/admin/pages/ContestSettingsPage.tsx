@@ -18,7 +18,6 @@ import {
   SETTINGS_FILE_MAX_BYTES,
   SETTINGS_FILE_MIN_BYTES,
   SETTINGS_MAX_APPLICATION_CHARS,
-  SETTINGS_MSG,
   TIE_BREAKS,
   toBeijingWallClock,
   type ContestSettings,
@@ -32,6 +31,7 @@ import {
 } from '@contest/shared';
 import { ApiError } from '../../../api';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
+import { refusalText, useSettingsMessages } from '../../../components/admin-kit/refusal-text';
 import { useFeedback } from '../../../components/feedback';
 import { errorFieldOf } from '../../../lib/form-rules';
 import { Permission, usePermission } from '../../../lib/permission';
@@ -48,6 +48,7 @@ type Range = [Dayjs | null, Dayjs | null] | null;
 
 interface FormValues {
   name: string;
+  nameEn: string;
   dataDocMenuName: string;
   phases: Record<PhaseKey, { scheduled: boolean; range: Range }>;
   notify: { sms: boolean; email: boolean };
@@ -71,6 +72,7 @@ const wallClockText = (value: Dayjs | null | undefined): string | null => (value
 export function toFormValues(s: ContestSettings): FormValues {
   return {
     name: s.name,
+    nameEn: s.nameEn,
     dataDocMenuName: s.dataDocMenuName,
     phases: Object.fromEntries(
       PHASE_KEYS.map((key) => {
@@ -100,6 +102,7 @@ export function toFormValues(s: ContestSettings): FormValues {
 export function toSettingsInput(v: FormValues): ContestSettingsInput {
   return {
     name: v.name,
+    nameEn: v.nameEn,
     dataDocMenuName: v.dataDocMenuName,
     phases: Object.fromEntries(
       PHASE_KEYS.map((key) => {
@@ -142,6 +145,7 @@ export function describeChanges(before: ContestSettingsInput, after: ContestSett
   const round = (r: ReviewRound) => t(`pages.settings.rounds.${r}`);
 
   add(t('pages.settings.name'), before.name, after.name);
+  add(t('pages.settings.nameEn'), before.nameEn, after.nameEn);
   add(t('pages.settings.dataDocMenuName'), before.dataDocMenuName, after.dataDocMenuName);
   for (const key of PHASE_KEYS) {
     add(t('pages.settings.window', { phase: t(`pages.settings.phaseNames.${key}`) }), phase(before.phases[key]), phase(after.phases[key]));
@@ -180,6 +184,7 @@ export function describeChanges(before: ContestSettingsInput, after: ContestSett
 
 const PLAIN_FIELDS = new Set([
   'name',
+  'nameEn',
   'dataDocMenuName',
   'notify.sms',
   'notify.email',
@@ -207,12 +212,13 @@ function showServerError(form: FormInstance, err: unknown): void {
   const field = errorFieldOf(err);
   const name = field ? formFieldOf(field) : null;
   if (!name) return;
-  form.setFields([{ name, errors: [err.message] }]);
+  form.setFields([{ name, errors: [refusalText(err) ?? err.message] }]);
   form.scrollToField(name);
 }
 
 function PhaseRow({ phase, form }: { phase: PhaseKey; form: FormInstance<FormValues> }) {
   const { t } = useTranslation('admin');
+  const SETTINGS_MSG = useSettingsMessages();
   const scheduled = Form.useWatch(['phases', phase, 'scheduled'], form);
   const name = t(`pages.settings.phaseNames.${phase}`);
   return (
@@ -251,6 +257,8 @@ function PhaseRow({ phase, form }: { phase: PhaseKey; form: FormInstance<FormVal
 /** 大赛设置 (/admin/system/settings): every contest setting on one page (docs/rules/admin.md, "Contest settings"). */
 export function ContestSettingsPage() {
   const { t } = useTranslation('admin');
+  // The shared checks' texts in the page's language (the server sends the same Chinese ones).
+  const SETTINGS_MSG = useSettingsMessages();
   const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const can = usePermission();
@@ -343,6 +351,17 @@ export function ContestSettingsPage() {
                   rules={[{ required: true, whitespace: true, message: SETTINGS_MSG.nameRequired }, { max: 50, message: SETTINGS_MSG.nameTooLong }]}
                 >
                   <Input maxLength={60} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={12}>
+                <Form.Item
+                  name="nameEn"
+                  label={t('pages.settings.nameEn')}
+                  extra={t('pages.settings.nameEnHint')}
+                  required
+                  rules={[{ required: true, whitespace: true, message: SETTINGS_MSG.nameEnRequired }, { max: 100, message: SETTINGS_MSG.nameEnTooLong }]}
+                >
+                  <Input maxLength={110} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>

@@ -90,4 +90,13 @@ describe('数据字典: English names', { timeout: 60_000 }, () => {
     fireEvent.click(within(typeDialog).getByRole('button', { name: '确认' }));
     await waitFor(() => expect(put).toHaveBeenCalledWith('/admin/dic/type/FEEDBACK_TYPE', { name: '反馈类型', nameEn: 'Feedback category', sort: 5 }));
   });
+
+  it('in English names the open type by its English name', async () => {
+    mockGet();
+    renderRoute(PATH, { search: '?lang=en' });
+    await screen.findByText('System problem', {}, SLOW);
+    const itemsCard = await screen.findByText(/^Items of/, {}, SLOW);
+    expect(itemsCard.textContent).toContain('Feedback type');
+    expect(itemsCard.textContent).not.toContain('反馈类型');
+  });
 });

@@ -46,7 +46,10 @@ const nameEnOf = (values: { nameEn?: string | undefined }) => values.nameEn?.tri
 
 /** 数据字典 (/admin/system/dataField): dictionary types on the left, the chosen type's items on the right. */
 export function DataFieldPage() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
+  // Titles and prompts name a type in the page's language: its English name where it has one.
+  const english = (i18n.resolvedLanguage ?? i18n.language).startsWith('en');
+  const typeName = (type: { name: string; nameEn: string | null }) => (english && type.nameEn) || type.name;
   const { message, modal } = useFeedback();
   const queryClient = useQueryClient();
   const types = useQuery({ queryKey: ADMIN_QUERY_KEYS.dictTypes, queryFn: fetchDictTypes });
@@ -122,7 +125,7 @@ export function DataFieldPage() {
   const removeType = (type: DictType) =>
     modal.confirm({
       title: t('pages.common.confirmTitle'),
-      content: t('pages.dict.confirmDeleteType', { name: type.name }),
+      content: t('pages.dict.confirmDeleteType', { name: typeName(type) }),
       okText: t('kit.ok'),
       cancelText: t('kit.cancel'),
       okButtonProps: { danger: true },
@@ -206,7 +209,7 @@ export function DataFieldPage() {
         </Col>
         <Col xs={24} xl={14}>
           <CardTitle
-            title={current ? t('pages.dict.itemsOf', { name: current.name }) : t('pages.dict.items')}
+            title={current ? t('pages.dict.itemsOf', { name: typeName(current) }) : t('pages.dict.items')}
             extra={
               typeCode && (
                 <Permission codes={['dict:edit']}>

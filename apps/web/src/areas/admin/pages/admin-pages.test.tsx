@@ -291,8 +291,9 @@ describe('admin pages', { timeout: 60_000 }, () => {
         { key: 'REJECTED', count: 0 },
       ],
       teamsByTrack: [
-        { key: 'PAYMENT_REFORM', name: '支付方式改革', count: 6 },
-        { key: null, name: null, count: 4 },
+        { key: 'PAYMENT_REFORM', name: '支付方式改革', nameEn: 'Payment method reform', count: 6 },
+        { key: 'OTHER_INNOVATION', name: '其他创新应用', nameEn: null, count: 1 },
+        { key: null, name: null, nameEn: null, count: 4 },
       ],
       prelimByStatus: [
         { key: 'NOT_FILLED', count: 2 },
@@ -312,6 +313,7 @@ describe('admin pages', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('home-teams-by-status').textContent).toContain('审核通过5');
     expect(screen.getByTestId('home-teams-by-track').textContent).toContain('未选择方向4');
     expect(screen.getByTestId('home-prelim-by-status').textContent).toContain('未填写2');
+    expect(screen.getByTestId('home-teams-by-track').textContent).toContain('支付方式改革6');
     first.unmount();
 
     vi.restoreAllMocks();
@@ -327,6 +329,25 @@ describe('admin pages', { timeout: 60_000 }, () => {
     expect((await screen.findByTestId('home-stat-users', {}, SLOW)).textContent).toContain('0');
     expect(screen.getAllByText('暂无数据', { selector: '.ant-empty-description' })).toHaveLength(4);
     expect(screen.queryByTestId('home-registrations')).toBeNull();
+  });
+
+  it('首页 in English: track bars take the dictionary\'s English names where it has them', async () => {
+    const dashboard: AdminDashboard = {
+      totals: { users: 1, usersToday: 0, teams: 7, teamsSubmitted: 7, prelimSubmitted: 0 },
+      registrationsPerDay: [{ date: '2025-05-01', count: 1 }],
+      teamsByStatus: [{ key: 'SUBMITTED', count: 7 }],
+      teamsByTrack: [
+        { key: 'PAYMENT_REFORM', name: '支付方式改革', nameEn: 'Payment method reform', count: 6 },
+        { key: 'OTHER_INNOVATION', name: '其他创新应用', nameEn: null, count: 1 },
+      ],
+      prelimByStatus: [{ key: 'NOT_FILLED', count: 0 }],
+    };
+    mockApi(superAdmin(), { '/admin/dashboard': dashboard });
+    renderRoute('/admin/home', { search: '?lang=en' });
+    const tracks = await screen.findByTestId('home-teams-by-track', {}, SLOW);
+    expect(tracks.textContent).toContain('Payment method reform6');
+    // An item without an English name keeps its Chinese one.
+    expect(tracks.textContent).toContain('其他创新应用1');
   });
 
   it('我的账号: shows the profile and changes the password', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
+import type { LoginRecordView, Page, RegisteredUser, RoleSummary, SystemAccount } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
@@ -188,5 +188,20 @@ describe('console lists on the admin kit', { timeout: 60_000 }, () => {
       expect(get).toHaveBeenCalledWith('/admin/audit/login-records', { params: { realm: 'USER', username: 'u1', page: 1, size: 10 } }),
       WAIT,
     );
+  });
+
+  it('行为审计 in English: login results as tags and in the filter, not the Chinese labels', async () => {
+    const record: LoginRecordView = {
+      id: 'r1', realm: 'USER', accountId: null, identifier: 'demo1', username: 'demo1', name: null, method: 'PASSWORD',
+      result: 'BAD_CREDENTIALS', ip: '127.0.0.1', userAgent: null, createdAt: '2025-05-01T00:00:00Z',
+    };
+    mockGet({ '/admin/audit/login-records': page([record]) });
+    renderRoute('/admin/behaviorAuditing/UserManage?result=LOCKED', { search: '?lang=en' });
+    expect(await screen.findByText('Wrong password', {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(selected('Result')).toBe('Account locked'), WAIT);
+    expect(screen.queryByText('密码错误')).toBeNull();
+    // Times on the Beijing clock whatever the device's zone, and the column says so.
+    expect(screen.getByText('2025-05-01 08:00:00')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Time (Beijing time)' })).toBeTruthy();
   });
 });

@@ -1,9 +1,10 @@
 import { isStale } from '../../../components/admin-kit';
+import { refusalText } from '../../../components/admin-kit/refusal-text';
 import { ApiError } from '../../../api';
 
-/** What a dialog shows for a failed write (the calls are silent: no toast besides). */
+/** What a dialog shows for a failed write (the calls are silent: no toast besides), in the page's language. */
 export function errorText(error: unknown): string | null {
-  return error instanceof ApiError || error instanceof Error ? error.message || null : null;
+  return refusalText(error);
 }
 
 /** The server's stable reason key of a refusal (`data.reason`), e.g. STALE. */

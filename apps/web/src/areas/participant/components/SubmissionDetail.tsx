@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Card, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
+import { beijingTimeLabel } from '../../../lib/beijing-time';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ContestStatusTag, StatusHistory } from '../../../components/contest';
@@ -11,7 +11,8 @@ import type { SubmissionFlow, SubmissionRecord } from './submission-flow';
 export const EMPTY = '--';
 
 /** A moment as the detail pages show it, or EMPTY. */
-export const dateTimeText = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : EMPTY);
+/** Submission and audit times: Beijing time, marked as such (lib/beijing-time.ts). */
+export const dateTimeText = (iso: string | null | undefined) => beijingTimeLabel(iso) || EMPTY;
 
 export interface SubmissionDetailProps<P, D> {
   flow: SubmissionFlow<P, D>;

@@ -3,15 +3,17 @@ import { Badge, Button, Empty, Modal, Radio, Skeleton, Spin, Tag } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
-import { DATE_FORMATS, SKELETON_ROWS, type InboxMessage, type MessageOrder } from '@contest/shared';
+import { beijingTimeLabel } from '../../../lib/beijing-time';
+import { SKELETON_ROWS, type InboxMessage, type MessageOrder } from '@contest/shared';
 import { Pager } from '../../../components/admin-kit/Pager';
 import { useMinimumDuration } from '../../../components/admin-kit/DataTable';
 import { readAllMessages, readMessage, refreshUnread, useMessages } from './message-api';
+import { noticeBody, noticeTitle } from './notice-text';
 import { useFeedback } from '../../../components/feedback';
 
+/** Message and feedback times: Beijing time, marked as such (lib/beijing-time.ts). */
 export function formatTime(iso: string | null | undefined): string {
-  return iso ? dayjs(iso).format(DATE_FORMATS.datetime) : '';
+  return beijingTimeLabel(iso);
 }
 
 /**
@@ -21,6 +23,19 @@ export function formatTime(iso: string | null | undefined): string {
 function MessageBody({ html }: { html: string }) {
   return <div className="my-message__body" data-testid="message-body" dangerouslySetInnerHTML={{ __html: html }} />;
 }
+
+/** A system notice's title in the reader's language when its kind is known (notice-text.ts); else as sent. */
+/** A known system notice's body as text in the reader's language; null: the stored body. */
+function noticeText(title: string, html: string) {
+  const text = noticeBody(title, html);
+  return text === null ? null : (
+    <div className="my-message__body" data-testid="message-body">
+      {text}
+    </div>
+  );
+}
+
+const titleOf = (item: InboxMessage) => (item.kind === 'SYSTEM' && noticeTitle(item.title)) || item.title;
 
 /** The inbox: paged, unread first or newest first; opening a message reads it (and the badge drops). */
 export function InboxPanel() {
@@ -102,7 +117,7 @@ export function InboxPanel() {
                   onClick={() => void open(item)}
                 >
                   <Badge status={item.read ? 'default' : 'error'} />
-                  <span className="my-message__title">{item.title}</span>
+                  <span className="my-message__title">{titleOf(item)}</span>
                   {item.kind === 'SYSTEM' && <Tag className="my-message__kind">{t('inbox.system')}</Tag>}
                   <time className="my-message__time" dateTime={item.createdAt}>
                     {formatTime(item.createdAt)}
@@ -118,7 +133,7 @@ export function InboxPanel() {
       )}
       <Modal
         open={opened !== null}
-        title={opened?.item.title}
+        title={opened ? titleOf(opened.item) : undefined}
         footer={null}
         width={640}
         onCancel={() => setOpened(null)}
@@ -127,7 +142,11 @@ export function InboxPanel() {
         {opened && (
           <>
             <p className="my-message__meta">{formatTime(opened.item.createdAt)}</p>
-            {opened.full ? <MessageBody html={opened.full.body} /> : <Spin />}
+            {opened.full ? (
+              (opened.item.kind === 'SYSTEM' && noticeText(opened.item.title, opened.full.body)) || <MessageBody html={opened.full.body} />
+            ) : (
+              <Spin />
+            )}
           </>
         )}
       </Modal>

@@ -164,6 +164,35 @@ describe('participant centre', { timeout: 20_000 }, () => {
       await waitFor(() => expect(screen.getByTestId('message-row').dataset.read).toBe('true'));
     });
 
+    it('in English renders known system notices by their kind, with Beijing times; others as sent', async () => {
+      const notice = message('m1', false, {
+        title: '报名信息需修改',
+        body: '您的团队「A&amp;B 队」报名审核结果：退回修改。审核意见：请补充盖章页<br>谢谢',
+        createdAt: '2025-05-01T00:00:00.000Z',
+      });
+      const edited = message('m2', true, { title: '报名审核通过', body: '组委会自拟的通知', createdAt: '2025-05-01T00:00:00.000Z' });
+      const admin = message('m3', true, { title: '大赛通知', kind: 'ADMIN' });
+      mockGet({
+        '/user/account': () => info({ hasUnReadMessage: true }),
+        '/messages/summary': () => ({ unreadCount: 1 }),
+        '/messages': (url) => {
+          if (url === '/messages') return page([notice, edited, admin]);
+          return [notice, edited, admin].find((m) => url === `/messages/${m.id}`)!;
+        },
+      });
+      renderRoute('/my-message', { search: '?lang=en' });
+      const rows = await screen.findAllByTestId('message-row', {}, { timeout: 20_000 });
+      expect(rows.map((r) => r.querySelector('.my-message__title')!.textContent)).toEqual(['Sign-up needs changes', 'Sign-up approved', '大赛通知']);
+      expect(rows[0]!.textContent).toContain('2025-05-01 08:00:00 (Beijing time)');
+      fireEvent.click(rows[0]!);
+      expect((await screen.findByTestId('message-body')).textContent).toBe(
+        "The sign-up of your team “A&B 队” was returned for changes. Reviewer's comments: 请补充盖章页\n谢谢",
+      );
+      // Edited in 模板管理: the body no longer matches the default, so it shows as sent.
+      fireEvent.click(screen.getAllByTestId('message-row')[1]!);
+      await waitFor(() => expect(screen.getAllByTestId('message-body').some((b) => b.textContent === '组委会自拟的通知')).toBe(true));
+    });
+
     it('shows the empty inbox', async () => {
       mockGet({
         '/user/account': () => info(),

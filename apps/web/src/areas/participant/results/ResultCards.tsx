@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined, ExclamationCircleOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
+import { beijingTimeLabel } from '../../../lib/beijing-time';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,7 +13,8 @@ import { saveBlob } from '../../../lib/save-blob';
 import { MY_RESULTS_QUERY_KEY, fetchMyResults, fetchReceipt } from './results-api';
 import './results-card.css';
 
-const time = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '--');
+/** Deadlines and decisions: Beijing time, marked as such (lib/beijing-time.ts). */
+const time = (iso: string | null) => beijingTimeLabel(iso, 'minute') || '--';
 const attachmentOf = (file: FileRef): ContestAttachment => ({ ...file, extension: file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '' });
 /** The public notice of the result (大赛动态). */
 const noticePath = (id: string) => `/dynamic-detail?id=${encodeURIComponent(id)}`;

@@ -193,7 +193,7 @@ describe('评审结果 card', { timeout: 60_000 }, () => {
     renderDetail(mine(prelimResult({ canAppeal: false, appealBlocker: RESULTS_MSG.appealAlready, appeal: appeal() })));
     const card = await screen.findByTestId('result-card-PRELIMINARY', {}, { timeout: 20_000 });
     expect(within(card).getByTestId('appeal-status').textContent).toBe('已提交，待处理');
-    expect(within(card).getByTestId('appeal-note').textContent).toMatch(/^组委会将于 2025-09-23 \d\d:00 前答复。$/);
+    expect(within(card).getByTestId('appeal-note').textContent).toBe('组委会将于 2025-09-23 10:00（北京时间）前答复。');
     expect(within(card).queryByTestId('appeal-open')).toBeNull();
   });
 });

@@ -133,7 +133,7 @@ describe('/user/speed-test', { timeout: 30_000 }, () => {
     await startTest();
     const warning = await screen.findByTestId('speed-deadline-warning');
     expect(warning.className).toContain('ant-alert-warning');
-    expect(warning.textContent).toMatch(/距初赛材料提交截止（.+）仅剩 (39|40) 分钟，按当前速度上传全部材料约需 32 分钟/);
+    expect(warning.textContent).toMatch(/距初赛材料提交截止（\d{4}-\d\d-\d\d \d\d:\d\d，北京时间）仅剩 (39|40) 分钟，按当前速度上传全部材料约需 32 分钟/);
     // Without materials saved the defaults stand.
     expect(screen.getByTestId('speed-estimate-video').textContent).toBe('按当前上传速度 0.5 MB/s，500 MB 的视频约需 17 分钟');
     expect(screen.queryByTestId('speed-estimate-saved')).toBeNull();

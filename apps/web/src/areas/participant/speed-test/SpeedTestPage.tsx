@@ -8,7 +8,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Progress, Space, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { formatFileSize, type ContestAttachment, type PrelimDetail } from '@contest/shared';
 import { isCancel } from '../../../api';
 import { currentLocale } from '../../../i18n';
@@ -17,6 +16,7 @@ import { deadlineIsTight, formatDuration, formatSpeed, planUploads, secondsFor, 
 import { probeDownload, probeUpload, type ProbeResult } from './speed-probe';
 import { useContestSchedule, useMaterialsLimits } from './speed-test-api';
 import './speed-test.css';
+import { beijingTime } from '../../../lib/beijing-time';
 
 type Stage = 'idle' | 'download' | 'upload' | 'done' | 'error';
 
@@ -156,7 +156,7 @@ function Estimates({ upload }: { upload: ProbeResult }) {
           showIcon
           className="speed-test__alert"
           title={t('speedTest.deadlineWarning', {
-            deadline: dayjs(end).format('YYYY-MM-DD HH:mm'),
+            deadline: beijingTime(end, 'minute'),
             remaining: duration(remaining),
             total: duration(plan.totalSeconds),
           })}

@@ -26,7 +26,7 @@ import logoUrl from '../../../assets/logo.svg';
 import { RichHtml } from '../../../components/rich-text/RichHtml';
 import { SITE_PATHS, detailPath } from '../routes';
 import { PHASE_STATE_COLORS, windowText } from '../site-format';
-import { useContestPublic, useNewsPage, useSiteBlocks } from '../site-api';
+import { useContestPublic, useNewsPage, useSiteBlocks, useTrackNames } from '../site-api';
 import '../site-pages.css';
 import './home-page.css';
 
@@ -60,6 +60,21 @@ const ORGANISERS: { role: SiteKey; name: SiteKey }[] = [
 
 function nonEmpty(block: SiteBlock | undefined): SiteBlock | null {
   return block && typeof block.body === 'string' && block.body.trim() ? block : null;
+}
+
+/** Chinese text: a block with no English version answers in Chinese (docs/decisions.md, "English"). */
+const HAN = /[\u3400-\u9fff]/;
+
+/** The tracks of the TRACK dictionary in English: English pages when the tracks block has no English text. */
+function TrackNames() {
+  const names = useTrackNames();
+  return names.length ? (
+    <ul className="home-block" data-testid="home-track-names">
+      {names.map((name) => (
+        <li key={name}>{name}</li>
+      ))}
+    </ul>
+  ) : null;
 }
 
 /** The answer when it has the expected shape; the page falls back to its built-in texts otherwise. */
@@ -209,6 +224,8 @@ export function HomePage() {
     (chinese && fromBlock) || t(key);
   const blocks = useSiteBlocks(HOME_BLOCKS).data;
   const block = (key: (typeof HOME_BLOCKS)[number]) => nonEmpty(blocks?.[key]);
+  // On English pages a block still in Chinese gives way to the built-in English text.
+  const readable = (b: SiteBlock | null) => (b && (chinese || !HAN.test(b.title + b.body)) ? b : null);
   const intro = block('home-intro');
   const tracks = block('home-tracks');
   const scheduleNote = block('home-schedule');
@@ -264,7 +281,7 @@ export function HomePage() {
             <h2 id="home-tracks" className="home-section__title">
               {heading(tracks.title, 'home.tracks')}
             </h2>
-            <RichHtml html={tracks.body} className="home-block" />
+            {readable(tracks) ? <RichHtml html={tracks.body} className="home-block" /> : <TrackNames />}
           </div>
         </section>
       )}
@@ -275,7 +292,13 @@ export function HomePage() {
             {t('home.schedule.title')}
           </h2>
           <Schedule contest={contest} />
-          {scheduleNote && <RichHtml html={scheduleNote.body} className="home-block home-block--note" />}
+          {readable(scheduleNote) ? (
+            <RichHtml html={scheduleNote!.body} className="home-block home-block--note" />
+          ) : (
+            <p className="home-block home-block--note" data-testid="home-schedule-note">
+              {t('home.schedule.note')}
+            </p>
+          )}
         </div>
       </section>
 
@@ -302,8 +325,8 @@ export function HomePage() {
           <h2 id="home-organisers" className="home-section__title">
             {heading(organisers?.title, 'home.organisers.title')}
           </h2>
-          {organisers ? (
-            <RichHtml html={organisers.body} className="home-block" testId="home-organisers-body" />
+          {readable(organisers) ? (
+            <RichHtml html={organisers!.body} className="home-block" testId="home-organisers-body" />
           ) : (
             <dl className="home-organisers">
               {ORGANISERS.map((row) => (
@@ -314,7 +337,7 @@ export function HomePage() {
               ))}
             </dl>
           )}
-          {contact && <RichHtml html={contact.body} className="home-block home-block--note" />}
+          {readable(contact) && <RichHtml html={contact!.body} className="home-block home-block--note" />}
         </div>
       </section>
     </div>

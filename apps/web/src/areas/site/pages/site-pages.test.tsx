@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ContestPublic, NewsDetail, NewsListItem, Page, SiteBlock } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { closeAuthModal, getAuthModalState } from '../../../lib/auth-modal';
+import { rememberContestName } from '../../../i18n/contest-name';
 import { ok, participantInfo, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { materialsTarget } from './PrelimEntryPage';
@@ -89,7 +90,39 @@ describe('public site pages', { timeout: 20_000 }, () => {
       expect(screen.getByTestId('phase-prelimReview').textContent).toContain('未开始');
       expect(screen.getByTestId('phase-finalReview').textContent).toContain('时间待公布');
       expect(screen.getByTestId('home-cta').dataset.state).toBe('OPEN');
-      expect(screen.getByTestId('home-cta').textContent).toContain('报名时间：2025-05-01 ~ 2025-07-31');
+      expect(screen.getByTestId('home-cta').textContent).toContain('报名时间：2025-05-01 ~ 2025-07-31（北京时间）');
+      // No edited note: the built-in one says whose clock the dates follow.
+      expect(screen.getByTestId('home-schedule-note').textContent).toBe('以上时间均为北京时间（UTC+8）。');
+    });
+
+    it('on English pages shows the English contest name, tracks from the dictionary and built-in texts for blocks still in Chinese', async () => {
+      const chinese = (key: SiteBlock['key'], body: string): SiteBlock => ({ key, title: '中文标题', body, updatedAt: null });
+      const get = mockGet({
+        '/contest/public': () => ({ ...CONTEST, nameEn: 'Smart Insurance Cup 2026' }),
+        '/site/content': () => ({
+          'home-tracks': chinese('home-tracks', '<ul><li>智能监管与基金安全</li></ul>'),
+          'home-schedule': chinese('home-schedule', '<p>以上时间均为北京时间</p>'),
+          'home-organisers': chinese('home-organisers', '<p>主办单位：大赛组委会</p>'),
+          'home-contact': chinese('home-contact', '<p>大赛组委会办公室</p>'),
+        }),
+        '/dic/public': () => ({ TRACK: [{ code: 'SMART_SUPERVISION', name: 'Smart supervision and fund security' }, { code: 'PAYMENT_REFORM', name: 'Payment method reform' }] }),
+        '/news': () => page([]),
+      });
+      try {
+        renderRoute('/', { search: '?lang=en' });
+        const tracks = await screen.findByTestId('home-track-names', {}, { timeout: 10_000 });
+        expect(tracks.textContent).toBe('Smart supervision and fund securityPayment method reform');
+        expect(get).toHaveBeenCalledWith('/dic/public', { params: { types: ['TRACK'], lang: 'en' }, silent: true });
+        expect(screen.getByTestId('home-schedule-note').textContent).toMatch(/^All times above are Beijing time \(UTC\+8\)/);
+        expect(screen.getByText('Host')).toBeTruthy();
+        await waitFor(() => expect(screen.getByText('Organising Committee of the Smart Insurance Cup 2026')).toBeTruthy(), { timeout: 10_000 });
+        expect(screen.getByRole('heading', { level: 1, name: 'Smart Insurance Cup 2026' })).toBeTruthy();
+        expect(screen.getByTestId('gateway-footer').textContent).toContain('© Organising Committee of the Smart Insurance Cup 2026');
+        const main = document.querySelector('main')!.textContent ?? '';
+        expect(main).not.toMatch(/[\u4e00-\u9fff]/);
+      } finally {
+        rememberContestName({ name: '2025全国智慧医保大赛', nameEn: '2025 National Smart Medical-Insurance Competition' });
+      }
     });
 
     it('offers 立即报名 in the banner while sign-up is open', async () => {
@@ -104,7 +137,7 @@ describe('public site pages', { timeout: 20_000 }, () => {
 
     it.each([
       ['ENDED', { start: '2025-04-30T16:00:00.000Z', end: '2025-05-31T15:59:59.000Z' }, '本届报名已截止'],
-      ['NOT_STARTED', { start: '2025-06-30T16:00:00.000Z', end: '2025-07-31T15:59:59.000Z' }, '报名尚未开始，将于 2025-07-01 00:00 开放'],
+      ['NOT_STARTED', { start: '2025-06-30T16:00:00.000Z', end: '2025-07-31T15:59:59.000Z' }, '报名尚未开始，将于 2025-07-01 00:00（北京时间）开放'],
     ] as const)('says sign-up is closed (%s) instead of offering 立即报名', async (state, window, text) => {
       const closed: ContestPublic = {
         ...CONTEST,
@@ -189,9 +222,10 @@ describe('public site pages', { timeout: 20_000 }, () => {
     it('shows a skeleton while loading, then the empty state', async () => {
       let release: (value: unknown) => void = () => {};
       vi.spyOn(api, 'get').mockImplementation(
-        (() =>
+        ((url: string) =>
           new Promise((resolve) => {
-            release = resolve as (value: unknown) => void;
+            // Only the list's call is held and released; the app's others (the contest name) never answer.
+            if (url === '/news') release = resolve as (value: unknown) => void;
           })) as typeof api.get,
       );
       renderRoute('/contest-dynamic');
