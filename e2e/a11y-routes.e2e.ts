@@ -341,6 +341,14 @@ async function check(visit: Visit, lang: Lang): Promise<void> {
   };
   await a11y(where);
   if (lang === 'zh') {
+    // One h1, inside the one main: what a screen reader's heading list starts from (and where
+    // route focus lands).
+    // Pages draw their heading with their data: it is waited for (a page that never gets one fails).
+    await page
+      .waitForFunction(() => document.querySelectorAll('main').length === 1 && document.querySelectorAll('h1').length === 1 && !!document.querySelector('main h1'), undefined, { timeout: 10_000, polling: 100 })
+      .catch(() => undefined);
+    const headings = await page.evaluate(() => ({ mains: document.querySelectorAll('main').length, h1: document.querySelectorAll('h1').length, inMain: document.querySelectorAll('main h1').length }));
+    if (headings.mains !== 1 || headings.h1 !== 1 || headings.inMain !== 1) failures.push(`${where}: ${headings.mains} main, ${headings.h1} h1 (${headings.inMain} in main), not one each`);
     let problems = await tabWalk(page);
     // Right after a load Tab can find nothing yet (seen on a loaded machine); once more when calm.
     if (problems.some((p) => p.includes('focused nothing'))) {

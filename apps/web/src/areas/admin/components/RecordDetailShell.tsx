@@ -20,7 +20,8 @@ export interface RecordDetailShellProps<T> {
  */
 export function RecordDetailShell<T>({ query, className, testId, loadFailed, reload, children }: RecordDetailShellProps<T>) {
   if (query.isError) {
-    return <Result status="warning" title={loadFailed} extra={<Button onClick={() => void query.refetch()}>{reload}</Button>} />;
+    // The failure is the page's subject: its title is the page's h1.
+    return <Result status="warning" title={<h1 className="admin-result-title">{loadFailed}</h1>} extra={<Button onClick={() => void query.refetch()}>{reload}</Button>} />;
   }
   if (!query.data) return <Skeleton active paragraph={{ rows: 10 }} />;
   return (

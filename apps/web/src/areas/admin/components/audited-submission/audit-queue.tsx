@@ -83,7 +83,13 @@ export function AuditQueueShell<T, D extends { id: string | null }>({ workflow, 
   // A decision or 跳过 replaces the record (or ends the queue): focus goes to what came instead.
   useFocusOnChange(record === undefined ? undefined : (record?.id ?? null), frame);
   if (query.isError && !query.data) {
-    return <Result status="warning" title={t(words.loadFailed)} extra={<Button onClick={() => void query.refetch()}>{t(words.reload)}</Button>} />;
+    return (
+      <Result
+        status="warning"
+        title={<h1 className="admin-result-title">{t(words.loadFailed)}</h1>}
+        extra={<Button onClick={() => void query.refetch()}>{t(words.reload)}</Button>}
+      />
+    );
   }
   if (!query.data) return <Skeleton active paragraph={{ rows: 10 }} />;
   const back = <BackToList path={workflow.paths.list} label={t(texts.back)} />;
@@ -94,10 +100,8 @@ export function AuditQueueShell<T, D extends { id: string | null }>({ workflow, 
       <Result
         status="success"
         title={
-          // A heading, so focus moved here after the last decision says the queue is done.
-          <span role="heading" aria-level={1}>
-            {t(texts.done)}
-          </span>
+          // The page's h1, so focus moved here after the last decision says the queue is done.
+          <h1 className="admin-result-title">{t(texts.done)}</h1>
         }
         subTitle={skipped > 0 ? t(texts.doneSkipped, { count: skipped }) : undefined}
         extra={
