@@ -10,7 +10,7 @@ import { RouteErrorPage } from './pages/RouteErrorPage';
 export const ROOT_ROUTE_ID = 'root';
 
 /**
- * The route tree with the given console areas (docs/architecture.md, "Web"). Each area contributes a
+ * The route tree with the given console areas (docs/decisions.md, "Home page JavaScript budget"). Each area contributes a
  * list from src/areas/<area>/routes.ts; those files hold only paths, handles and `lazy` loaders,
  * so every page (and each area's layout) is its own chunk. To add a page: add a route object with
  * `handle` and `lazy: async () => ({ Component })` to its area's list. Use the function form of
