@@ -301,7 +301,7 @@ describe('expert area', { timeout: 60_000 }, () => {
     );
     expect(await screen.findByText('草稿已保存', {}, SLOW)).toBeTruthy();
     // The form is drawn anew: focus is back on 保存草稿, not lost to the page.
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: '保存草稿' })));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: '保存草稿' })), { timeout: 15_000 });
     // The next save carries the version of the answer, without reading the project again.
     fireEvent.change(screen.getByLabelText(/完整性/), { target: { value: '10' } });
     fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
@@ -363,7 +363,7 @@ describe('expert area', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: '提交评分' })).toBeNull();
     expect(screen.queryByLabelText(/创新性/)).toBeNull();
     // Focus is on the page's heading, which now says the sheet is submitted.
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })), { timeout: 15_000 });
     expect(document.activeElement!.textContent).toContain('已提交');
   });
 

@@ -11,14 +11,15 @@ const WAIT_STEPS = 40;
  * there instead of at the top of the document (WCAG 2.4.3). Gives up quietly after ~2 s, and
  * leaves focus alone when the user moved it meanwhile. Returns a cancel function.
  */
-export function moveFocusSoon(find: () => HTMLElement | null | undefined): () => void {
+export function moveFocusSoon(find: () => HTMLElement | null | undefined, { force = false }: { force?: boolean } = {}): () => void {
   const before = document.activeElement;
   let steps = 0;
   let timer: ReturnType<typeof setTimeout>;
   const attempt = () => {
     const active = document.activeElement;
-    // Focus went somewhere on purpose (not lost to the body, not still where it was): leave it.
-    if (active && active !== before && active !== document.body && active.isConnected) return;
+    // Focus went somewhere on purpose (not lost to the body, not still where it was): leave it,
+    // unless the caller knows the user's own action replaced what they were on (`force`).
+    if (!force && active && active !== before && active !== document.body && active.isConnected) return;
     const target = find();
     if (target?.isConnected) {
       if (!target.hasAttribute('tabindex') && target.tabIndex < 0) target.setAttribute('tabindex', '-1');
@@ -48,6 +49,7 @@ export function useFocusOnChange(key: string | null | undefined, ref: RefObject<
     const last = previous.current;
     previous.current = key;
     if (last === undefined || last === key) return;
-    return moveFocusSoon(() => headingIn(ref.current));
+    // The user's decision or 跳过 replaced the record: whatever held focus in it is stale.
+    return moveFocusSoon(() => headingIn(ref.current), { force: true });
   }, [key, ref]);
 }

@@ -376,14 +376,14 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(within(page1).getByTestId('queue-remaining').textContent).toContain('待审核 2 条');
     // The form is empty again for the next one, and focus is on the next record's title (not lost).
     expect((within(panel).getByRole('textbox') as HTMLTextAreaElement).value).toBe('');
-    await waitFor(() => expect(focusedHeading()).toContain('智慧医保2队'));
+    await waitFor(() => expect(focusedHeading()).toContain('智慧医保2队'), { timeout: 15_000 });
 
     // Skip: the id goes into exclude and the next one shows.
     fireEvent.click(within(page1).getByTestId('queue-skip'));
     await waitFor(() => expect(within(page1).getAllByText('智慧医保3队').length).toBeGreaterThan(0));
     expect(callsTo(get, '/admin/team/queue/next').at(-1)![1]).toEqual({ params: { exclude: [ID(2)] } });
     expect(within(page1).getByTestId('queue-remaining').textContent).toContain('本次已跳过 1 条');
-    await waitFor(() => expect(focusedHeading()).toContain('智慧医保3队'));
+    await waitFor(() => expect(focusedHeading()).toContain('智慧医保3队'), { timeout: 15_000 });
 
     // Approve the last one: nothing left but the skipped one.
     fireEvent.click(within(panel).getByRole('button', { name: '提交审核' }));
@@ -391,7 +391,7 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     expect(post).toHaveBeenLastCalledWith(`/admin/team/${ID(3)}/audit`, { outcome: 'APPROVED', reason: '', version: 4 }, { silent: true });
     const empty = await screen.findByTestId('queue-empty');
     expect(empty.textContent).toContain('当前没有待审核的报名');
-    await waitFor(() => expect(focusedHeading()).toContain('当前没有待审核的报名'));
+    await waitFor(() => expect(focusedHeading()).toContain('当前没有待审核的报名'), { timeout: 15_000 });
     fireEvent.click(within(empty).getByRole('button', { name: /返回列表/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/competition/qualification'));
   });
