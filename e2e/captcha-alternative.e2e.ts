@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
+import { dialogsStill } from './support/ui.js';
 import { startPortal, type Portal } from './support/portal.js';
 import { outboxLength, waitForSmsCode } from './support/sms-outbox.js';
 
@@ -64,7 +65,7 @@ describe('captcha alternative by keyboard only', () => {
 
     // The username field takes focus when the dialog opens; Tab goes on to the password.
     const username = modal.getByPlaceholder('请输入用户名', { exact: true });
-    await b.page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.placeholder === '请输入用户名', null, { timeout: 10_000 });
+    await b.page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.placeholder === '请输入用户名', null, { timeout: 10_000, polling: 100 });
     await b.page.keyboard.type(demo.username);
     await b.page.keyboard.press('Tab');
     await b.page.keyboard.type(demo.password);
@@ -74,6 +75,8 @@ describe('captcha alternative by keyboard only', () => {
     // The captcha dialog: focus starts on the slider; Tab reaches the named alternative.
     const dialog = b.page.getByTestId('captcha-dialog');
     await dialog.waitFor({ timeout: 30_000 });
+    // A person starts once the dialog stands still (it zooms in; the first focus lands at the end).
+    await dialogsStill(b.page);
     const toggle = dialog.getByRole('button', { name: '无法完成滑块验证？改用验证码' });
     await toggle.waitFor();
     await tabTo(b.page, (f) => f.testId === 'captcha-use-code', 'the code alternative');
@@ -87,7 +90,7 @@ describe('captcha alternative by keyboard only', () => {
     expect(code).toMatch(/^\d{6}$/);
     // Said in the status region, and focus moved to the code field.
     await dialog.getByRole('status').filter({ hasText: '验证码已发送' }).waitFor({ timeout: 10_000 });
-    await b.page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'captcha-code-input', null, { timeout: 10_000 });
+    await b.page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'captcha-code-input', null, { timeout: 10_000, polling: 100 });
     await expectNoSeriousA11y(b.page, { screen: 'captcha dialog, code alternative open' });
     await b.screenshot('captcha-alternative-code');
 

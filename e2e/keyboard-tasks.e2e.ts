@@ -104,9 +104,18 @@ async function pickByKeyboard(page: Page, combobox: Locator, what: string, optio
 /** Chooses a file through the button `trigger` pressed with Enter (the browser's file dialog). */
 async function uploadByKeyboard(page: Page, trigger: Locator, what: string, file: string, done: Locator): Promise<void> {
   await tabTo(page, trigger, what);
-  const chooser = page.waitForEvent('filechooser');
-  await page.keyboard.press('Enter');
-  await (await chooser).setFiles(join(files, file));
+  // Right after the previous select closed, a press can come to nothing on a loaded machine (the
+  // dialog never opens): a person presses again.
+  for (let attempt = 1; ; attempt++) {
+    const chooser = page.waitForEvent('filechooser', { timeout: 5_000 });
+    await page.keyboard.press('Enter');
+    try {
+      await (await chooser).setFiles(join(files, file));
+      break;
+    } catch (error) {
+      if (attempt >= 4 || !(await isFocused(trigger))) throw error;
+    }
+  }
   await done.waitFor({ timeout: 30_000 });
 }
 

@@ -225,8 +225,15 @@ export function SliderCaptcha({
 
   // On mount only (autoFocus does not change): later renders must not pull focus back from the
   // refresh button.
+  // Nor does a slider mounted again take focus from another control of its dialog (the code
+  // alternative's field, say).
   useEffect(() => {
-    if (autoFocus) handleRef.current?.focus({ preventScroll: true });
+    const handle = handleRef.current;
+    if (!autoFocus || !handle) return;
+    const dialog = handle.closest('.ant-modal');
+    const active = document.activeElement;
+    if (dialog && active && active !== document.body && dialog.contains(active) && !active.classList.contains('ant-modal-content')) return;
+    handle.focus({ preventScroll: true });
   }, [autoFocus]);
 
   useEffect(() => {
