@@ -376,6 +376,8 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     // Promotion asks first, naming how many go.
     const ask = page.locator('.ant-modal-confirm');
     await ask.getByText(/确认后写入决赛名单/).waitFor();
+    // The confirmation zooms in: a click measured mid-animation can land beside its button.
+    await dialogsStill(page);
     await ask.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
     await toast(page, '晋级名单已确认').waitFor();
     const finals = await api.ok<{ total: number }>('GET', '/admin/final/list?size=50', superToken);
@@ -515,6 +517,8 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     // 受理并复评 cannot be undone: it asks first.
     const ask = page.locator('.ant-modal-confirm');
     await ask.getByText(/将为该项目增加 1 位复评专家/).waitFor();
+    // The confirmation zooms in: a click measured mid-animation can land beside its button.
+    await dialogsStill(page);
     await ask.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
     await toast(page, '申诉已受理，项目已进入复评').waitFor();
     await expect.poll(() => detail.getByTestId('appeal-status').first().getAttribute('data-status')).toBe('ACCEPTED');
