@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { pdfWithText } from './support/pdf.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { findGap } from './support/slider.js';
+import { findGap, sliderVerdict } from './support/slider.js';
 import { apiClient, collectErrors } from './support/ui.js';
 
 /**
@@ -152,25 +152,24 @@ async function slideByKeyboard(page: Page, attempts = 3): Promise<void> {
     // Still on the handle after the presses: nothing took focus away from it on the way.
     expect(await isFocused(handle), `focus left the handle for ${await focusDescription(page)}`).toBe(true);
     await page.keyboard.press('Enter');
-    const state = await page
-      .waitForFunction(
-        () => {
-          const root = document.querySelector<HTMLElement>('[data-testid="slider-captcha"]');
-          if (!root) return 'success';
-          const s = root.dataset.state;
-          return s === 'success' || s === 'fail' ? s : false;
-        },
-        undefined,
-        { timeout: 30_000, polling: 50 },
-      )
-      .then((h) => h.jsonValue())
-      .catch(async () => {
+    const state = await sliderVerdict(page, 30_000).catch(async () => {
         const now = await captcha.getAttribute('data-state').catch(() => 'gone');
         throw new Error(`the slider did not answer after Enter: state ${now}, ${x} of ${gap} px, live: ${await liveTexts(page)}`);
       });
     if (state === 'success') return;
     if (attempt >= attempts) throw new Error(`the slider refused ${attempts} keyboard tries`);
   }
+}
+
+/** A staff login (/admin/login, /expert/login) typed and submitted by keyboard, the slider by the arrows. */
+async function staffLoginByKeyboard(page: Page, realm: 'admin' | 'expert', username: string, password: string, landing: string): Promise<void> {
+  await page.goto(`${portal.url}/${realm}/login`);
+  await typeInto(page, page.getByPlaceholder('请输入用户名', { exact: true }), '用户名', username);
+  await typeInto(page, page.getByPlaceholder('请输入密码', { exact: true }), '密码', password);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('slider-captcha').waitFor();
+  await slideByKeyboard(page);
+  await page.waitForURL(landing, { timeout: 40_000 });
 }
 
 /** The texts of the page's live regions (what a screen reader is told without moving). */
@@ -276,13 +275,7 @@ describe('the four tasks by keyboard alone, as a screen reader gets them', () =>
 
   it('an operator signs in by keyboard and decides in the audit queue; focus follows the next record', async () => {
     const page = b.page;
-    await page.goto(`${portal.url}/admin/login`);
-    await typeInto(page, page.getByPlaceholder('请输入用户名', { exact: true }), '用户名', 'admin');
-    await typeInto(page, page.getByPlaceholder('请输入密码', { exact: true }), '密码', 'Admin@2025');
-    await page.keyboard.press('Enter');
-    await page.getByTestId('slider-captcha').waitFor();
-    await slideByKeyboard(page);
-    await page.waitForURL('**/admin/home', { timeout: 40_000 });
+    await staffLoginByKeyboard(page, 'admin', 'admin', 'Admin@2025', '**/admin/home');
 
     await page.goto(`${portal.url}/admin/competition/qualification-audit`);
     const panel = page.getByTestId('audit-panel');
@@ -344,13 +337,7 @@ describe('the four tasks by keyboard alone, as a screen reader gets them', () =>
     await api.ok('POST', `/admin/review/prelim/projects/${submitted.id}/move`, superToken, { groupId: group.id, reason: '键盘评审' });
 
     const page = b.page;
-    await page.goto(`${portal.url}/expert/login`);
-    await typeInto(page, page.getByPlaceholder('请输入用户名', { exact: true }), '用户名', 'e0002');
-    await typeInto(page, page.getByPlaceholder('请输入密码', { exact: true }), '密码', 'Demo@2025');
-    await page.keyboard.press('Enter');
-    await page.getByTestId('slider-captcha').waitFor();
-    await slideByKeyboard(page);
-    await page.waitForURL('**/expert/**', { timeout: 40_000 });
+    await staffLoginByKeyboard(page, 'expert', 'e0002', 'Demo@2025', '**/expert/**');
     const agreement = page.getByTestId('review-agreement');
     const home = page.getByTestId('round-PRELIMINARY');
     await agreement.or(home).first().waitFor();

@@ -91,6 +91,24 @@ async function dragOnce(page: Page, usedNonce: string | null): Promise<string> {
   return nonce;
 }
 
+/** The slider's answer to a drag or a keyboard track: 'success' (also when the dialog closed) or 'fail'. */
+export async function sliderVerdict(page: Page, timeout: number): Promise<'success' | 'fail'> {
+  return page
+    .waitForFunction(
+      () => {
+        const root = document.querySelector<HTMLElement>('[data-testid="slider-captcha"]');
+        // Gone: the dialog closed after a successful login.
+        if (!root) return 'success';
+        const s = root.dataset.state;
+        return s === 'success' || s === 'fail' ? s : false;
+      },
+      undefined,
+      // Interval polling: the fail state lasts one second and animation-frame polling may miss it.
+      { timeout, polling: 50 },
+    )
+    .then((h) => h.jsonValue() as Promise<'success' | 'fail'>);
+}
+
 /**
  * Solves the slider, trying again (as a person would) when a drag is refused: on a loaded
  * machine the browser may coalesce pointer events into a track the widget judges inhuman.
@@ -100,20 +118,7 @@ export async function solveSlider(page: Page, attempts = 4): Promise<void> {
   let used: string | null = null;
   for (let attempt = 1; ; attempt++) {
     used = await dragOnce(page, used);
-    const state = await page
-      .waitForFunction(
-        () => {
-          const root = document.querySelector<HTMLElement>('[data-testid="slider-captcha"]');
-          // Gone: the dialog closed after a successful login.
-          if (!root) return 'success';
-          const s = root.dataset.state;
-          return s === 'success' || s === 'fail' ? s : false;
-        },
-        undefined,
-        // Interval polling: the fail state lasts one second and animation-frame polling may miss it.
-        { timeout: 15_000, polling: 50 },
-      )
-      .then((h) => h.jsonValue());
+    const state = await sliderVerdict(page, 15_000);
     if (state === 'success') return;
     if (attempt >= attempts) throw new Error(`slider captcha refused ${attempts} drags`);
   }
