@@ -161,20 +161,22 @@ describe('skip link and route focus', { timeout: 30_000 }, () => {
 
   it('leaves focus alone on the first load, then focuses the new page h1 after the title changed', async () => {
     mockEverything();
+    // Every focus from the first render on is recorded: the first load's page must not be among
+    // them. The later navigation's focus is the anchor: the hook's first-load run (had it moved
+    // focus) would have come before it.
+    const focused: { target: EventTarget | null; title: string }[] = [];
+    const onFocus = (event: FocusEvent) => focused.push({ target: event.target, title: document.title });
+    document.addEventListener('focusin', onFocus);
     const { router } = renderRoute('/my-message');
     await screen.findByRole('heading', { level: 1, name: '我的消息' }, { timeout: 15_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(document.activeElement).toBe(document.body);
 
-    let titleWhenFocused = '';
-    const onFocus = () => (titleWhenFocused = document.title);
-    document.addEventListener('focusin', onFocus);
     await act(() => router.navigate('/my-sign/detail'));
     const heading = await screen.findByRole('heading', { level: 1, name: '报名详情' }, { timeout: 15_000 });
     await waitFor(() => expect(document.activeElement).toBe(heading), { timeout: 5_000 });
     document.removeEventListener('focusin', onFocus);
     expect(heading.getAttribute('tabindex')).toBe('-1');
-    expect(titleWhenFocused).toBe('报名详情 - 2025全国智慧医保大赛');
+    expect(focused).toEqual([{ target: heading, title: '报名详情 - 2025全国智慧医保大赛' }]);
   });
 
   it('focuses the new page h1 after following a site link', async () => {
