@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
-import type { ContestPublic, Page } from '@contest/shared';
+import type { Page } from '@contest/shared';
 import { api } from '../lib/api';
 import { ok, participantInfo, refused } from '../test/api-mocks';
 import { renderRoute } from '../test/render-route';
@@ -10,18 +10,13 @@ import { participantRoutes } from '../areas/participant/routes';
 import { prelimBrief, prelimFixture, teamBrief, teamFixture, DICT } from '../areas/participant/team/contest-fixtures';
 import { expert } from '../components/admin-kit/staff-fixtures';
 import { MAIN_CONTENT_ID } from '../components/a11y/SkipLink';
+import { contestWithPhases } from '../test/contest-public';
 
-const CONTEST: ContestPublic = {
-  name: '2025全国智慧医保大赛',
-  now: '2025-06-10T00:00:00.000Z',
-  currentPhase: 'prelimSubmission',
-  phases: [
-    { key: 'signUp', name: '报名', window: { start: '2025-04-30T16:00:00.000Z', end: '2025-07-31T15:59:59.000Z' }, state: 'OPEN' },
-    { key: 'prelimSubmission', name: '初赛材料提交', window: null, state: 'UNSCHEDULED' },
-    { key: 'prelimReview', name: '初赛评审', window: null, state: 'UNSCHEDULED' },
-    { key: 'finalReview', name: '决赛评审', window: null, state: 'UNSCHEDULED' },
-  ],
-};
+// The participant pages are looked at before the preliminary submission is scheduled.
+const CONTEST = contestWithPhases({
+  prelimSubmission: { window: null, state: 'UNSCHEDULED' },
+  prelimReview: { window: null, state: 'UNSCHEDULED' },
+});
 
 const empty = <T,>(): Page<T> => ({ list: [], page: 1, size: 10, total: 0 });
 

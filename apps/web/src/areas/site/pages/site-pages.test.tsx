@@ -6,6 +6,7 @@ import { closeAuthModal, getAuthModalState } from '../../../lib/auth-modal';
 import { rememberContestName } from '../../../i18n/contest-name';
 import { ok, participantInfo, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
+import { CONTEST_PUBLIC } from '../../../test/contest-public';
 import { materialsTarget } from './PrelimEntryPage';
 import { signUpTarget } from './TeamEntryPage';
 
@@ -28,22 +29,7 @@ function page<T>(list: T[], total = list.length, pageNo = 1): Page<T> {
   return { list, page: pageNo, size: 10, total };
 }
 
-const CONTEST: ContestPublic = {
-  name: '2025全国智慧医保大赛',
-  now: '2025-06-10T00:00:00.000Z',
-  currentPhase: 'prelimSubmission',
-  phases: [
-    { key: 'signUp', name: '报名', window: { start: '2025-04-30T16:00:00.000Z', end: '2025-07-31T15:59:59.000Z' }, state: 'OPEN' },
-    {
-      key: 'prelimSubmission',
-      name: '初赛材料提交',
-      window: { start: '2025-05-31T16:00:00.000Z', end: '2025-08-31T15:59:59.000Z' },
-      state: 'OPEN',
-    },
-    { key: 'prelimReview', name: '初赛评审', window: { start: '2025-08-31T16:00:00.000Z', end: null }, state: 'NOT_STARTED' },
-    { key: 'finalReview', name: '决赛评审', window: null, state: 'UNSCHEDULED' },
-  ],
-};
+const CONTEST = CONTEST_PUBLIC;
 
 const emptyBlock = (key: SiteBlock['key']): SiteBlock => ({ key, title: '', body: '', updatedAt: null });
 
