@@ -96,6 +96,26 @@ describe('language from the address and the browser', () => {
       await b.close();
     }
   });
+
+  it('shows the whole contest name in the phone header, in English too', async () => {
+    const b = await openBrowser({ locale: 'zh-CN', width: 390, height: 740 });
+    try {
+      for (const [lang, name] of [
+        ['zh', '2025全国智慧医保大赛'],
+        ['en', '2025 National Smart Medical-Insurance Competition'],
+      ] as const) {
+        await b.page.goto(`${portal.url}/?lang=${lang}`);
+        const logo = b.page.locator('header .app-logo__name');
+        await expect.poll(() => logo.innerText()).toBe(name);
+        // Cut text leaves its box larger than the box (an ellipsis or a clamped line).
+        const cut = await logo.evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
+        expect(cut, lang).toBe(false);
+      }
+      await b.screenshot('home-390-en-header');
+    } finally {
+      await b.close();
+    }
+  });
 });
 
 describe('the API behind the same origin', () => {

@@ -87,7 +87,7 @@ export function GatewayLayout() {
       <header className="gw-header">
         <div className="gw-topbar">
           <div className="gw-container gw-topbar__inner">
-            <Logo className="gw-brand" />
+            <Logo className="gw-brand app-logo--wraps" />
             <div className="gw-topbar__actions">
               <LanguageSwitch size="small" />
               {!hideUserInfo && (
