@@ -25,6 +25,7 @@ import { createDocumentFileRule } from './modules/documents/documents.service.js
 import { createExpertFileRule, createExpertFileView, registerReview } from './modules/review/review.module.js';
 import { createDbKvStore, createRedisKvStore, type KvStore } from './lib/kv-store.js';
 import { createJobRunner } from './lib/jobs.js';
+import { configurePasswordPool } from './lib/password.js';
 import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
 import { registerTemplates } from './modules/templates/templates.module.js';
 import { registerResults } from './modules/results/results.module.js';
@@ -109,6 +110,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clientErrorHandler: onClientError,
   });
 
+  // One pool per process (lib/password.ts): the latest app's settings apply.
+  configurePasswordPool(config.passwords);
   const ownsDatabase = !options.database;
   const database = options.database ?? (await openDatabase(config));
   let redis: Redis | null = null;

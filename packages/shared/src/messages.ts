@@ -34,6 +34,8 @@ export const MSG = {
   forbidden: '没有权限执行此操作',
   notFound: '请求的资源不存在',
   tooManyRequests: '操作过于频繁，请稍后再试',
+  /** 503 with data.reason 'BUSY' (sign-in bursts, docs/performance.md): the web client waits and retries by itself. */
+  busy: '当前使用人数较多，请稍后重试',
   payloadTooLarge: '提交的内容过大',
   internal: '服务器开小差了，请稍后再试',
   invalidField: (field: string) => `参数 ${field} 不合法`,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -154,6 +155,20 @@ const envSchema = z.object({
     .min(0, { error: 'must be an integer from 0 to 10000' })
     .max(10000, { error: 'must be an integer from 0 to 10000' })
     .default(4096),
+  // Password hashes computed at once, each on its own thread (docs/performance.md, "Sign-in bursts").
+  PASSWORD_THREADS: z.coerce
+    .number({ error: 'must be an integer from 1 to 64' })
+    .int({ error: 'must be an integer from 1 to 64' })
+    .min(1, { error: 'must be an integer from 1 to 64' })
+    .max(64, { error: 'must be an integer from 1 to 64' })
+    .optional(),
+  // Sign-ins that may wait for a thread; one more is answered 503 BUSY with Retry-After at once.
+  PASSWORD_MAX_WAITING: z.coerce
+    .number({ error: 'must be an integer from 0 to 10000' })
+    .int({ error: 'must be an integer from 0 to 10000' })
+    .min(0, { error: 'must be an integer from 0 to 10000' })
+    .max(10000, { error: 'must be an integer from 0 to 10000' })
+    .default(32),
   SMTP_HOST: optionalString.pipe(z.string().regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name or address').optional()),
   SMTP_PORT: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -232,6 +247,8 @@ export interface AppConfig {
     /** Piece requests that may wait, unread, for a place (UPLOAD_MAX_PIECES_WAITING); more get 429 + Retry-After. */
     maxPiecesWaiting: number;
   };
+  /** The password pool (PASSWORD_THREADS, default one less than the cores, 1 to 4; PASSWORD_MAX_WAITING, default 32). */
+  passwords: { threads: number; maxWaiting: number };
   email: {
     /** null: no SMTP_HOST, mails are written to DATA_DIR/email-outbox.jsonl (the log provider). */
     smtp: SmtpConfig | null;
@@ -351,6 +368,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       linkTtlSeconds: e.FILE_LINK_TTL_SECONDS,
       maxPiecesInFlight: e.UPLOAD_MAX_PIECES_IN_FLIGHT,
       maxPiecesWaiting: e.UPLOAD_MAX_PIECES_WAITING,
+    },
+    passwords: {
+      // The event loop keeps a core of its own; more threads than cores only make each hash slower.
+      threads: e.PASSWORD_THREADS ?? Math.max(1, Math.min(4, availableParallelism() - 1)),
+      maxWaiting: e.PASSWORD_MAX_WAITING,
     },
     email: {
       smtp: e.SMTP_HOST ? smtpOf(e.SMTP_HOST, e.SMTP_PORT, e.SMTP_SECURE, e.SMTP_USER, e.SMTP_PASSWORD) : null,

@@ -15,6 +15,8 @@ export function loadTestConfig(overrides: Record<string, string | undefined> = {
     DATABASE_URL: process.env.DATABASE_URL || 'memory://',
     REDIS_URL: process.env.REDIS_URL,
     SEED_ADMIN_PASSWORD: 'Admin@2025',
+    // Tests sign in many at once on purpose; the line's refusal has its own tests.
+    PASSWORD_MAX_WAITING: '10000',
     ...overrides,
   });
 }

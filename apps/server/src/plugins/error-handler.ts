@@ -108,6 +108,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, 'server error');
     }
     if (mapped.status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+    // A busy refusal says when to come back (lib/password.ts); the web client waits it out.
+    const retryAfter = (mapped.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+    if (mapped.status === 503 && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retryAfter));
     return reply.status(mapped.status).send(failure(mapped.status, mapped.code, mapped.message, mapped.data));
   });
 }

@@ -15,6 +15,7 @@ import {
   isCancel,
   serializeParams,
   toastDuration,
+  BUSY_RETRIES,
   type BlobResult,
 } from './http-client';
 
@@ -47,7 +48,11 @@ function setup(initialPath = '/my-sign') {
   const navigate = vi.fn<(path: string) => void>();
   const openLogin = vi.fn<() => void>();
   const clearUserInfo = vi.fn<() => void>();
+  const waits: number[] = [];
   const client = createHttpClient({
+    wait: async (ms) => {
+      waits.push(ms);
+    },
     getPathname: () => pathname,
     storage: localStorage,
     ui,
@@ -66,6 +71,7 @@ function setup(initialPath = '/my-sign') {
     openLogin,
     clearUserInfo,
     calls,
+    waits,
     setPath: (path: string) => {
       pathname = path;
     },
@@ -556,3 +562,38 @@ describe('progress', () => {
     expect(onDownloadProgress).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ loaded: 7 }));
   });
 });
+
+describe('busy refusals (docs/performance.md, "Sign-in bursts")', () => {
+  const busy = { reason: 'BUSY', retryAfterSeconds: 2 };
+  const busyReply = (config: InternalAxiosRequestConfig) => respond(config, 503, { status: 503, code: 'SERVICE_UNAVAILABLE', message: MSG.busy, data: busy });
+
+  it.each(['/my-sign', '/admin/login'])('on %s a call refused 503 BUSY is sent again after about Retry-After, without a toast', async (path) => {
+    const t = setup(path);
+    let n = 0;
+    t.onReply((config) => (++n <= 2 ? busyReply(config) : respond(config, 200, envelope(200, '登录成功', { accessToken: 'x' }))));
+    await expect(t.client.post('/login', { username: 'u' })).resolves.toMatchObject({ status: 200, message: '登录成功' });
+    expect(t.calls).toHaveLength(3);
+    expect(t.calls.map((c) => c.data)).toEqual(Array(3).fill(JSON.stringify({ username: 'u' })));
+    // Spread around the server's 2 s so a refused crowd does not come back at one instant.
+    expect(t.waits).toHaveLength(2);
+    for (const ms of t.waits) expect(ms >= 1000 && ms <= 3000).toBe(true);
+    expect(t.ui.error).not.toHaveBeenCalled();
+  });
+
+  it.each(['/my-sign', '/admin/login'])('on %s, still busy after the retries, the refusal is shown', async (path) => {
+    const t = setup(path);
+    t.onReply(busyReply);
+    await expect(t.client.post('/login', {})).rejects.toMatchObject({ status: 503, message: MSG.busy });
+    expect(t.calls).toHaveLength(1 + BUSY_RETRIES);
+    expect(t.ui.error).toHaveBeenCalledWith(MSG.busy, expect.any(Number));
+  });
+
+  it('another 503 (not BUSY) is not sent again', async () => {
+    const t = setup('/my-sign');
+    t.replyEnvelope(503, '短信发送失败', null);
+    await expect(t.client.post('/sms/send', {})).rejects.toMatchObject({ status: 503 });
+    expect(t.calls).toHaveLength(1);
+    expect(t.waits).toEqual([]);
+  });
+});
+

@@ -186,7 +186,12 @@ export interface ClientDeps {
    * null or absent: the server's message as sent.
    */
   describe?(body: ApiEnvelope): string | null;
+  /** Waits before a busy call is sent again; tests pass their own clock. */
+  wait?(ms: number): Promise<void>;
 }
+
+/** Times a call refused 503 BUSY is sent again before its refusal is shown (docs/performance.md, "Sign-in bursts"). */
+export const BUSY_RETRIES = 4;
 
 export interface MethodCall {
   <T = unknown>(url: string, config: CallConfig & { isJson: true }): Promise<T>;
@@ -249,7 +254,19 @@ function apiPathOf(url: string | undefined): string {
   return `/${path.replace(/^\/+/, '')}`;
 }
 
+/** Seconds to wait before sending again a call refused 503 BUSY; null for any other answer. */
+function busyRetryAfterOf(body: unknown): number | null {
+  if (!isEnvelope(body) || body.status !== 503) return null;
+  const data = body.data as { reason?: unknown; retryAfterSeconds?: unknown } | null;
+  if (data?.reason !== 'BUSY') return null;
+  const seconds = Number(data.retryAfterSeconds);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 10) : 1;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export function createHttpClient(deps: ClientDeps): HttpClient {
+  const wait = deps.wait ?? sleep;
   const instance = axios.create({
     baseURL: API_BASE,
     withCredentials: true,
@@ -319,6 +336,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
         if (reasonOf(body) === ACCOUNT_REFUSAL.reach && !config.silent) toast(message);
         return;
       case 500:
+      case 503:
         // Not gated by `silent`: the login forms place 400s under a field but have no spot for a server fault.
         toast(message);
         return;
@@ -390,13 +408,21 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
 
     let response: AxiosResponse;
-    try {
-      response = await instance.request({ ...axiosConfig, headers });
-    } catch (err) {
-      if (axios.isCancel(err)) throw new RequestCancelledError({ cause: err });
-      // Reached only when a caller passed its own validateStatus.
-      if (axios.isAxiosError(err) && err.response) response = err.response;
-      else return failHttp(realm, 0, axios.isAxiosError(err) ? err.response?.data : undefined, err);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await instance.request({ ...axiosConfig, headers });
+      } catch (err) {
+        if (axios.isCancel(err)) throw new RequestCancelledError({ cause: err });
+        // Reached only when a caller passed its own validateStatus.
+        if (axios.isAxiosError(err) && err.response) response = err.response;
+        else return failHttp(realm, 0, axios.isAxiosError(err) ? err.response?.data : undefined, err);
+      }
+      // A busy refusal (a burst of sign-ins) was refused before anything of the call was used, so it
+      // is sent again after the server's Retry-After, spread so the crowd does not return at once;
+      // the caller sees a slower answer (its button keeps spinning), not an error.
+      const retryAfter = busyRetryAfterOf(response.data);
+      if (retryAfter === null || attempt >= BUSY_RETRIES) break;
+      await wait(retryAfter * 1000 * (0.5 + Math.random()));
     }
     return settle(response, config, realm);
   }

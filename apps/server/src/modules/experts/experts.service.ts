@@ -351,7 +351,7 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
       if (found.length) throw badRequest(M.importHasErrors, { rows: found });
 
       const passwords = candidates.map(() => generatePassword());
-      const hashes = await mapLimit(passwords, 4, hashPassword);
+      const hashes = await mapLimit(passwords, 4, (p) => hashPassword(p, { bulk: true }));
       return write(async (tx) => {
         await repo.lockCodes(tx);
         // Someone may have taken a code or phone since the check above.
