@@ -1,6 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { ConsoleLayout } from '../../components/admin-kit/ConsoleLayout';
+import { describeRefusal } from '../../components/admin-kit/refusal-text';
+import { onDescribeRefusal } from '../../lib/api';
 import { EXPERT_PATHS } from './paths';
+
+// The expert console's refusal toasts in the page's language, as the admin console's (AdminLayout).
+onDescribeRefusal(describeRefusal);
 
 /**
  * The expert console shares the admin layout (docs/rules/screens.md, "Consoles"): menu from the server (the

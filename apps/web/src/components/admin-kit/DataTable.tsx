@@ -3,6 +3,7 @@ import { Skeleton, Table, type TableProps } from 'antd';
 import type { ColumnsType, ColumnType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { SKELETON_ROWS } from '@contest/shared';
+import { beijingTitle, formatDateTime } from './kit-data';
 import './kit.css';
 
 /** How long the skeleton stays at least once shown (docs/rules/screens.md, "Shared widgets": 500 ms). */
@@ -59,8 +60,49 @@ export function withEmptyCells<T>(columns: ColumnsType<T>): ColumnsType<T> {
   });
 }
 
-export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'loading'> {
+const DATE_TIME_WIDTH = 112;
+
+/** A date and time that wraps between the two (copying it still gives "YYYY-MM-DD hh:mm:ss"). */
+function DateTimeCell({ value }: { value: string | null }) {
+  const text = formatDateTime(value);
+  if (!text) return null;
+  const [date, time] = text.split(' ');
+  return (
+    <span className="kit-datetime">
+      <span>{date}</span> <span>{time}</span>
+    </span>
+  );
+}
+
+/**
+ * An antd column plus `dateTime`: the column holds times. Its title says they are Beijing time
+ * (docs/decisions.md, "English"); without its own render an ISO value shows as
+ * `YYYY-MM-DD HH:mm:ss` on the Beijing clock, date over time in a narrow column.
+ */
+export type KitColumn<T> = ColumnsType<T>[number] & { dateTime?: boolean };
+
+/** The kit's column declarations turned into antd's (the time columns' titles and cells). */
+export function withDateTimes<T>(columns: readonly KitColumn<T>[]): ColumnsType<T> {
+  return columns.map((column) => {
+    if ('children' in column && column.children) return { ...column, children: withDateTimes(column.children) };
+    const { dateTime, ...rest } = column as ColumnType<T> & { dateTime?: boolean };
+    if (!dateTime) return rest;
+    const col: ColumnType<T> = { ...rest };
+    const title = col.title;
+    col.title = typeof title === 'function' ? (props) => beijingTitle(title(props)) : beijingTitle(title);
+    if (!col.render) {
+      // Date over time in a narrow column: a 1440 px console shows every column of its lists
+      // beside the fixed 操作 column (docs/rules/screens.md, "Shared widgets").
+      col.render = (value: unknown) => <DateTimeCell value={typeof value === 'string' ? value : null} />;
+      col.width ??= DATE_TIME_WIDTH;
+    }
+    return col;
+  });
+}
+
+export interface DataTableProps<T> extends Omit<TableProps<T>, 'pagination' | 'loading' | 'columns'> {
   loading?: boolean;
+  columns?: readonly KitColumn<T>[];
 }
 
 /**
@@ -88,7 +130,7 @@ export function DataTable<T extends object>({ loading = false, columns = [], dat
       scroll={{ x: 'max-content' }}
       {...rest}
       className={className ? `kit-table ${className}` : 'kit-table'}
-      columns={withEmptyCells(columns)}
+      columns={withEmptyCells(withDateTimes(columns))}
       dataSource={dataSource}
       // A refetch over rows already shown (paging, sorting, a new search): the spec's 请求加载中.... over them.
       loading={loading ? { spinning: true, description: t('kit.requestLoading') } : false}

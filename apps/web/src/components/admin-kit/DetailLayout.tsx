@@ -6,6 +6,7 @@ import { AttachmentList } from '../contest/AttachmentList';
 import { StatusHistory } from '../contest/StatusHistory';
 import { useDictLabels } from '../contest/contest-common';
 import { EMPTY_CELL, isEmptyCell } from './DataTable';
+import { beijingTitle, formatDateTime } from './kit-data';
 import './kit.css';
 
 export interface DetailItem {
@@ -17,6 +18,8 @@ export interface DetailItem {
   span?: number;
   /** Custom rendering of the value ('--' still shown when it renders nothing). */
   render?(value: ReactNode): ReactNode;
+  /** The value is an ISO time: shown `YYYY-MM-DD HH:mm:ss` on the Beijing clock, the label saying so. */
+  dateTime?: boolean;
 }
 
 export interface DetailSection {
@@ -72,6 +75,7 @@ export function DetailLayout({ title, status, extra, alert, loading, sections, a
   const valueOf = (item: DetailItem): ReactNode => {
     let value = item.value;
     if (item.dict && typeof value === 'string' && value !== '') value = labels.data?.[item.dict]?.[value] ?? value;
+    if (item.dateTime) value = typeof value === 'string' ? formatDateTime(value) : value;
     if (item.render) value = item.render(value);
     return isEmptyCell(value) ? EMPTY_CELL : value;
   };
@@ -95,7 +99,7 @@ export function DetailLayout({ title, status, extra, alert, loading, sections, a
               column={{ xs: 1, sm: 1, md: section.columns ?? 2, lg: section.columns ?? 2, xl: section.columns ?? 2, xxl: section.columns ?? 2 }}
               items={section.items.map((item, i) => ({
                 key: i,
-                label: item.label,
+                label: item.dateTime ? beijingTitle(item.label) : item.label,
                 span: item.span,
                 children: <div className="kit-detail__value">{valueOf(item)}</div>,
               }))}

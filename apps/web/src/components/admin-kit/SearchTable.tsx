@@ -6,23 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PAGE_SIZE_DEFAULT, type Page } from '@contest/shared';
 import { useDictLabels } from '../contest/contest-common';
-import { DataTable } from './DataTable';
+import { DataTable, type KitColumn } from './DataTable';
 import { ColumnPicker, useHiddenColumns } from './ColumnPicker';
-import { formatDateTime } from './kit-data';
-
-const DATE_TIME_WIDTH = 112;
-
-/** A date and time that wraps between the two (copying it still gives "YYYY-MM-DD hh:mm:ss"). */
-function DateTimeCell({ value }: { value: string | null }) {
-  const text = formatDateTime(value);
-  if (!text) return null;
-  const [date, time] = text.split(' ');
-  return (
-    <span className="kit-datetime">
-      <span>{date}</span> <span>{time}</span>
-    </span>
-  );
-}
+import { beijingTitle } from './kit-data';
 import { Pager } from './Pager';
 import { SearchForm } from './SearchForm';
 import { SearchFields, fieldsToQuery, queryNamesOf, queryToFields, type SearchField } from './search-fields';
@@ -43,7 +29,7 @@ export interface SortParams {
 export type SearchColumn<T> = ColumnsType<T>[number] & {
   /** Show the value (a code) by its name in this dictionary type (disabled items included). */
   dict?: string;
-  /** Show an ISO time as `YYYY-MM-DD HH:mm:ss`. */
+  /** A time column: an ISO time shows as `YYYY-MM-DD HH:mm:ss` and the title says Beijing time (DataTable's KitColumn). */
   dateTime?: boolean;
   /** With `sorter: true`: the `sort` value sent (default: the column's key, else its dataIndex). */
   sortKey?: string;
@@ -260,21 +246,17 @@ export function SearchTable<T extends object, F extends object = Record<string, 
   const sortKeys = new Map<string, string>();
   const pickable = columns.flatMap((c) => {
     const id = columnIdOf(c);
-    return c.optional && id ? [{ id, title: c.title as ReactNode, hidden: c.optional === 'hidden' }] : [];
+    const title = c.dateTime ? beijingTitle(c.title as ReactNode) : (c.title as ReactNode);
+    return c.optional && id ? [{ id, title, hidden: c.optional === 'hidden' }] : [];
   });
   // By default a list's choice is kept under its query key (one per list page).
   const [hiddenColumns, chooseHidden] = useHiddenColumns(columnsId ?? queryKey.map(String).join('.'), pickable);
   const visibleColumns = columns.filter((c) => !c.optional || !hiddenColumns.has(columnIdOf(c) ?? ''));
-  const tableColumns: ColumnsType<T> = visibleColumns.map((column) => {
-    const { dict, dateTime, sortKey: _sortKey, optional: _optional, ...antdColumn } = column;
-    const col = { ...antdColumn } as ColumnType<T>;
+  const tableColumns: KitColumn<T>[] = visibleColumns.map((column) => {
+    const { dict, sortKey: _sortKey, optional: _optional, ...antdColumn } = column;
+    // `dateTime` stays: DataTable renders the time columns (withDateTimes).
+    const col = { ...antdColumn } as ColumnType<T> & KitColumn<T>;
     if (!col.render && dict) col.render = (value: unknown) => (typeof value === 'string' && value ? (labels.data?.[dict]?.[value] ?? value) : null);
-    else if (!col.render && dateTime) {
-      // Date over time in a narrow column: a 1440 px console shows every column of its lists
-      // beside the fixed 操作 column (docs/rules/screens.md, "Shared widgets").
-      col.render = (value: unknown) => <DateTimeCell value={typeof value === 'string' ? value : null} />;
-      col.width ??= DATE_TIME_WIDTH;
-    }
     if (col.sorter) {
       const key = sortKeyOf(column);
       if (key) {

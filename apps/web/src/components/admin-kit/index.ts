@@ -47,7 +47,8 @@
  *   no filter. `toQuery(values)` (optional) receives the declared query (ranges already split).
  *   Note: the console's tab bar reopens a tab by its path without the query.
  * - Columns (`SearchColumns<T>`: antd columns plus `dict?: string` (code -> name via /dic/label),
- *   `dateTime?: boolean` (ISO -> `YYYY-MM-DD HH:mm:ss`), `sortKey?: string`). `sorter: true` makes
+ *   `dateTime?: boolean` (ISO -> `YYYY-MM-DD HH:mm:ss` on the Beijing clock, the title saying
+ *   `（北京时间）`; DataTable's columns take it too), `sortKey?: string`). `sorter: true` makes
  *   a column sortable; its sort key is `sortKey ?? key ?? dataIndex`.
  * - `batchActions(selectedRows, clear)` turns on row selection (checkbox column, `已选 n 项` with
  *   清空); `rowSelectable(row)` disables the box of other rows. The selection survives paging and
@@ -80,7 +81,8 @@
  * Props: `title?, status?, extra?, alert?, loading?, sections: DetailSection[]`,
  * `attachments?: DetailAttachmentGroup[]` (+ `attachmentsTitle?`), `history?: {kind, entries, title?}`.
  * `DetailSection = {key, title, items?: DetailItem[], content?, extra?, columns? (default 2)}`;
- * `DetailItem = {label, value?, dict?, span?, render?(value)}`.
+ * `DetailItem = {label, value?, dict?, span?, render?(value), dateTime?}` (`dateTime`: an ISO value
+ * shown on the Beijing clock, the label saying so).
  *
  * ## AuditDialog / AuditPanel
  * ```tsx
@@ -106,7 +108,10 @@
  *
  * ## Helpers
  * `useDictOptions(types)` (enabled items of /dic/public as `{[type]: {value, label}[]}`),
- * `isStale(error)` (an ApiError with `data.reason === 'STALE'`), `formatDateTime(iso)`.
+ * `isStale(error)` (an ApiError with `data.reason === 'STALE'`), `formatDateTime(iso)` (a bare
+ * Beijing time: only where the column title or field label says so, through `dateTime: true` or
+ * `beijingTitle(label)`), `formatDateTimeLabel(iso)` (a time inside a sentence, marked
+ * `（北京时间）`). `areas/admin/beijing-time-labels.test.ts` fails on a time shown unmarked.
  */
 
 export { AppDialog } from './AppDialog';
@@ -123,7 +128,7 @@ export {
 export { BatchResultDialog, type BatchResultDialogProps } from './BatchResultDialog';
 export { ButtonGroup, type ButtonItem } from './ButtonGroup';
 export { CardTitle } from './CardTitle';
-export { DataTable, EMPTY_CELL, isEmptyCell, withEmptyCells, useMinimumDuration } from './DataTable';
+export { DataTable, EMPTY_CELL, isEmptyCell, withDateTimes, withEmptyCells, useMinimumDuration, type KitColumn } from './DataTable';
 export {
   DetailLayout,
   type DetailAttachmentGroup,
@@ -138,7 +143,7 @@ export { LoadMoreSelect, type CodeName } from './LoadMoreSelect';
 export { Pager } from './Pager';
 export { SearchForm } from './SearchForm';
 export { type SearchField, type SearchFieldKind, type SearchOption } from './search-fields';
-export { fetchDictPublic, formatDateTime, useDictOptions, type KitOption } from './kit-data';
+export { beijingTitle, fetchDictPublic, formatDateTime, formatDateTimeLabel, useDictOptions, type KitOption } from './kit-data';
 export {
   SearchTable,
   type PageParams,

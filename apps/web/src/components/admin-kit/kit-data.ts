@@ -1,9 +1,11 @@
 /** Data the kit's widgets read for themselves: dictionary options of declared selects, dates. */
+import { createElement, Fragment, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type DictOptions, type Locale } from '@contest/shared';
 import { api } from '../../lib/api';
-import { beijingTime } from '../../lib/beijing-time';
+import { beijingTime, beijingTimeLabel } from '../../lib/beijing-time';
+import { i18n } from '../../i18n';
 import { dictLang } from '../contest/contest-common';
 
 export interface KitOption {
@@ -41,4 +43,21 @@ export function useDictOptions(types: readonly string[]): Record<string, KitOpti
 /** Answers carry ISO times; the console shows them in Beijing time whatever the device's zone (docs/rules/screens.md, "Dates, sizes, toasts"); null when empty. */
 export function formatDateTime(value: string | null | undefined): string | null {
   return beijingTime(value) || null;
+}
+
+/** `formatDateTime` marked as Beijing time (`…（北京时间）` / `… (Beijing time)`), for a time inside a sentence; null when empty. */
+export function formatDateTimeLabel(value: string | null | undefined): string | null {
+  return beijingTimeLabel(value) || null;
+}
+
+/**
+ * The title of a time column or the label of a time field, saying the values are Beijing time
+ * (`提交时间（北京时间）` / `Submitted (Beijing time)`; docs/decisions.md, "English"): the cells stay
+ * bare `YYYY-MM-DD HH:mm:ss`. A title that already says it is kept as it is.
+ */
+export function beijingTitle(title: ReactNode): ReactNode {
+  const suffix = i18n.t('common:beijingTime', { time: '' });
+  if (typeof title === 'string') return title.endsWith(suffix.trim()) ? title : i18n.t('common:beijingTime', { time: title });
+  if (title === null || title === undefined || title === false || title === '') return title;
+  return createElement(Fragment, null, title, suffix);
 }

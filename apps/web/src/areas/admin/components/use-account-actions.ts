@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG } from '@contest/shared';
+import { serverText } from '../../../components/admin-kit/refusal-text';
 import { useFeedback } from '../../../components/feedback';
 
 interface Account {
@@ -31,7 +32,7 @@ export function useAccountActions<A extends Account>({ setEnabled, resetPassword
       cancelText: t('kit.cancel'),
       onOk: async () => {
         await setEnabled(account.id, enable);
-        void message.success(enable ? ADMIN_MSG.enabled : ADMIN_MSG.disabled);
+        void message.success(serverText(enable ? ADMIN_MSG.enabled : ADMIN_MSG.disabled));
         refresh();
       },
     });

@@ -14,7 +14,7 @@ import {
   type SiteBlockBody,
 } from '@contest/shared';
 import { ApiError } from '../../../api';
-import { formatDateTime } from '../../../components/admin-kit';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { errorFieldOf, schemaRule } from '../../../lib/form-rules';
 import { usePermission } from '../../../lib/permission';
@@ -146,8 +146,8 @@ function BlockEditor({ block }: { block: SiteBlockAdmin }) {
         <Typography.Text type="secondary" data-testid="site-block-updated">
           {saved.updatedAt
             ? saved.updatedBy
-              ? t('blocks.updated', { time: formatDateTime(saved.updatedAt), by: saved.updatedBy })
-              : t('blocks.updatedNoBy', { time: formatDateTime(saved.updatedAt) })
+              ? t('blocks.updated', { time: formatDateTimeLabel(saved.updatedAt), by: saved.updatedBy })
+              : t('blocks.updatedNoBy', { time: formatDateTimeLabel(saved.updatedAt) })
             : t('blocks.never')}
         </Typography.Text>
         <a href={page} target="_blank" rel="noreferrer">

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CONTENT_MSG, FEEDBACK_MSG, FEEDBACK_REPLY_MAX, FEEDBACK_TYPE_DICT, type AdminFeedbackItem, type ContestAttachment } from '@contest/shared';
 import { ApiError, isCancel } from '../../../api';
-import { DetailLayout, formatDateTime, isStale } from '../../../components/admin-kit';
+import { DetailLayout, formatDateTimeLabel, isStale } from '../../../components/admin-kit';
 import { AttachmentList } from '../../../components/contest';
 import { useFeedback } from '../../../components/feedback';
 import { Permission } from '../../../lib/permission';
@@ -116,7 +116,7 @@ export function FeedbackDetail({ id, onDone, onChanged }: FeedbackDetailProps) {
         <div className="feedback-reply__current" data-testid="feedback-current-reply">
           <p className="feedback-text">{item.reply}</p>
           <Typography.Text type="secondary">
-            {[item.repliedBy ? item.repliedBy.name || item.repliedBy.username : null, formatDateTime(item.repliedAt)].filter(Boolean).join(' · ')}
+            {[item.repliedBy ? item.repliedBy.name || item.repliedBy.username : null, formatDateTimeLabel(item.repliedAt)].filter(Boolean).join(' · ')}
           </Typography.Text>
         </div>
       ) : (
@@ -177,9 +177,9 @@ export function FeedbackDetail({ id, onDone, onChanged }: FeedbackDetailProps) {
             { label: t('feedback.fields.phone'), value: piiValue('feedback', item.id, 'owner.phone', item.owner.phone) },
             { label: t('feedback.fields.type'), value: item.type, dict: FEEDBACK_TYPE_DICT },
             { label: t('feedback.fields.contact'), value: piiValue('feedback', item.id, 'contact', item.contact) },
-            { label: t('feedback.fields.createdAt'), value: formatDateTime(item.createdAt) },
-            { label: t('feedback.fields.repliedAt'), value: formatDateTime(item.repliedAt) },
-            ...(item.closedAt ? [{ label: t('feedback.fields.closedAt'), value: formatDateTime(item.closedAt) }] : []),
+            { label: t('feedback.fields.createdAt'), value: item.createdAt, dateTime: true },
+            { label: t('feedback.fields.repliedAt'), value: item.repliedAt, dateTime: true },
+            ...(item.closedAt ? [{ label: t('feedback.fields.closedAt'), value: item.closedAt, dateTime: true }] : []),
           ],
         },
         {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Descriptions, Select, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT, type BroadcastChannel, type BroadcastRecord, type BroadcastRecordStatus } from '@contest/shared';
-import { DataTable, Pager, formatDateTime } from '../../../components/admin-kit';
+import { DataTable, Pager, beijingTitle, formatDateTime, type KitColumn } from '../../../components/admin-kit';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { MESSAGING_QUERY_KEYS, fetchBatchDetail } from './messaging-api';
 import { BatchStatusTag } from './BatchStatusTag';
@@ -51,7 +50,7 @@ export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onCl
   const channel = batch?.channel ?? 'INSITE';
   const insite = channel === 'INSITE';
 
-  const columns: ColumnsType<BroadcastRecord> = [
+  const columns: KitColumn<BroadcastRecord>[] = [
     { title: t('record.name'), dataIndex: 'name' },
     { title: t('record.username'), dataIndex: 'username' },
     ...(insite ? [] : [{ title: channel === 'SMS' ? t('record.phone') : t('record.email'), dataIndex: 'to' }]),
@@ -61,7 +60,7 @@ export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onCl
       render: (s: BroadcastRecordStatus) => <Tag color={RECORD_COLOR[s]}>{t(`record.statuses.${s}`)}</Tag>,
     },
     ...(insite
-      ? [{ title: t('record.readAt'), dataIndex: 'readAt', render: (v: string | null) => formatDateTime(v) }]
+      ? [{ title: t('record.readAt'), dataIndex: 'readAt', dateTime: true }]
       : [
           {
             title: t('record.providerAnswer'),
@@ -69,7 +68,7 @@ export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onCl
             render: (v: string | null) => (v ? <Typography.Text className="messaging-answer">{v}</Typography.Text> : null),
           },
           { title: t('record.attempts'), dataIndex: 'attempts' },
-          { title: t('record.sentAt'), dataIndex: 'sentAt', render: (v: string | null) => formatDateTime(v) },
+          { title: t('record.sentAt'), dataIndex: 'sentAt', dateTime: true },
         ]),
   ];
 
@@ -116,8 +115,8 @@ export function BatchDrawer({ batchId, onClose }: { batchId: string | null; onCl
               </Descriptions.Item>
             )}
             <Descriptions.Item label={t('detail.sender')}>{batch.sender?.name ?? '--'}</Descriptions.Item>
-            <Descriptions.Item label={t('detail.createdAt')}>{formatDateTime(batch.createdAt)}</Descriptions.Item>
-            {batch.recalledAt && <Descriptions.Item label={t('detail.recalledAt')}>{formatDateTime(batch.recalledAt)}</Descriptions.Item>}
+            <Descriptions.Item label={beijingTitle(t('detail.createdAt'))}>{formatDateTime(batch.createdAt)}</Descriptions.Item>
+            {batch.recalledAt && <Descriptions.Item label={beijingTitle(t('detail.recalledAt'))}>{formatDateTime(batch.recalledAt)}</Descriptions.Item>}
           </Descriptions>
 
           <div>

@@ -5,7 +5,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AdminNewsDetail } from '@contest/shared';
 import { ApiError } from '../../../api';
-import { formatDateTime } from '../../../components/admin-kit';
+import { beijingTitle, formatDateTime, formatDateTimeLabel } from '../../../components/admin-kit';
 import { Permission } from '../../../lib/permission';
 import { RichHtml } from '../../../components/rich-text/RichHtml';
 import { beijingDay } from './news-format';
@@ -125,7 +125,7 @@ export function NewsDetailPage() {
         </Permission>
       </Space>
       {article.scheduled && article.publishAt && (
-        <Alert type="info" showIcon className="news-edit__hint" title={t('detail.scheduledAt', { time: formatDateTime(article.publishAt) })} />
+        <Alert type="info" showIcon className="news-edit__hint" title={t('detail.scheduledAt', { time: formatDateTimeLabel(article.publishAt) })} />
       )}
       <Descriptions
         size="small"
@@ -133,10 +133,10 @@ export function NewsDetailPage() {
         className="news-detail-admin__facts"
         items={[
           { key: 'category', label: t('fields.category'), children: t(`category.${article.category}`) },
-          { key: 'publishAt', label: t('fields.publishAt'), children: formatDateTime(article.publishAt) ?? '--' },
+          { key: 'publishAt', label: beijingTitle(t('fields.publishAt')), children: formatDateTime(article.publishAt) ?? '--' },
           { key: 'author', label: t('fields.author'), children: article.authorName ?? '--' },
-          { key: 'createdAt', label: t('fields.createdAt'), children: formatDateTime(article.createdAt) },
-          { key: 'updatedAt', label: t('fields.updatedAt'), children: formatDateTime(article.updatedAt) },
+          { key: 'createdAt', label: beijingTitle(t('fields.createdAt')), children: formatDateTime(article.createdAt) },
+          { key: 'updatedAt', label: beijingTitle(t('fields.updatedAt')), children: formatDateTime(article.updatedAt) },
           {
             key: 'cover',
             label: t('fields.cover'),

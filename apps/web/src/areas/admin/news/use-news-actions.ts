@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AdminNewsRow } from '@contest/shared';
 import { useFeedback } from '../../../components/feedback';
-import { formatDateTime } from '../../../components/admin-kit';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 import { NEWS_QUERY_KEYS, deleteNews, offlineNews, pinNews, publishNews } from './news-api';
 import { useNewsMessage } from './news-messages';
 
@@ -45,7 +45,7 @@ export function useNewsActions(after?: (action: 'publish' | 'offline' | 'pin' | 
   return {
     publish: (row: Target) => {
       const ahead = row.publishAt && new Date(row.publishAt).getTime() > Date.now();
-      const content = ahead ? t('confirm.publishScheduled', { title: row.title, time: formatDateTime(row.publishAt) }) : t('confirm.publish', { title: row.title });
+      const content = ahead ? t('confirm.publishScheduled', { title: row.title, time: formatDateTimeLabel(row.publishAt) }) : t('confirm.publish', { title: row.title });
       confirm(content, () => run('publish', () => publishNews(row.id)));
     },
     offline: (row: Target) => confirm(t('confirm.offline', { title: row.title }), () => run('offline', () => offlineNews(row.id))),

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { DASHBOARD_DAYS, type AdminDashboard, type PrelimDocStatus, type TeamStatus } from '@contest/shared';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
+import { formatDateTimeLabel } from '../../../components/admin-kit/kit-data';
 import { ADMIN_QUERY_KEYS, fetchDashboard } from '../admin-api';
 import './admin-home.css';
 
@@ -126,7 +127,7 @@ export function AdminHomePage() {
             {t('pages.home.subtitle')}
             {query.dataUpdatedAt > 0 && (
               <span className="admin-home__updated">
-                {t('pages.home.updatedAt', { time: dayjs(query.dataUpdatedAt).format('YYYY-MM-DD HH:mm:ss') })}
+                {t('pages.home.updatedAt', { time: formatDateTimeLabel(new Date(query.dataUpdatedAt).toISOString()) })}
               </span>
             )}
           </p>

@@ -11,7 +11,7 @@ import {
 } from '@contest/shared';
 import { KitTabs, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { useRouteTitle } from '../../../lib/route-handle';
-import { ADMIN_QUERY_KEYS, fetchLoginRecords, fetchOperationRecords, formatDateTime } from '../admin-api';
+import { ADMIN_QUERY_KEYS, fetchLoginRecords, fetchOperationRecords } from '../admin-api';
 
 function UserAgent({ value }: { value: string | null }) {
   if (!value) return null;
@@ -62,7 +62,7 @@ const OPERATION_FIELDS: SearchField[] = [
 function LoginRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const columns: SearchColumns<LoginRecordView> = [
-    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
+    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', dateTime: true, width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'identifier', render: (_, row) => row.username ?? row.identifier },
     { title: t('pages.fields.name'), dataIndex: 'name' },
     { title: t('pages.audit.method'), dataIndex: 'method', render: (v: string) => t(`pages.audit.methods.${v as 'PASSWORD'}`) },
@@ -107,7 +107,7 @@ function OperationRecords({ realm }: { realm: Realm }) {
   const { t } = useTranslation('admin');
   const names = useAuditNames();
   const columns: SearchColumns<OperationRecordView> = [
-    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v), width: 170 },
+    { title: t('pages.audit.timeColumn'), dataIndex: 'createdAt', dateTime: true, width: 170 },
     { title: t('pages.audit.account'), dataIndex: 'username' },
     {
       title: t('pages.audit.action'),

@@ -185,6 +185,12 @@ describe('大赛设置 page', { timeout: 60_000 }, () => {
     expect(await screen.findByText('The appeal period cannot be longer than the publicity period', {}, SLOW)).toBeTruthy();
     expect(put).toHaveBeenCalledWith('/admin/settings', expect.objectContaining({ nameEn: 'Smart Insurance Cup' }));
     expect(screen.queryByText(SETTINGS_MSG.appealExceedsPublicity)).toBeNull();
+    // The success toast echoes the server's 保存成功: in English on English pages.
+    put.mockImplementationOnce(async (_url, body) => ok({ ...SETTINGS, nameEn: (body as ContestSettings).nameEn }, '保存成功'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await confirmSave('OK');
+    expect(await screen.findByText('Saved', {}, SLOW)).toBeTruthy();
+    expect(screen.queryByText('保存成功')).toBeNull();
   });
 
   it('checks the form before sending', async () => {

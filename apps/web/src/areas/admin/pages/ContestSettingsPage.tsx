@@ -31,7 +31,7 @@ import {
 } from '@contest/shared';
 import { ApiError } from '../../../api';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
-import { refusalText, useSettingsMessages } from '../../../components/admin-kit/refusal-text';
+import { refusalText, serverText, useSettingsMessages } from '../../../components/admin-kit/refusal-text';
 import { useFeedback } from '../../../components/feedback';
 import { errorFieldOf } from '../../../lib/form-rules';
 import { Permission, usePermission } from '../../../lib/permission';
@@ -308,7 +308,7 @@ export function ContestSettingsPage() {
       const res = await saveSettings(toSettingsInput(values));
       queryClient.setQueryData(SETTINGS_QUERY_KEY, res.data);
       form.setFieldsValue(toFormValues(res.data));
-      void message.success(res.message || ADMIN_MSG.saved);
+      void message.success(serverText(res.message || ADMIN_MSG.saved));
       // The home schedule, the participant pages' windows and the data-document menu name.
       void queryClient.invalidateQueries({ queryKey: CONTEST_QUERY_PREFIX });
       void queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY });

@@ -5,6 +5,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, DICT_ITEM_CODE_PATTERN, DICT_MSG, DICT_NAME_EN_MAX, DICT_TYPE_CODE_PATTERN, type DictItem, type DictType } from '@contest/shared';
+import { serverText } from '../../../components/admin-kit/refusal-text';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { DataTable } from '../../../components/admin-kit/DataTable';
@@ -92,7 +93,7 @@ export function DataFieldPage() {
       } else if (editingType) {
         await updateDictType(editingType.code, { name: values.name, nameEn: nameEnOf(values), sort: values.sort });
       }
-      void message.success(editingType === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved);
+      void message.success(serverText(editingType === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved));
       setEditingType(null);
       void refreshTypes();
     } catch (err) {
@@ -111,7 +112,7 @@ export function DataFieldPage() {
       else if (editingItem) {
         await updateDictItem(editingItem.id, { name: values.name, nameEn: nameEnOf(values), sort: values.sort ?? 0, enabled: values.enabled });
       }
-      void message.success(editingItem === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved);
+      void message.success(serverText(editingItem === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved));
       setEditingItem(null);
       void refreshItems();
       void refreshTypes();
@@ -131,7 +132,7 @@ export function DataFieldPage() {
       okButtonProps: { danger: true },
       onOk: async () => {
         await deleteDictType(type.code);
-        void message.success(ADMIN_MSG.deleted);
+        void message.success(serverText(ADMIN_MSG.deleted));
         if (chosen === type.code) setChosen(null);
         void refreshTypes();
       },

@@ -3,6 +3,7 @@ import { Button, Card, Col, Form, Input, Row, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, AUTH_MSG, emailSchema, phoneSchema } from '@contest/shared';
+import { serverText } from '../../../components/admin-kit/refusal-text';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { LabelValue } from '../../../components/admin-kit/LabelValue';
 import {
@@ -14,6 +15,7 @@ import {
   useTranslateMessage,
 } from '../../../lib/form-rules';
 import { STAFF_ACCOUNT_QUERY_KEY } from '../../../lib/session';
+import { beijingTitle } from '../../../components/admin-kit';
 import { ADMIN_QUERY_KEYS, changePassword, fetchProfile, formatDateTime, updateProfile } from '../admin-api';
 import { showFieldError } from '../components/use-field-errors';
 import { useFeedback } from '../../../components/feedback';
@@ -65,7 +67,7 @@ export function MyAccountPage() {
     setSaving('profile');
     try {
       await updateProfile(values);
-      void message.success(ADMIN_MSG.saved);
+      void message.success(serverText(ADMIN_MSG.saved));
       void queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.profile });
       // The header shows the name.
       void queryClient.invalidateQueries({ queryKey: STAFF_ACCOUNT_QUERY_KEY });
@@ -104,7 +106,7 @@ export function MyAccountPage() {
               <div className="my-account__facts">
                 <LabelValue label={t('pages.fields.username')} value={data.username} />
                 <LabelValue label={t('pages.fields.roles')} value={data.roles.map((r) => r.name).join('、')} />
-                <LabelValue label={t('pages.fields.lastLoginAt')} value={formatDateTime(data.lastLoginAt)} />
+                <LabelValue label={beijingTitle(t('pages.fields.lastLoginAt'))} value={formatDateTime(data.lastLoginAt)} />
               </div>
             )}
             <Form form={profileForm} layout="vertical" name="my-profile" onFinish={(v) => void saveProfile(v)}>

@@ -3,7 +3,7 @@ import { Button, Descriptions, Space, Spin } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, USER_TEAM_STATUS_FILTERS, type RegisteredUser } from '@contest/shared';
-import { ExportButton, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
+import { ExportButton, SearchTable, beijingTitle, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { CardTitle } from '../../../components/admin-kit/CardTitle';
 import { LabelValue } from '../../../components/admin-kit/LabelValue';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
@@ -71,7 +71,7 @@ function UserDetail({ id }: { id: string }) {
   // Phones, e-mail and the credit code come masked; the eye shows them in full (pii:view).
   const pii = (path: string, value: string | null) => piiValue('user', data.id, path, value);
   // Descriptions draws the label (and its colon); the value alone goes into LabelValue.
-  const item = (label: string, value: React.ReactNode) => ({ label, children: <LabelValue label={null} value={value} ellipsis /> });
+  const item = (label: React.ReactNode, value: React.ReactNode) => ({ label, children: <LabelValue label={null} value={value} ellipsis /> });
   return (
     <div data-testid="user-detail">
       <CardTitle title={t('pages.users.accountInfo')} />
@@ -83,9 +83,9 @@ function UserDetail({ id }: { id: string }) {
           item(t('pages.fields.phone'), pii('phone', data.phone)),
           item(t('pages.fields.email'), pii('email', data.email)),
           item(t('pages.fields.status'), <StatusTag enabled={data.enabled} />),
-          item(t('pages.fields.createdAt'), formatDateTime(data.createdAt)),
-          item(t('pages.fields.lastLoginAt'), formatDateTime(data.lastLoginAt)),
-          item(t('pages.users.agreedAt'), formatDateTime(data.agreedAt)),
+          item(beijingTitle(t('pages.fields.createdAt')), formatDateTime(data.createdAt)),
+          item(beijingTitle(t('pages.fields.lastLoginAt')), formatDateTime(data.lastLoginAt)),
+          item(beijingTitle(t('pages.users.agreedAt')), formatDateTime(data.agreedAt)),
         ]}
       />
       <CardTitle title={t('pages.users.teamInfo')} />
@@ -109,7 +109,7 @@ function UserDetail({ id }: { id: string }) {
               ) : null,
             ),
             item(t('pages.users.memberCount'), team.memberCount),
-            item(t('pages.users.submittedAt'), formatDateTime(team.submittedAt)),
+            item(beijingTitle(t('pages.users.submittedAt')), formatDateTime(team.submittedAt)),
           ]}
         />
       ) : (
@@ -150,7 +150,7 @@ export function RegisteredUsersPage() {
       render: (_, row) => (row.team ? <ContestStatusTag kind="team" status={row.team.status} /> : t('pages.users.noTeam')),
     },
     { title: t('pages.fields.status'), dataIndex: 'enabled', render: (_, row) => <StatusTag enabled={row.enabled} /> },
-    { title: t('pages.fields.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+    { title: t('pages.fields.createdAt'), dataIndex: 'createdAt', dateTime: true },
     {
       title: t('kit.actions'),
       key: 'actions',

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Form, Input, Space, Spin, Tag, Tooltip, Tree } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import type { ColumnsType } from 'antd/es/table';
 import type { DataNode } from 'antd/es/tree';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, ROLE_CODE_PATTERN, type PermissionTreeNode, type RoleSummary } from '@contest/shared';
+import { serverText } from '../../../components/admin-kit/refusal-text';
 import { ApiError } from '../../../api';
-import { DataTable } from '../../../components/admin-kit/DataTable';
+import { DataTable, type KitColumn } from '../../../components/admin-kit/DataTable';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { menuLabel } from '../../../components/admin-kit/console-menu';
 import { Permission } from '../../../lib/permission';
@@ -20,7 +20,6 @@ import {
   fetchRole,
   fetchRoleTree,
   fetchRoles,
-  formatDateTime,
   updateRole,
 } from '../admin-api';
 import { showFieldError } from '../components/use-field-errors';
@@ -116,7 +115,7 @@ function RoleEditor({ id, onDone }: { id: string | 'new'; onDone(): void }) {
         const { code: _code, ...rest } = body;
         await updateRole(id, rest);
       }
-      void message.success(id === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved);
+      void message.success(serverText(id === 'new' ? ADMIN_MSG.created : ADMIN_MSG.saved));
       void queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.roles });
       onDone();
     } catch (err) {
@@ -205,12 +204,12 @@ export function RolesPage() {
           if (isRoleRefusal(err)) void message.error(err.message);
           throw err;
         }
-        void message.success(ADMIN_MSG.deleted);
+        void message.success(serverText(ADMIN_MSG.deleted));
         void queryClient.invalidateQueries({ queryKey: ADMIN_QUERY_KEYS.roles });
       },
     });
 
-  const columns: ColumnsType<RoleSummary> = [
+  const columns: KitColumn<RoleSummary>[] = [
     { title: t('pages.roles.code'), dataIndex: 'code' },
     {
       title: t('pages.roles.name'),
@@ -223,7 +222,7 @@ export function RolesPage() {
     },
     { title: t('pages.roles.description'), dataIndex: 'description' },
     { title: t('pages.roles.accountCount'), dataIndex: 'accountCount' },
-    { title: t('pages.fields.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
+    { title: t('pages.fields.updatedAt'), dataIndex: 'updatedAt', dateTime: true },
     {
       title: t('kit.actions'),
       key: 'actions',

@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADMIN_MSG, emailSchema, isMaskedPii, phoneSchema, systemAccountUpdateSchema, usernameSchema, type SystemAccount } from '@contest/shared';
+import { serverText } from '../../../components/admin-kit/refusal-text';
 import { AppDialog } from '../../../components/admin-kit/AppDialog';
 import { SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { Permission } from '../../../lib/permission';
@@ -13,7 +14,6 @@ import {
   createAccount,
   fetchAccounts,
   fetchRoles,
-  formatDateTime,
   resetAccountPassword,
   setAccountEnabled,
   setAccountRoles,
@@ -108,11 +108,11 @@ export function SystemAccountsPage() {
       if (editing === 'new') {
         const created = await createAccount(values);
         setPassword({ account: created.account.username, password: created.password });
-        void message.success(ADMIN_MSG.created);
+        void message.success(serverText(ADMIN_MSG.created));
       } else if (editing) {
         const { username: _username, ...body } = values;
         await updateAccount(editing.id, body);
-        void message.success(ADMIN_MSG.saved);
+        void message.success(serverText(ADMIN_MSG.saved));
       }
       setEditing(null);
       void refresh();
@@ -129,7 +129,7 @@ export function SystemAccountsPage() {
     setSaving(true);
     try {
       await setAccountRoles(assigning.id, roleIds);
-      void message.success(ADMIN_MSG.saved);
+      void message.success(serverText(ADMIN_MSG.saved));
       setAssigning(null);
       void refresh();
     } catch {
@@ -154,7 +154,7 @@ export function SystemAccountsPage() {
     { title: t('pages.fields.email'), dataIndex: 'email', render: (v: string | null, row) => piiValue('account', row.id, 'email', v) },
     { title: t('pages.fields.roles'), dataIndex: 'roles', render: (_, row) => row.roles.map((r) => r.name).join('、') },
     { title: t('pages.fields.status'), dataIndex: 'enabled', render: (_, row) => <StatusTag enabled={row.enabled} /> },
-    { title: t('pages.fields.lastLoginAt'), dataIndex: 'lastLoginAt', render: (v: string | null) => formatDateTime(v) },
+    { title: t('pages.fields.lastLoginAt'), dataIndex: 'lastLoginAt', dateTime: true },
     {
       title: t('kit.actions'),
       key: 'actions',

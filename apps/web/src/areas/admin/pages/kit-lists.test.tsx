@@ -201,7 +201,7 @@ describe('console lists on the admin kit', { timeout: 60_000 }, () => {
     await waitFor(() => expect(selected('Result')).toBe('Account locked'), WAIT);
     expect(screen.queryByText('密码错误')).toBeNull();
     // Times on the Beijing clock whatever the device's zone, and the column says so.
-    expect(screen.getByText('2025-05-01 08:00:00')).toBeTruthy();
+    expect(screen.getAllByRole('cell').map((cell) => cell.textContent)).toContain('2025-05-01 08:00:00');
     expect(screen.getByRole('columnheader', { name: 'Time (Beijing time)' })).toBeTruthy();
   });
 });

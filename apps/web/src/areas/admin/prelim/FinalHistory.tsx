@@ -1,7 +1,7 @@
 import { Empty, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { StatusHistoryEntry } from '@contest/shared';
-import { formatDateTime } from '../../../components/admin-kit';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 
 /** Entries into and out of the final round (FINAL workflow: IN / OUT), with who, when and why; newest first. */
 export function FinalHistory({ entries }: { entries: readonly StatusHistoryEntry[] }) {
@@ -20,7 +20,7 @@ export function FinalHistory({ entries }: { entries: readonly StatusHistoryEntry
         color: (entry.toStatus as string) === 'OUT' ? 'red' : 'green',
         content: (
           <div data-testid="final-history-item">
-            <Typography.Text type="secondary">{formatDateTime(entry.createdAt)}</Typography.Text>
+            <Typography.Text type="secondary">{formatDateTimeLabel(entry.createdAt)}</Typography.Text>
             <div>{t('pages.prelim.final.historyLine', { actor: actorOf(entry), action: actionOf(entry.toStatus) })}</div>
             {entry.reason && <div className="prelim-final__reason">{t('pages.prelim.final.reasonLine', { reason: entry.reason })}</div>}
           </div>

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-q
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { PrelimAdminDetail, QueueNext } from '@contest/shared';
-import { AuditPanel, formatDateTime } from '../../../components/admin-kit';
+import { AuditPanel, beijingTitle, formatDateTime } from '../../../components/admin-kit';
 import { AttachmentList, ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
 import { ApplicationChars } from './ApplicationChars';
 import { ApplicationViewer } from './ApplicationViewer';
@@ -154,7 +154,7 @@ function AuditFacts({ doc }: { doc: PrelimAdminDetail }) {
             { key: 'team', label: t('pages.prelim.fields.teamName'), children: doc.teamName || '--' },
             { key: 'org', label: t('pages.prelim.fields.orgName'), children: doc.orgName || '--' },
             { key: 'track', label: t('pages.prelim.fields.track'), children: labelOf(labels.data, TRACK_DICT, doc.track) },
-            { key: 'submitted', label: t('pages.prelim.fields.submittedAt'), children: formatDateTime(doc.submittedAt) ?? '--' },
+            { key: 'submitted', label: beijingTitle(t('pages.prelim.fields.submittedAt')), children: formatDateTime(doc.submittedAt) ?? '--' },
           ]}
         />
       </Card>

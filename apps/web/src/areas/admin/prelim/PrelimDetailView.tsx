@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, type PrelimAdminDetail } from '@contest/shared';
-import { DetailLayout, formatDateTime, type DetailSection } from '../../../components/admin-kit';
+import { DetailLayout, type DetailSection } from '../../../components/admin-kit';
 import { ContestStatusTag } from '../../../components/contest';
 import { piiValue } from '../components/PiiText';
 import { ApplicationChars } from './ApplicationChars';
@@ -43,10 +43,10 @@ export function PrelimDetailView({ doc, extra, alert, finalFirst = false }: Prel
         value: <ApplicationChars chars={doc.applicationChars} max={doc.maxApplicationChars} />,
       },
       { label: t('pages.prelim.fields.summary'), value: doc.summary, span: 2 },
-      { label: t('pages.prelim.fields.createdAt'), value: formatDateTime(doc.createdAt) },
-      { label: t('pages.prelim.fields.updatedAt'), value: formatDateTime(doc.updatedAt) },
-      { label: t('pages.prelim.fields.submittedAt'), value: formatDateTime(doc.submittedAt) },
-      { label: t('pages.prelim.fields.auditedAt'), value: formatDateTime(doc.auditedAt) },
+      { label: t('pages.prelim.fields.createdAt'), value: doc.createdAt, dateTime: true },
+      { label: t('pages.prelim.fields.updatedAt'), value: doc.updatedAt, dateTime: true },
+      { label: t('pages.prelim.fields.submittedAt'), value: doc.submittedAt, dateTime: true },
+      { label: t('pages.prelim.fields.auditedAt'), value: doc.auditedAt, dateTime: true },
       { label: t('pages.prelim.fields.auditReason'), value: doc.auditReason, span: 2 },
     ],
   };
@@ -89,7 +89,7 @@ export function PrelimDetailView({ doc, extra, alert, finalFirst = false }: Prel
                   </Tag>
                 ),
               },
-              { label: t('pages.prelim.fields.time'), value: formatDateTime(doc.final?.at) },
+              { label: t('pages.prelim.fields.time'), value: doc.final?.at, dateTime: true },
               { label: t('pages.prelim.fields.reason'), value: doc.final?.reason, span: 2 },
             ],
           },

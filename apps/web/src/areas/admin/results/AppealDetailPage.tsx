@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { AppealDetail, AppealHistoryEntry, ContestAttachment, FileRef, ResultEntryView } from '@contest/shared';
-import { DataTable, DetailLayout, formatDateTime } from '../../../components/admin-kit';
+import { DataTable, DetailLayout, formatDateTime, formatDateTimeLabel } from '../../../components/admin-kit';
 import { AppealStatusTag, OutcomeTag } from '../../../components/results';
 import { RecordDetailShell } from '../components/RecordDetailShell';
 import { AppealDecidePanel } from './AppealDecidePanel';
@@ -51,9 +51,10 @@ export function AppealDetailPage() {
                 { label: t('common.team'), value: data.teamName },
                 { label: t('common.org'), value: data.orgName },
                 { label: t('common.round'), value: `${t(`rounds.${data.round}`)} · ${t('common.versionN', { n: data.version })}` },
-                { label: t('appeals.createdAt'), value: formatDateTime(data.createdAt) },
+                { label: t('appeals.createdAt'), value: data.createdAt, dateTime: true },
                 {
                   label: t('appeals.dueAt'),
+                  dateTime: true,
                   value: (
                     <Space size={4} wrap>
                       <span>{formatDateTime(data.dueAt)}</span>
@@ -76,7 +77,7 @@ export function AppealDetailPage() {
                     key: 'decision',
                     title: t('detail.decision'),
                     items: [
-                      { label: t('detail.decidedAt'), value: formatDateTime(data.decidedAt) },
+                      { label: t('detail.decidedAt'), value: data.decidedAt, dateTime: true },
                       { label: t('detail.decidedBy'), value: data.decidedBy },
                       { label: t('decide.reply'), value: <div className="results-text" data-testid="appeal-reply">{data.reply}</div>, span: 2 },
                       ...(data.rereview
@@ -159,7 +160,7 @@ function AppealHistory({ entries }: { entries: readonly AppealHistoryEntry[] }) 
                 <Tag>{t(`detail.subject.${e.subject}`)}</Tag>
                 <strong>{from ? `${from} → ${to}` : to}</strong>
                 <Typography.Text type="secondary">
-                  {formatDateTime(e.createdAt)} · {e.actorName}
+                  {formatDateTimeLabel(e.createdAt)} · {e.actorName}
                   {e.actorRealm === 'USER' ? ` ${t('detail.byTeam')}` : ''}
                 </Typography.Text>
               </Space>

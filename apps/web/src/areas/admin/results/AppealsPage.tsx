@@ -75,6 +75,7 @@ export function AppealsPage() {
     {
       title: t('appeals.dueAt'),
       dataIndex: 'dueAt',
+      dateTime: true,
       render: (at: string, row) => (
         <Space size={4} wrap>
           <span>{formatDateTime(at)}</span>
@@ -89,6 +90,7 @@ export function AppealsPage() {
     {
       title: t('appeals.decided'),
       key: 'decided',
+      dateTime: true,
       render: (_, row) =>
         row.decidedAt ? (
           <div>

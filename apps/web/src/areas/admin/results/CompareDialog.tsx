@@ -3,7 +3,7 @@ import { Alert, Button, Input, Skeleton, Space, Switch, Timeline, Typography } f
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReviewRound } from '@contest/shared';
-import { AppDialog, formatDateTime } from '../../../components/admin-kit';
+import { AppDialog, formatDateTimeLabel } from '../../../components/admin-kit';
 import { CompareTable, MovementSummary } from './CompareTable';
 import { RESULTS_QUERY_KEYS, fetchCompare } from './results-api';
 import { errorText, slugOf } from './results-common';
@@ -72,7 +72,7 @@ export function CompareDialog({ round, pair, onClose }: CompareDialogProps) {
                   <div data-testid="compare-reason">
                     <strong>{t('common.versionN', { n: r.version })}</strong>{' '}
                     <Typography.Text type="secondary">
-                      {formatDateTime(r.publishedAt)} · {r.actorName}
+                      {formatDateTimeLabel(r.publishedAt)} · {r.actorName}
                     </Typography.Text>
                     <div className="results-text">{r.reason ?? t('versions.firstVersion')}</div>
                   </div>

@@ -10,7 +10,7 @@ import {
   type ResultVersionView,
   type ReviewRound,
 } from '@contest/shared';
-import { AppDialog, formatDateTime } from '../../../components/admin-kit';
+import { AppDialog, formatDateTimeLabel } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { useResultsMessage, useResultsText } from '../../../components/results';
 import { AwardsEditor, checkAwards, draftOf, type AwardsDraft } from './AwardsEditor';
@@ -239,7 +239,7 @@ export function NewVersionDialog({ round, current, open, onClose, onPublished }:
           <div className="results-block">
             <Typography.Paragraph>{t('newVersion.previewRule', { rule: ruleSummary(preview.rule) })}</Typography.Paragraph>
             <Typography.Paragraph type="secondary">
-              {t('newVersion.previewOf', { n: preview.current.version, at: formatDateTime(preview.current.publishedAt) })}
+              {t('newVersion.previewOf', { n: preview.current.version, at: formatDateTimeLabel(preview.current.publishedAt) })}
             </Typography.Paragraph>
             {preview.resolves > 0 && (
               <Alert type="info" showIcon title={t('newVersion.resolves', { count: preview.resolves })} data-testid="new-version-resolves" />

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Descriptions, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PublishBodyInput, PublishPreview, PublishResult, ReviewRound } from '@contest/shared';
-import { AppDialog, formatDateTime } from '../../../components/admin-kit';
+import { AppDialog, beijingTitle, formatDateTime, formatDateTimeLabel } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { useResultsText } from '../../../components/results';
 import { AwardsEditor, checkAwards, draftOf, type AwardsDraft } from './AwardsEditor';
@@ -88,7 +88,7 @@ export function PublishDialog({ round, open, onClose, onPublished }: PublishDial
   const confirm = () =>
     modal.confirm({
       title: t('publish.confirmTitle', { round: t(`rounds.${round}`) }),
-      content: t('publish.confirmText', { count: preview?.total ?? 0, end: formatDateTime(preview?.periodEndsAt) }),
+      content: t('publish.confirmText', { count: preview?.total ?? 0, end: formatDateTimeLabel(preview?.periodEndsAt) }),
       okText: t('publish.confirm'),
       cancelText: t('common.cancel'),
       onOk: () => publish(),
@@ -135,8 +135,8 @@ export function PublishDialog({ round, open, onClose, onPublished }: PublishDial
             column={{ xs: 1, sm: 1, md: 2 }}
             items={[
               { key: 'rule', label: t('publish.rule'), children: ruleSummary(preview.rule), span: 2 },
-              { key: 'period', label: t('publish.periodEnds'), children: formatDateTime(preview.periodEndsAt) },
-              { key: 'appeal', label: t('publish.appealEnds'), children: formatDateTime(preview.appealEndsAt) },
+              { key: 'period', label: beijingTitle(t('publish.periodEnds')), children: formatDateTime(preview.periodEndsAt) },
+              { key: 'appeal', label: beijingTitle(t('publish.appealEnds')), children: formatDateTime(preview.appealEndsAt) },
               {
                 key: 'count',
                 label: t(isFinal ? 'publish.awarded' : 'publish.promoted'),

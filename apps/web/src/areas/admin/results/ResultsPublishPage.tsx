@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { RESULT_OUTCOMES, type ResultEntryView, type ResultVersionView, type ReviewRound, type RoundResultState } from '@contest/shared';
-import { CardTitle, DataTable, KitTabs, SearchTable, formatDateTime, type SearchField } from '../../../components/admin-kit';
+import { CardTitle, DataTable, KitTabs, SearchTable, formatDateTimeLabel, type SearchField } from '../../../components/admin-kit';
 import { PeriodCountdown, useResultsMessage, useServerClock } from '../../../components/results';
 import { CompareDialog } from './CompareDialog';
 import { NewVersionDialog } from './NewVersionDialog';
@@ -140,7 +140,7 @@ function RoundPanel({ round, state, now }: RoundPanelProps) {
                     <Space size={4} wrap>
                       <strong data-testid="current-version">{t('common.versionN', { n: current.version })}</strong>
                       <Typography.Text type="secondary">
-                        {formatDateTime(current.publishedAt)} · {current.actorName}
+                        {formatDateTimeLabel(current.publishedAt)} · {current.actorName}
                       </Typography.Text>
                     </Space>
                   ),
@@ -164,7 +164,7 @@ function RoundPanel({ round, state, now }: RoundPanelProps) {
                   label: t('overview.period'),
                   children: (
                     <Space size={4} wrap>
-                      <span>{t('overview.until', { at: formatDateTime(current.periodEndsAt) })}</span>
+                      <span>{t('overview.until', { at: formatDateTimeLabel(current.periodEndsAt) })}</span>
                       <PeriodCountdown endsAt={current.periodEndsAt} now={now} />
                     </Space>
                   ),
@@ -174,7 +174,7 @@ function RoundPanel({ round, state, now }: RoundPanelProps) {
                   label: t('overview.appealWindow'),
                   children: (
                     <Space size={4} wrap>
-                      <span>{t('overview.until', { at: formatDateTime(current.appealEndsAt) })}</span>
+                      <span>{t('overview.until', { at: formatDateTimeLabel(current.appealEndsAt) })}</span>
                       <PeriodCountdown endsAt={current.appealEndsAt} now={now} data-testid="appeal-countdown" />
                     </Space>
                   ),
@@ -281,9 +281,9 @@ function VersionsCard({ round, current }: { round: ReviewRound; current: ResultV
             dataIndex: 'status',
             render: (s: ResultVersionView['status']) => <Tag color={s === 'PUBLISHED' ? 'green' : 'default'}>{t(`versionStatus.${s}`)}</Tag>,
           },
-          { title: t('versions.publishedAt'), dataIndex: 'publishedAt', render: (v: string) => formatDateTime(v) },
+          { title: t('versions.publishedAt'), dataIndex: 'publishedAt', dateTime: true },
           { title: t('versions.actor'), dataIndex: 'actorName' },
-          { title: t('versions.periodEnds'), dataIndex: 'periodEndsAt', render: (v: string) => formatDateTime(v) },
+          { title: t('versions.periodEnds'), dataIndex: 'periodEndsAt', dateTime: true },
           { title: t('versions.selected'), key: 'selected', render: (_, v) => t('publish.countOf', { selected: v.selected, total: v.total }) },
           {
             title: t('versions.appeals'),

@@ -1,11 +1,10 @@
 import { Button, Space, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { MonitorExpertDetail, ReviewRound } from '@contest/shared';
-import { DataTable, DetailLayout, formatDateTime } from '../../../components/admin-kit';
+import { DataTable, DetailLayout, type KitColumn } from '../../../components/admin-kit';
 import { labelOf, useDictLabels } from '../../../components/contest';
 import { RecordDetailShell } from '../components/RecordDetailShell';
 import { piiValue } from '../components/PiiText';
@@ -29,7 +28,7 @@ export function MonitorDetailPage({ round }: RoundProps) {
   const { remind, busy } = useExpertRemind(round);
   const detail = useQuery({ queryKey: REVIEW_QUERY_KEYS.monitorExpert(slug, id), queryFn: () => fetchMonitorExpert(slug, id), enabled: id !== '' });
 
-  const columns: ColumnsType<ProjectRow> = [
+  const columns: KitColumn<ProjectRow>[] = [
     {
       title: t('common.project'),
       dataIndex: 'projectName',
@@ -50,8 +49,8 @@ export function MonitorDetailPage({ round }: RoundProps) {
     { title: t('common.group'), dataIndex: 'groupName' },
     { title: t('common.status'), dataIndex: 'status', render: (status: ProjectRow['status']) => <SheetStatusTag status={status} /> },
     { title: t('common.total'), dataIndex: 'total', align: 'right', render: (value: number | null) => (value === null ? null : score(value)) },
-    { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: (v: string | null) => formatDateTime(v) },
-    { title: t('common.submittedAt'), dataIndex: 'submittedAt', render: (v: string | null) => formatDateTime(v) },
+    { title: t('common.updatedAt'), dataIndex: 'updatedAt', dateTime: true },
+    { title: t('common.submittedAt'), dataIndex: 'submittedAt', dateTime: true },
   ];
 
   return (
@@ -87,7 +86,7 @@ export function MonitorDetailPage({ round }: RoundProps) {
                   { label: t('monitor.phone'), value: piiValue('expert', e.expertId, 'phone', e.phone) },
                   { label: t('common.org'), value: e.organization },
                   { label: t('common.group'), value: e.groupName },
-                  { label: t('monitor.lastActivity'), value: formatDateTime(e.lastActivityAt) },
+                  { label: t('monitor.lastActivity'), value: e.lastActivityAt, dateTime: true },
                 ],
               },
               {

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Button, Result } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import { HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PromotionRecord } from '@contest/shared';
-import { AppDialog, DataTable, formatDateTime } from '../../../components/admin-kit';
+import { AppDialog, DataTable, type KitColumn } from '../../../components/admin-kit';
 import { REVIEW_QUERY_KEYS, fetchPromotions } from './review-api';
 
 /** 晋级记录: a button opening the confirmed promotions (when, who, how, how many); read only when opened. */
@@ -27,8 +26,8 @@ export function PromotionHistoryButton() {
 export function PromotionHistory() {
   const { t } = useTranslation('review');
   const records = useQuery({ queryKey: REVIEW_QUERY_KEYS.promotions, queryFn: fetchPromotions });
-  const columns: ColumnsType<PromotionRecord> = [
-    { title: t('promotion.at'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+  const columns: KitColumn<PromotionRecord>[] = [
+    { title: t('promotion.at'), dataIndex: 'createdAt', dateTime: true },
     { title: t('promotion.mode'), dataIndex: 'mode', render: (m: PromotionRecord['mode']) => t(`promotion.modes.${m}`) },
     { title: 'N', dataIndex: 'n', align: 'right' },
     { title: t('promotion.countCol'), dataIndex: 'count', align: 'right' },

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Button, Descriptions, Empty, Space, Tag, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import { RedoOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { AdminSheetView, ReviewRound, ScoreDetail, SheetRevisionView } from '@contest/shared';
-import { DataTable, DetailLayout, formatDateTime } from '../../../components/admin-kit';
+import { DataTable, DetailLayout, beijingTitle, formatDateTime, type KitColumn } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { RecordDetailShell } from '../components/RecordDetailShell';
 import { ConflictList } from './ConflictTag';
@@ -206,7 +205,7 @@ interface SheetsTableProps {
 /** Every expert expected to score, with their sheet: each criterion, total, comment, status, times; 退回 on a submitted one. */
 function SheetsTable({ detail, canReturn, onReturn }: SheetsTableProps) {
   const { t } = useTranslation('review');
-  const columns: ColumnsType<ExpertSheet> = [
+  const columns: KitColumn<ExpertSheet>[] = [
     { title: t('common.expertCode'), dataIndex: 'expertCode', fixed: 'left' },
     {
       title: t('common.expertName'),
@@ -261,7 +260,7 @@ function SheetsTable({ detail, canReturn, onReturn }: SheetsTableProps) {
         </div>
       ),
     },
-    { title: t('common.submittedAt'), key: 'submittedAt', render: (_, row) => formatDateTime(row.sheet?.submittedAt ?? null) },
+    { title: t('common.submittedAt'), key: 'submittedAt', dateTime: true, render: (_, row) => formatDateTime(row.sheet?.submittedAt ?? null) },
     ...(canReturn
       ? [
           {
@@ -311,8 +310,8 @@ function Revisions({ sheet, detail }: { sheet: AdminSheetView; detail: ScoreDeta
             items={[
               { key: 'total', label: t('common.total'), children: score(rev.total) },
               ...detail.criteria.map((c) => ({ key: c.key, label: criterionName(c), children: score(rev.scores[c.key]) })),
-              { key: 'submittedAt', label: t('common.submittedAt'), children: formatDateTime(rev.submittedAt) },
-              { key: 'returnedAt', label: t('detail.returnedAt'), children: formatDateTime(rev.returnedAt) },
+              { key: 'submittedAt', label: beijingTitle(t('common.submittedAt')), children: formatDateTime(rev.submittedAt) },
+              { key: 'returnedAt', label: beijingTitle(t('detail.returnedAt')), children: formatDateTime(rev.returnedAt) },
               { key: 'returnedBy', label: t('detail.returnedBy'), children: rev.returnedBy ?? '--' },
               { key: 'reason', label: t('detail.returnReason'), children: rev.reason },
               { key: 'comment', label: t('common.comment'), children: rev.comment || '--', span: 3 },

@@ -1,7 +1,7 @@
 import { Empty, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SHEET_VIEW_STATUSES, type SheetViewStatus, type StatusHistoryEntry } from '@contest/shared';
-import { formatDateTime } from '../../../components/admin-kit';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 
 const COLORS: Partial<Record<SheetViewStatus, string>> = { DRAFT: 'blue', SUBMITTED: 'green', RETURNED: 'orange' };
 
@@ -28,7 +28,7 @@ export function SheetHistory({ entries }: { entries: readonly StatusHistoryEntry
           color: COLORS[entry.toStatus as SheetViewStatus] ?? 'gray',
           content: (
             <div data-testid="sheet-history-item">
-              <Typography.Text type="secondary">{formatDateTime(entry.createdAt)}</Typography.Text>
+              <Typography.Text type="secondary">{formatDateTimeLabel(entry.createdAt)}</Typography.Text>
               <div>
                 {entry.fromStatus
                   ? t('history.line', { actor, from: label(entry.fromStatus), to: label(entry.toStatus) })

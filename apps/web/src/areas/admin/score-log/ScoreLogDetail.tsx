@@ -2,7 +2,7 @@ import { useCallback, useMemo, type ReactNode } from 'react';
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { REVIEW_ROUNDS, SCORE_LOG_KINDS, type ReviewRound, type ScoreLogBrokenEntry, type ScoreLogEntryView, type ScoreLogKind } from '@contest/shared';
-import { EMPTY_CELL, formatDateTime } from '../../../components/admin-kit';
+import { EMPTY_CELL, beijingTitle, formatDateTime } from '../../../components/admin-kit';
 
 const SUBJECT_TYPES = ['prelim_doc', 'promotion', 'result_version', 'appeal'] as const;
 type KnownSubjectType = (typeof SUBJECT_TYPES)[number];
@@ -34,7 +34,7 @@ function Mono({ value, testId }: { value: string; testId: string }) {
   );
 }
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div className="score-log-detail__row">
       <span className="score-log-detail__label">{label}</span>
@@ -65,7 +65,7 @@ export function ScoreLogDetail({ entry, broken }: { entry: ScoreLogEntryView; br
         />
       )}
       <Row label={t('fields.seq')}>{entry.seq}</Row>
-      <Row label={t('fields.at')}>{formatDateTime(entry.at)}</Row>
+      <Row label={beijingTitle(t('fields.at'))}>{formatDateTime(entry.at)}</Row>
       <Row label={t('fields.atUtc')}>
         <span className="score-log-mono">{entry.at}</span>
       </Row>

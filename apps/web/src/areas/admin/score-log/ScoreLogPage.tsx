@@ -5,7 +5,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { REVIEW_ROUNDS, SCORE_LOG_KINDS, type ScoreLogAnchorView, type ScoreLogEntryView, type ScoreLogVerifyAnswer } from '@contest/shared';
-import { ExportButton, SearchTable, formatDateTime, type SearchColumns, type SearchField } from '../../../components/admin-kit';
+import { ExportButton, SearchTable, beijingTitle, formatDateTime, withDateTimes, type SearchColumns, type SearchField } from '../../../components/admin-kit';
 import { SideDrawer } from '../../../components/admin-kit/SideDrawer';
 import { Permission } from '../../../lib/permission';
 import { ScoreLogDetail, useScoreLogLabels } from './ScoreLogDetail';
@@ -166,7 +166,7 @@ function VerifyResult({ result, onShow, onShowAll }: { result: ScoreLogVerifyAns
   const b = result.firstBroken;
   const checkedAt = (
     <div>
-      {t('verify.checkedAt')}：{formatDateTime(result.checkedAt)}
+      {beijingTitle(t('verify.checkedAt'))}：{formatDateTime(result.checkedAt)}
     </div>
   );
   if (!b && !result.ok) return null;
@@ -308,13 +308,13 @@ function PublishedHeads() {
         pagination={false}
         dataSource={list}
         scroll={{ x: 'max-content' }}
-        columns={[
-          { title: t('anchors.publishedAt'), dataIndex: 'publishedAt', render: (v: string) => formatDateTime(v) },
+        columns={withDateTimes<ScoreLogAnchorView>([
+          { title: t('anchors.publishedAt'), dataIndex: 'publishedAt', dateTime: true },
           { title: t('anchors.version'), key: 'version', render: (_: unknown, a) => t('anchors.versionText', { round: t(`round.${a.round}`), version: a.version }) },
           { title: t('anchors.seq'), dataIndex: 'seq' },
           { title: t('anchors.headHash'), dataIndex: 'headHash', render: (v: string) => <Typography.Text className="score-log-mono" copyable>{v}</Typography.Text> },
           { title: t('anchors.merkleRoot'), dataIndex: 'merkleRoot', render: (v: string) => <Typography.Text className="score-log-mono" copyable>{v}</Typography.Text> },
-        ]}
+        ])}
       />
     </div>
   );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TEAM_DICT_TYPES, type TeamAdminDetail, type TeamMember } from '@contest/shared';
-import { DataTable, DetailLayout, formatDateTime, type DetailSection } from '../../../components/admin-kit';
+import { DataTable, DetailLayout, type DetailSection } from '../../../components/admin-kit';
 import { ContestStatusTag, labelOf, useDictLabels } from '../../../components/contest';
 import { piiValue } from '../components/PiiText';
 
@@ -40,9 +40,9 @@ export function TeamDetailView({ team, extra, alert }: { team: TeamAdminDetail; 
             </>
           ) : null,
         },
-        { label: t('pages.qualification.fields.createdAt'), value: formatDateTime(team.createdAt) },
-        { label: t('pages.qualification.fields.submittedAt'), value: formatDateTime(team.submittedAt) },
-        { label: t('pages.qualification.fields.auditedAt'), value: formatDateTime(team.auditedAt) },
+        { label: t('pages.qualification.fields.createdAt'), value: team.createdAt, dateTime: true },
+        { label: t('pages.qualification.fields.submittedAt'), value: team.submittedAt, dateTime: true },
+        { label: t('pages.qualification.fields.auditedAt'), value: team.auditedAt, dateTime: true },
         { label: t('pages.qualification.fields.auditReason'), value: team.auditReason, span: 2 },
       ],
     },

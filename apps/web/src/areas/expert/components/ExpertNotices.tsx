@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Badge, Button, Card, Empty, List, Modal, Skeleton, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
-import { DATE_FORMATS, type InboxMessage, type Page } from '@contest/shared';
+import { type InboxMessage, type Page } from '@contest/shared';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 import { api } from '../../../lib/api';
 
 const NOTICES_KEY = ['expert', 'notices'] as const;
@@ -54,7 +54,7 @@ export function ExpertNotices() {
                   <Typography.Text strong={!item.read}>{item.title}</Typography.Text>
                 </Badge>
               }
-              description={dayjs(item.createdAt).format(DATE_FORMATS.datetime)}
+              description={formatDateTimeLabel(item.createdAt)}
             />
           </List.Item>
         )}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Form, Input, InputNumber, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RUBRIC_TOTAL, isValidPoints, type Criterion, type ExpertProjectDetail, type SheetBody } from '@contest/shared';
-import { formatDateTime } from '../../../components/admin-kit';
+import { formatDateTimeLabel } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { formatPoints } from '../review-format';
 import { validateAndFocus } from '../../../lib/form-errors';
@@ -137,14 +137,14 @@ export function ScoreForm({ detail, onSave, onSubmit, onDirtyChange }: ScoreForm
         <>
           <Tag color="success">{t('status.SUBMITTED')}</Tag>
           <Typography.Text type="secondary" data-testid="submitted-at">
-            {t('form.submittedAt', { time: formatDateTime(sheet.submittedAt) ?? '--' })}
+            {t('form.submittedAt', { time: formatDateTimeLabel(sheet.submittedAt) ?? '--' })}
           </Typography.Text>
         </>
       )}
       {sheet?.status === 'DRAFT' && (
         <>
           <Tag color="processing">{t('status.DRAFT')}</Tag>
-          <Typography.Text type="secondary">{t('form.draftSavedAt', { time: formatDateTime(sheet.updatedAt) ?? '--' })}</Typography.Text>
+          <Typography.Text type="secondary">{t('form.draftSavedAt', { time: formatDateTimeLabel(sheet.updatedAt) ?? '--' })}</Typography.Text>
         </>
       )}
       {sheet?.status === 'RETURNED' && <Tag color="error">{t('status.RETURNED')}</Tag>}

@@ -10,6 +10,7 @@ import { isStale } from '../../../components/admin-kit';
 import { useConsoleHandle } from '../../../components/admin-kit/console-handle';
 import { nameTab, setOpenTabs } from '../../../components/admin-kit/open-tabs';
 import { watermarkLines } from '../../../components/admin-kit/watermark';
+import { refusalText } from '../../../components/admin-kit/refusal-text';
 import { moveFocusSoon } from '../../../components/a11y/move-focus';
 import { useFeedback } from '../../../components/feedback';
 import { useStaffInfo } from '../../../lib/session';
@@ -127,7 +128,7 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
       agreementLost();
     } else if (error instanceof ApiError && error.code !== 'HTTP_ERROR' && [400, 403, 404].includes(error.status)) {
       // The calls are silent: this is the only place the refusal is told.
-      void message.error(error.message);
+      void message.error(refusalText(error) ?? error.message);
       if (isOutdatedRefusal(error)) void reload();
     }
     throw error;
