@@ -3,7 +3,7 @@ import { Skeleton, Table, type TableProps } from 'antd';
 import type { ColumnsType, ColumnType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { SKELETON_ROWS } from '@contest/shared';
-import { beijingTitle, formatDateTime } from './kit-data';
+import { beijingColumnTitle, formatDateTime } from './kit-data';
 import './kit.css';
 
 /** How long the skeleton stays at least once shown (docs/rules/screens.md, "Shared widgets": 500 ms). */
@@ -89,7 +89,7 @@ export function withDateTimes<T>(columns: readonly KitColumn<T>[]): ColumnsType<
     if (!dateTime) return rest;
     const col: ColumnType<T> = { ...rest };
     const title = col.title;
-    col.title = typeof title === 'function' ? (props) => beijingTitle(title(props)) : beijingTitle(title);
+    col.title = typeof title === 'function' ? (props) => beijingColumnTitle(title(props)) : beijingColumnTitle(title);
     if (!col.render) {
       // Date over time in a narrow column: a 1440 px console shows every column of its lists
       // beside the fixed 操作 column (docs/rules/screens.md, "Shared widgets").

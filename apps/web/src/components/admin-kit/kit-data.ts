@@ -61,3 +61,15 @@ export function beijingTitle(title: ReactNode): ReactNode {
   if (title === null || title === undefined || title === false || title === '') return title;
   return createElement(Fragment, null, title, suffix);
 }
+
+/**
+ * A time column's header: the title, and the zone on a line of its own that never breaks
+ * (`提交时间` over `（北京时间）`). Inline, the label wrapped inside the word in a narrow column
+ * (`提交时间（北京时` / `间）`). Its text is `beijingTitle`'s, so names and searches stay the same.
+ */
+export function beijingColumnTitle(title: ReactNode): ReactNode {
+  const labelled = beijingTitle(title);
+  if (typeof title !== 'string' || labelled === title) return labelled;
+  const zone = i18n.t('common:beijingTime', { time: '' });
+  return createElement('span', { className: 'kit-time-title' }, title, createElement('span', { className: 'kit-time-title__zone' }, zone));
+}
