@@ -32,42 +32,65 @@ const AREAS: { area: Realm; module: string; exportName: string }[] = [
 ];
 const ANONYMOUS_PATHS = ['/admin/login', '/expert/login'];
 
-/** Demo objects the pages with an :id open (looked up through the API in beforeAll). */
+/** Objects the pages with an :id open (looked up or made through the API in beforeAll). */
 interface DemoIds {
   news: string;
   document: string;
   team: string;
   teamDraft: string;
   prelim: string;
+  /** 初赛材料草稿: demo14's saved, unsubmitted materials (demo data). */
+  prelimDraft: string;
   expert: string;
+  /** Made in beforeAll (reviewRecords): a project promoted to the final round and in the walk expert's final group. */
+  finalist: string;
+  /** Made in beforeAll: a submitted appeal against the published preliminary result, not yet answered. */
+  appeal: string;
+  /** Made in beforeAll: a project in the walk expert's preliminary group, not yet scored by them. */
+  toScore: string;
 }
 
 /**
  * The id each route with a parameter is opened with. A route with a parameter missing here fails
- * the walk (so a new detail page gets a demo id). `ABSENT` marks objects the demo install has none
- * of (no final round, no appeal, no materials draft): the page is opened with a well-formed id that
- * does not exist and shows its not-found state (a known gap: docs/security.md, "Not covered").
+ * the walk (so a new detail page gets a demo id).
  */
-const ABSENT = '00000000-0000-4000-8000-000000000000';
 const PARAMS: Record<string, (ids: DemoIds) => string> = {
-  '/admin/preliminary-admin/detail/:id': () => ABSENT,
-  '/admin/competition/grade-admin-detail/:id': (ids) => ids.prelim,
+  '/admin/preliminary-admin/detail/:id': (ids) => ids.finalist,
+  '/admin/competition/grade-admin-detail/:id': (ids) => ids.finalist,
   '/admin/competition/scoring-monitoring-expert-admin-detail/:id': (ids) => ids.expert,
   '/admin/competition/qualification-detail/:id': (ids) => ids.team,
   '/admin/competition/qualification-draft/:id': (ids) => ids.teamDraft,
   '/admin/preliminary/audit/:id': () => 'queue',
   '/admin/preliminary/detail/:id': (ids) => ids.prelim,
-  '/admin/preliminary/draft-detail/:id': () => ABSENT,
+  '/admin/preliminary/draft-detail/:id': (ids) => ids.prelimDraft,
   '/admin/user/siteContentManagement-edit/:id?': (ids) => ids.news,
   '/admin/user/siteContentManagement-detail/:id?': (ids) => ids.news,
   '/admin/user/docManagement-edit/:id?': (ids) => ids.document,
   '/admin/competition/grade-detail/:id': (ids) => ids.prelim,
   '/admin/competition/scoring-monitoring-expert-detail/:id': (ids) => ids.expert,
-  '/admin/results/appeals/:id': () => ABSENT,
-  // No review group in the demo: the expert has no project to score; the page without id.
-  '/expert/review-detail/:id?': () => '',
-  '/expert/review-admin-detail/:id?': () => '',
+  '/admin/results/appeals/:id': (ids) => ids.appeal,
+  '/expert/review-detail/:id?': (ids) => ids.toScore,
+  '/expert/review-admin-detail/:id?': (ids) => ids.finalist,
 };
+
+/**
+ * Pages of one record that must show it, not their not-found or empty state: a text of the
+ * record (its project name) is waited for in the page's main.
+ */
+const RECORD_TEXT: Record<string, (names: RecordNames) => string> = {
+  '/admin/preliminary-admin/detail/:id': (n) => n.finalist,
+  '/admin/competition/grade-admin-detail/:id': (n) => n.finalist,
+  '/admin/preliminary/draft-detail/:id': (n) => n.prelimDraft,
+  '/admin/results/appeals/:id': (n) => n.appellant,
+  '/expert/review-detail/:id?': (n) => n.toScore,
+  '/expert/review-admin-detail/:id?': (n) => n.finalist,
+};
+interface RecordNames {
+  finalist: string;
+  prelimDraft: string;
+  appellant: string;
+  toScore: string;
+}
 /** Pages read by a query parameter instead of a path one. */
 const QUERY: Record<string, (ids: DemoIds) => string> = {
   '/dynamic-detail': (ids) => `id=${ids.news}`,
@@ -114,6 +137,8 @@ interface Visit {
   realm: Realm;
   pattern: string;
   url: string;
+  /** A text the page must show (RECORD_TEXT). */
+  record?: string;
 }
 
 let portal: Portal;
@@ -339,6 +364,16 @@ async function check(visit: Visit, lang: Lang): Promise<void> {
       }
     }
   };
+  if (visit.record) {
+    const shown = await page
+      .locator('main')
+      .getByText(visit.record, { exact: false })
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!shown) failures.push(`${where}: does not show its record ("${visit.record}"): not-found or empty state`);
+  }
   await a11y(where);
   if (lang === 'zh') {
     // One h1, inside the one main: what a screen reader's heading list starts from (and where
@@ -380,6 +415,57 @@ async function check(visit: Visit, lang: Lang): Promise<void> {
   }
 }
 
+/**
+ * The review records the demo install does not hold, made through the API on this walk's own copy
+ * of the demo (every journey starts on a fresh copy), as an operator, an expert and a team would:
+ * the preliminary review open, a group of the walk's expert (E0001) with three demo projects, two of
+ * them scored, the first promoted to the final round (PICKED) and put in the expert's final group,
+ * the preliminary result published, the second team appealing (SUBMITTED, not answered), the third
+ * project left for the expert to score. Not seeded by `--demo`: expert-review.e2e.ts publishes the
+ * preliminary result and builds its groups itself, and blind-review/keyboard-tasks put E0002 in a
+ * group of their own (docs/decisions.md, "Demo data").
+ */
+async function reviewRecords(api: ReturnType<typeof apiClient>, admin: string, expert: string) {
+  const DAY = 86_400_000;
+  const settings = await api.ok<{ phases: Record<string, unknown> }>('GET', '/admin/settings', admin);
+  const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+  settings.phases = { signUp: { start: at(-30), end: at(-20) }, prelimSubmission: { start: at(-20), end: at(-2) }, prelimReview: { start: at(-1), end: at(10) }, finalReview: { start: at(11), end: at(20) } };
+  await api.ok('PUT', '/admin/settings', admin, settings);
+
+  const projects = (await api.ok<{ list: { id: string; projectName: string }[] }>('GET', '/admin/prelim-doc/list?pageNum=1&pageSize=50', admin)).list;
+  const project = (name: string) => {
+    const found = projects.find((p) => p.projectName === name);
+    if (!found) throw new Error(`the demo install has no project ${name}`);
+    return { id: found.id, name };
+  };
+  // demo6, demo7 and demo8's projects (apps/server/src/seed/demo-data.ts); not demo10's, E0001's own organisation.
+  const [finalist, appealed, toScore] = [project('基于知识图谱的医保基金智能监管平台'), project('住院费用智能审核与异常检测系统'), project('医保数据质量治理与标准化工具')];
+  const experts = await api.ok<{ list: { id: string; code: string }[] }>('GET', '/admin/expert/list?size=100', admin);
+  const e1 = experts.list.find((e) => e.code === 'E0001')!.id;
+  const group = await api.ok<{ id: string }>('POST', '/admin/review/prelim/groups', admin, { name: '无障碍走查组', expertIds: [e1] });
+  for (const p of [finalist, appealed, toScore]) await api.ok('POST', `/admin/review/prelim/projects/${p.id}/move`, admin, { groupId: group.id, reason: '无障碍走查' });
+  for (const [i, p] of [finalist, appealed].entries()) {
+    const detail = await api.ok<{ criteria: { key: string; max: number }[]; sheet: { version: number } | null }>('GET', `/expert/review/prelim/${p.id}`, expert);
+    const scores = Object.fromEntries(detail.criteria.map((c) => [c.key, Math.max(0, c.max - i * 2)]));
+    await api.ok('POST', `/expert/review/prelim/${p.id}/sheet/submit`, expert, { scores, comment: '方案完整，建议关注落地成本。', version: detail.sheet?.version });
+  }
+
+  const pick = { mode: 'PICKED', ids: [finalist.id] };
+  const { token } = await api.ok<{ token: string }>('POST', '/admin/final/promotion/preview', admin, pick);
+  await api.ok('POST', '/admin/final/promotion/confirm', admin, { ...pick, token });
+  await api.ok('POST', '/admin/results/prelim/publish', admin, {});
+
+  const team = (await api.ok<{ accessToken: string }>('POST', '/login', null, { username: 'demo7', password: 'Demo@2025' })).accessToken;
+  await api.ok('POST', '/results/prelim/appeal', team, { reason: '项目已在两家医院试运行，申报书中的落地数据未被评分体现，申请复核。', attachments: [] });
+  const appeals = await api.ok<{ list: { id: string; status: string }[] }>('GET', '/admin/appeals?pageNum=1&pageSize=10', admin);
+  const appeal = appeals.list.find((a) => a.status === 'SUBMITTED');
+  if (!appeal) throw new Error('the appeal was not filed');
+
+  const finalGroup = await api.ok<{ id: string }>('POST', '/admin/review/final/groups', admin, { name: '无障碍走查决赛组', expertIds: [e1] });
+  await api.ok('POST', `/admin/review/final/projects/${finalist.id}/move`, admin, { groupId: finalGroup.id, reason: '无障碍走查' });
+  return { finalist, appeal: appeal.id, appellant: appealed.name, toScore };
+}
+
 beforeAll(async () => {
   const started = Date.now();
   const tables = await routeTables();
@@ -398,14 +484,22 @@ beforeAll(async () => {
     if (!data.list[0]) throw new Error(`the demo install has nothing at ${path}`);
     return data.list[0].id;
   };
+  const drafts = await api.ok<{ list: { id: string; projectName: string }[] }>('GET', '/admin/prelim-doc/draft/list?pageNum=1&pageSize=1', admin);
+  if (!drafts.list[0]) throw new Error('the demo install has no materials draft (demo14)');
+  const review = await reviewRecords(api, admin, expert);
   const ids: DemoIds = {
     news: await first('/admin/news?pageNum=1&pageSize=1'),
     document: await first('/admin/documents?pageNum=1&pageSize=1'),
     team: await first('/admin/team/list?pageNum=1&pageSize=1'),
     teamDraft: await first('/admin/team/draft/list?pageNum=1&pageSize=1'),
     prelim: await first('/admin/prelim-doc/list?pageNum=1&pageSize=1'),
+    prelimDraft: drafts.list[0].id,
     expert: await first('/admin/expert/list?pageNum=1&pageSize=1'),
+    finalist: review.finalist.id,
+    appeal: review.appeal,
+    toScore: review.toScore.id,
   };
+  const names: RecordNames = { finalist: review.finalist.name, prelimDraft: drafts.list[0].projectName, appellant: review.appellant, toScore: review.toScore.name };
 
   const unknownParams: string[] = [];
   for (const { area, paths } of tables) {
@@ -422,7 +516,8 @@ beforeAll(async () => {
       const query = QUERY[pattern];
       if (query) url += `?${query(ids)}`;
       const realm: Realm = ANONYMOUS_PATHS.includes(pattern) ? 'site' : area;
-      visits.push({ realm, pattern, url });
+      const record = RECORD_TEXT[pattern]?.(names);
+      visits.push({ realm, pattern, url, ...(record ? { record } : {}) });
     }
   }
   // A realm's pages one after another: its page is opened once per language.

@@ -49,10 +49,10 @@ describe('the admin console', () => {
       expect(await menu.getByText(name, { exact: true }).first().isVisible()).toBe(true);
     }
     expect(await tabLabels(b.page)).toEqual(['首页']);
-    // The home's figures come from the demo data: thirteen participants (demo1..demo13; eight of
-    // them with approved projects to try the review).
+    // The home's figures come from the demo data: fourteen participants (demo1..demo14; eight of
+    // them with approved projects to try the review, demo14 with its materials saved as a draft).
     const home = b.page.getByTestId('admin-home');
-    await expect.poll(() => home.getByTestId('home-stat-users').innerText()).toMatch(/注册用户\s+13\b/);
+    await expect.poll(() => home.getByTestId('home-stat-users').innerText()).toMatch(/注册用户\s+14\b/);
     await home.getByTestId('home-registrations').waitFor();
     await home.getByTestId('home-teams-by-status').waitFor();
     await b.screenshot('admin-home');
@@ -92,7 +92,7 @@ describe('the admin console', () => {
 
     await menu.getByText('注册用户管理', { exact: true }).click();
     await b.page.waitForURL('**/admin/user/team');
-    // Some demo participant (thirteen of them: which come first on the page is not fixed).
+    // Some demo participant (fourteen of them: which come first on the page is not fixed).
     await b.page.getByTestId('registered-users-page').getByText(/^demo\d+$/).first().waitFor();
     await b.screenshot('admin-registered-users');
     // Four closable open tabs (a tablist of tabs only), status tags, a scrolling table.

@@ -143,7 +143,7 @@ describe('roles, operators and forced sign-out', () => {
     await op.page.getByTestId('console-menu').getByText('注册用户管理', { exact: true }).click();
     await op.page.waitForURL('**/admin/user/team');
     const users = op.page.getByTestId('registered-users-page');
-    // Thirteen demo participants fill more than the first page: find demo2 as an operator would.
+    // Fourteen demo participants fill more than the first page: find demo2 as an operator would.
     await users.getByLabel('用户名').fill(PARTICIPANT.username);
     await users.getByRole('button', { name: /查\s*询/ }).click();
     const demo = row(users, PARTICIPANT.username);

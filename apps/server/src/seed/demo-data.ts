@@ -141,9 +141,10 @@ export const DEMO_TEAMS: DemoTeam[] = [
 ];
 
 export const DEMO_EXPERTS = [
-  { code: 'E0001', name: '郑教授', phone: '13900000001', organization: '示例医科大学', title: 'SENIOR', tracks: ['SMART_SUPERVISION', 'DATA_GOVERNANCE'] },
-  { code: 'E0002', name: '吴主任', phone: '13900000002', organization: '示例省医疗保障局', title: 'SENIOR', tracks: ['PAYMENT_REFORM', 'PUBLIC_SERVICE'] },
-  { code: 'E0003', name: '冯研究员', phone: '13900000003', organization: '示例信息技术研究院', title: 'ASSOCIATE_SENIOR', tracks: ['DATA_GOVERNANCE', 'OTHER_INNOVATION'] },
+  // An expert's 职称 is free text (as typed in the form or the import sheet), not a dictionary code.
+  { code: 'E0001', name: '郑教授', phone: '13900000001', organization: '示例医科大学', title: '教授', tracks: ['SMART_SUPERVISION', 'DATA_GOVERNANCE'] },
+  { code: 'E0002', name: '吴主任', phone: '13900000002', organization: '示例省医疗保障局', title: '正高级', tracks: ['PAYMENT_REFORM', 'PUBLIC_SERVICE'] },
+  { code: 'E0003', name: '冯研究员', phone: '13900000003', organization: '示例信息技术研究院', title: '研究员', tracks: ['DATA_GOVERNANCE', 'OTHER_INNOVATION'] },
 ];
 
 /**
@@ -161,3 +162,17 @@ export const DEMO_REVIEW_TEAMS = [
   { username: 'demo12', orgName: '示例健康科技有限公司', track: 'PRICING_PROCUREMENT', teamName: '集采价格监测组', projectName: '药品集采价格监测与预警系统' },
   { username: 'demo13', orgName: '示例大学公共管理学院', track: 'OTHER_INNOVATION', teamName: '医保政策仿真组', projectName: '医保政策仿真与决策支持系统' },
 ] as const;
+
+/**
+ * A team approved at sign-up whose preliminary materials are saved but not submitted (初赛材料草稿),
+ * so the console's materials drafts and their detail page have a record. A new account, so the
+ * teams above keep the states the journeys expect of them (docs/decisions.md, "Demo data").
+ */
+export const DEMO_DRAFT_PROJECT = {
+  username: 'demo14',
+  phone: '13800000114',
+  orgName: '示例市医疗保障研究会',
+  track: 'PRICING_PROCUREMENT',
+  teamName: '价格治理研究组',
+  projectName: '医疗服务价格动态调整辅助决策系统',
+} as const;

@@ -7,7 +7,7 @@ import { deliverMessage } from '../modules/messages/deliver.js';
 import { createSiteContentRepository } from '../modules/site-content/site-content.repository.js';
 import { textPdf, type TextBlock } from '../modules/documents/text-pdf.js';
 import type { Db } from '../db/client.js';
-import { accounts, attachments, documents, messages, prelimDocs } from '../db/schema.js';
+import { accounts, attachments, documents, messages, prelimDocs, teams } from '../db/schema.js';
 import { countPdfCharacters } from '../modules/contest/pdf-chars.js';
 
 /**
@@ -52,7 +52,37 @@ export async function seedContent(db: Db, storage: Storage, opts: { demo: boolea
     pdf: () => textPdf(DATA_GUIDE, { title: '大赛数据集说明' }),
   });
   await seedDemoMessages(db);
+  await seedDemoSignUpFiles(db, storage);
   await seedDemoApplications(db, storage);
+}
+
+/**
+ * The sign-up's 单位证明 and signed 参赛承诺书 of every demo team past its draft: a real team cannot
+ * submit without them (docs/rules/team.md), so a submitted demo team without them showed an
+ * audit page with nothing to check. Only where missing; a draft keeps none.
+ */
+async function seedDemoSignUpFiles(db: Db, storage: Storage): Promise<void> {
+  const rows = await db
+    .select({ id: teams.id, ownerId: teams.ownerId, orgName: teams.orgName, teamName: teams.teamName, certificateFileId: teams.certificateFileId, commitmentFileId: teams.commitmentFileId })
+    .from(teams)
+    .innerJoin(accounts, eq(accounts.id, teams.ownerId))
+    .where(and(sql`${teams.status} <> 'DRAFT'`, sql`(${teams.certificateFileId} is null or ${teams.commitmentFileId} is null)`, sql`${accounts.username} like 'demo%'`));
+  for (const team of rows) {
+    for (const [column, fileName, blocks] of [
+      ['certificateFileId', '单位证明.pdf', [{ text: '单位证明', size: 20, align: 'center' }, { text: `兹证明${team.teamName}为${team.orgName}组建的参赛团队，同意其参加${CONTEST_NAME_DEFAULT}。`, indent: 2, spaceBefore: 24 }, { text: `${team.orgName}（盖章）`, align: 'right', spaceBefore: 36 }]],
+      ['commitmentFileId', '参赛承诺书.pdf', [...COMMITMENT_LETTER, { text: `参赛团队：${team.teamName}`, spaceBefore: 12 }]],
+    ] as const) {
+      if (team[column]) continue;
+      const content = textPdf([...(blocks as readonly TextBlock[])], { title: fileName.replace('.pdf', '') });
+      const id = await storeDemoFile(db, storage, { ownerId: team.ownerId, origin: 'TEAM', fileName, content });
+      const [set] = await db
+        .update(teams)
+        .set({ [column]: id })
+        .where(and(eq(teams.id, team.id), isNull(teams[column])))
+        .returning({ id: teams.id });
+      if (!set) await db.delete(attachments).where(eq(attachments.id, id));
+    }
+  }
 }
 
 /**

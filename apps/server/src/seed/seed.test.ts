@@ -11,6 +11,7 @@ import { accountRoles, accounts, attachments, buttons, dictItems, expertProfiles
 import { createStorage } from '../lib/storage/create-storage.js';
 import { seed } from './seed.js';
 import { seedContent } from './seed-content.js';
+import { verifyScoreLog } from '../modules/score-log/score-log.js';
 
 let database: Database;
 let drop: () => Promise<void>;
@@ -138,6 +139,46 @@ describe('seed', () => {
     const files = await count(attachments);
     await seedContent(database.db, storage, { demo: true });
     expect(await count(attachments)).toBe(files);
+  });
+
+  it('--demo content gives every demo team past its draft its sign-up files (单位证明, 参赛承诺书), owned by the team', async () => {
+    const rows = await database.db.select().from(teams);
+    const pastDraft = rows.filter((t) => t.status !== 'DRAFT');
+    expect(pastDraft.length).toBeGreaterThan(8);
+    for (const team of pastDraft) {
+      expect(team.certificateFileId, team.teamName).not.toBeNull();
+      expect(team.commitmentFileId, team.teamName).not.toBeNull();
+      const files = await database.db.select().from(attachments).where(sql`${attachments.id} in (${team.certificateFileId}, ${team.commitmentFileId})`);
+      expect(files.map((f) => [f.origin, f.ownerId, f.isPublic])).toEqual([
+        ['TEAM', team.ownerId, false],
+        ['TEAM', team.ownerId, false],
+      ]);
+    }
+    for (const team of rows.filter((t) => t.status === 'DRAFT')) expect([team.certificateFileId, team.commitmentFileId]).toEqual([null, null]);
+  });
+
+  it('--demo has a team whose preliminary materials are a saved draft (demo14), with its history', async () => {
+    const [draft] = await database.db.select().from(prelimDocs).innerJoin(accounts, eq(accounts.id, prelimDocs.ownerId)).where(eq(accounts.username, 'demo14'));
+    expect(draft!.prelim_docs).toMatchObject({ status: 'DRAFT', submittedAt: null, applicationFileId: null });
+    const [team] = await database.db.select().from(teams).where(eq(teams.id, draft!.prelim_docs.teamId));
+    expect(team!.status).toBe('APPROVED');
+    const trail = await database.db.select().from(statusHistory).where(eq(statusHistory.subjectId, draft!.prelim_docs.id));
+    expect(trail.map((h) => `${h.subjectType} ${h.fromStatus}->${h.toStatus} ${h.actorRealm}`)).toEqual(['PRELIM NOT_FILLED->DRAFT USER']);
+    // The other demo teams keep their states: demo1 has not started its materials.
+    const demo1 = await database.db.select().from(prelimDocs).innerJoin(accounts, eq(accounts.id, prelimDocs.ownerId)).where(eq(accounts.username, 'demo1'));
+    expect(demo1).toEqual([]);
+  });
+
+  it('--demo experts carry their 职称 as text, never a dictionary code', async () => {
+    const codes = new Set(DICTIONARY_SEED.find((d) => d.code === 'PROFESSIONAL_TITLE')!.items.map((i) => i.code));
+    const profiles = await database.db.select().from(expertProfiles);
+    expect(profiles.length).toBe(3);
+    for (const p of profiles) expect(codes.has(p.title ?? ''), p.title ?? '').toBe(false);
+  });
+
+  it('the score log verifies after the demo seed', async () => {
+    const result = await verifyScoreLog(database.db);
+    expect(result.ok).toBe(true);
   });
 });
 

@@ -28,7 +28,7 @@ import {
   settings,
   teams,
 } from '../db/schema.js';
-import { DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_REVIEW_TEAMS, DEMO_TEAMS } from './demo-data.js';
+import { DEMO_DRAFT_PROJECT, DEMO_EXPERTS, DEMO_NEWS, DEMO_PASSWORD, DEMO_REVIEW_TEAMS, DEMO_TEAMS } from './demo-data.js';
 
 export interface SeedOptions {
   adminUsername: string;
@@ -175,7 +175,7 @@ async function ensureSuperAdmin(tx: Db, roleId: string, opts: SeedOptions): Prom
       name: '超级管理员',
       code: 'A0001',
       roleCode: 'SUPER_ADMIN',
-      passwordHash: await hashPassword(password),
+      passwordHash: await hashPassword(password, { bulk: true }),
     })
     .returning({ id: accounts.id });
   await tx.insert(accountRoles).values({ accountId: admin!.id, roleId });
@@ -244,7 +244,7 @@ const DEMO_AUDIT_REASONS: Partial<Record<string, string>> = {
 };
 
 async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const passwordHash = await hashPassword(DEMO_PASSWORD, { bulk: true });
   // The super admin stands in as the reviewer of the demo decisions.
   const [reviewer] = await tx
     .select({ accountId: accounts.id, username: accounts.username })
@@ -287,6 +287,20 @@ async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
     await demoReviewProject(tx, { accountId: account.id, username: r.username }, r, phone, reviewer);
   }
 
+  {
+    const d = DEMO_DRAFT_PROJECT;
+    const [account] = await tx
+      .insert(accounts)
+      .values({ realm: 'USER', username: d.username, phone: d.phone, email: `${d.username}@example.com`, name: `${d.teamName}负责人`, roleCode: 'USER', passwordHash, agreedAt: new Date() })
+      .onConflictDoNothing()
+      .returning({ id: accounts.id });
+    participants.push(d.username);
+    if (account) {
+      const team = await demoApprovedTeam(tx, { accountId: account.id, username: d.username }, d, d.phone, reviewer);
+      await demoDraftMaterials(tx, { accountId: account.id, username: d.username }, team, d);
+    }
+  }
+
   const experts: string[] = [];
   for (const e of DEMO_EXPERTS) {
     const [account] = await tx
@@ -300,18 +314,67 @@ async function seedDemo(tx: Db): Promise<NonNullable<SeedResult['demo']>> {
   return { password: DEMO_PASSWORD, participants, experts };
 }
 
-/** A demo team approved at sign-up whose materials passed the formal check (both through the workflow records). */
-async function demoReviewProject(
-  tx: Db,
-  owner: { accountId: string; username: string },
-  r: (typeof DEMO_REVIEW_TEAMS)[number],
-  phone: string,
-  reviewer: { accountId: string; username: string } | undefined,
-): Promise<void> {
-  const workflow = createWorkflowService({});
+type DemoOwner = { accountId: string; username: string };
+type DemoProject = { orgName: string; track: string; teamName: string; projectName: string };
+
+const demoActors = (owner: DemoOwner, reviewer: DemoOwner | undefined) => {
   const participant = { auth: { accountId: owner.accountId, realm: 'USER' as const, username: owner.username } };
   const admin = reviewer ? { auth: { accountId: reviewer.accountId, realm: 'ADMIN' as const, username: reviewer.username } } : participant;
-  const day = (n: number) => new Date(Date.now() - n * 86_400_000);
+  return { participant, admin };
+};
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+
+/** A demo team approved at sign-up whose materials passed the formal check (both through the workflow records). */
+async function demoReviewProject(tx: Db, owner: DemoOwner, r: DemoProject, phone: string, reviewer: DemoOwner | undefined): Promise<void> {
+  const workflow = createWorkflowService({});
+  const { participant, admin } = demoActors(owner, reviewer);
+  const day = daysAgo;
+  const team = await demoApprovedTeam(tx, owner, r, phone, reviewer);
+  const [doc] = await tx
+    .insert(prelimDocs)
+    .values({
+      teamId: team.id,
+      ownerId: owner.accountId,
+      status: 'APPROVED',
+      projectName: r.projectName,
+      track: r.track,
+      summary: `${r.projectName}：面向医保业务的创新应用，包含需求分析、技术方案、实施计划与预期成效。`,
+      keywords: ['智慧医保', '数据应用'],
+      submittedAt: day(10),
+      auditedAt: day(8),
+    })
+    .returning();
+  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: null, historyFrom: 'NOT_FILLED', to: 'SUBMITTED', actor: participant, at: day(10) });
+  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: 'SUBMITTED', to: 'APPROVED', actor: admin, at: day(8) });
+}
+
+/**
+ * Preliminary materials saved and not submitted (初赛材料草稿), recorded as the participant's SAVE
+ * (docs/rules/prelim.md): no application file yet, as a real draft may be.
+ */
+async function demoDraftMaterials(tx: Db, owner: DemoOwner, team: { id: string }, r: DemoProject): Promise<void> {
+  const workflow = createWorkflowService({});
+  const { participant } = demoActors(owner, undefined);
+  const [doc] = await tx
+    .insert(prelimDocs)
+    .values({
+      teamId: team.id,
+      ownerId: owner.accountId,
+      status: 'DRAFT',
+      projectName: r.projectName,
+      track: r.track,
+      summary: `${r.projectName}：梳理医疗服务价格项目的成本与使用数据，辅助价格动态调整的测算与评估（草稿）。`,
+      keywords: ['价格治理'],
+    })
+    .returning();
+  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: null, historyFrom: 'NOT_FILLED', to: 'DRAFT', actor: participant, at: daysAgo(3) });
+}
+
+/** A demo team submitted and approved at sign-up (through the workflow records); answers the team row. */
+async function demoApprovedTeam(tx: Db, owner: DemoOwner, r: DemoProject, phone: string, reviewer: DemoOwner | undefined): Promise<{ id: string }> {
+  const workflow = createWorkflowService({});
+  const { participant, admin } = demoActors(owner, reviewer);
+  const day = daysAgo;
   const leader = { name: `${r.teamName}负责人`, phone, email: `${owner.username}@example.com`, title: 'SENIOR' };
   const [team] = await tx
     .insert(teams)
@@ -332,20 +395,5 @@ async function demoReviewProject(
     .returning();
   await workflow.record(tx, { workflow: TEAM_WORKFLOW, subjectId: team!.id, from: null, to: 'SUBMITTED', actor: participant, at: day(20) });
   await workflow.record(tx, { workflow: TEAM_WORKFLOW, subjectId: team!.id, from: 'SUBMITTED', to: 'APPROVED', actor: admin, at: day(18) });
-  const [doc] = await tx
-    .insert(prelimDocs)
-    .values({
-      teamId: team!.id,
-      ownerId: owner.accountId,
-      status: 'APPROVED',
-      projectName: r.projectName,
-      track: r.track,
-      summary: `${r.projectName}：面向医保业务的创新应用，包含需求分析、技术方案、实施计划与预期成效。`,
-      keywords: ['智慧医保', '数据应用'],
-      submittedAt: day(10),
-      auditedAt: day(8),
-    })
-    .returning();
-  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: null, historyFrom: 'NOT_FILLED', to: 'SUBMITTED', actor: participant, at: day(10) });
-  await workflow.record(tx, { workflow: PRELIM_WORKFLOW, subjectId: doc!.id, from: 'SUBMITTED', to: 'APPROVED', actor: admin, at: day(8) });
+  return team!;
 }

@@ -16,6 +16,24 @@ export interface OpenTabsBarProps {
  * The breadcrumb tab bar of the consoles (docs/rules/screens.md, "Consoles"): bordered cards of the open pages
  * with close other tabs, close all tabs and refresh current tab.
  */
+/** Where the record's name goes in the tab's text (a character no translation contains). */
+const NAME_MARK = '\u0001';
+
+/**
+ * A tab's title with the record's name (a project's, as entered by its team) marked as content,
+ * not interface text: on English pages it stays as written (docs/decisions.md, "English").
+ */
+function NamedTab({ text, name }: { text: string; name: string }) {
+  const [before = '', after = ''] = text.split(NAME_MARK);
+  return (
+    <>
+      {before}
+      <span data-user-content="">{name}</span>
+      {after}
+    </>
+  );
+}
+
 export function OpenTabsBar({ realm, homePath, onRefresh }: OpenTabsBarProps) {
   const { t } = useTranslation(NAMESPACES);
   const navigate = useNavigate();
@@ -70,7 +88,7 @@ export function OpenTabsBar({ realm, homePath, onRefresh }: OpenTabsBarProps) {
           key: tabKey(tab.path),
           label: (
             <span data-tab-path={tabKey(tab.path)}>
-              {tab.name ? t('admin:console.namedTab', { title: t(tab.title as never), name: tab.name }) : t(tab.title as never)}
+              {tab.name ? <NamedTab text={t('admin:console.namedTab', { title: t(tab.title as never), name: NAME_MARK })} name={tab.name} /> : t(tab.title as never)}
             </span>
           ),
           closable: tabs.length > 1,

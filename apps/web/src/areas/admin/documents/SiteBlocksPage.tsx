@@ -191,8 +191,9 @@ function BlockEditor({ block }: { block: SiteBlockAdmin }) {
               value={lang}
               onChange={(v) => setLang(v as 'zh' | 'en')}
               options={[
-                { value: 'zh', label: t('blocks.previewZh') },
-                { value: 'en', label: t('blocks.previewEn') },
+                // Each language named in itself, as the language switch does.
+                { value: 'zh', label: <span lang="zh">{t('blocks.previewZh')}</span> },
+                { value: 'en', label: <span lang="en">{t('blocks.previewEn')}</span> },
               ]}
             />
           }
