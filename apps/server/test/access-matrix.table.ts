@@ -97,6 +97,7 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'POST /api/login/register': PUBLIC,
   'POST /api/login/find/password': PUBLIC,
   'POST /api/login/change/password': SIGNED_IN,
+  'PUT /api/user/locale': SIGNED_IN,
   'POST /api/logout': SIGNED_IN,
   'GET /api/user/account': OWN,
   //                                         anon  A   B  | admin noBtn | exp expOther expConf expNew
@@ -109,6 +110,13 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   // A's upload id: anyone else is told it is not theirs (400, the upload id is the caller's own token).
   'GET /api/attachment/piece/status':     r('401 ok  400 | 400   400   | 400 400      400     400'),
   'POST /api/attachment/upload/public':   r('401 ok  ok  | ok    403   | 403 403      403     403'),
+  // Direct upload (docs/files.md, "Direct upload"): who may start one is the piece upload's rule; the
+  // matrix runs on the disk store, where the let-in are refused 400 (no direct upload there). Whose
+  // upload it is (404 to anyone but its owner) is direct-upload.test.ts's, on an S3 store.
+  'POST /api/attachment/direct/start':    r('401 ok  ok  | ok    403   | 403 403      403     403'),
+  'POST /api/attachment/direct/:id/parts':    r('401 400 400 | 400 400 | 400 400 400 400'),
+  'GET /api/attachment/direct/:id':           r('401 400 400 | 400 400 | 400 400 400 400'),
+  'POST /api/attachment/direct/:id/complete': r('401 400 400 | 400 400 | 400 400 400 400'),
   'GET /api/attachment/accessUrl':        r('404 ok  404 | ok    404   | ok  404      404     404'),
   'GET /api/attachment/stream/:id':       r('404 ok  404 | ok    404   | ok  404      404     404'),
   // A's organisation certificate: sign-up files are not review material.

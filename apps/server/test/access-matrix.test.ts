@@ -92,6 +92,8 @@ const f = {} as {
 };
 
 const DOC_CODE = 'ACCESS_MATRIX_TPL';
+/** A direct upload id nobody has (the matrix runs on the disk store, where direct upload is refused). */
+const DIRECT_UPLOAD_ID = '00000000-0000-4000-8000-00000000d1ec';
 
 async function attachmentId(uniqueNo: string): Promise<string> {
   const [row] = await db().select({ id: attachments.id }).from(attachments).where(eq(attachments.uniqueNo, uniqueNo));
@@ -300,6 +302,10 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'POST /api/attachment/piece/upload': (id) =>
     ({ multipart: multipart({ origin: uploadOrigin(id), id: `m${Math.random().toString(36).slice(2)}xxxxxxxxxxxxxxxx`.slice(0, 24), name: uploadName(id), chunks: 1, chunk: 0 }, { name: uploadName(id), content: uploadContent(id) }) }),
   'GET /api/attachment/piece/status': () => ({ query: { id: f.pieceUploadA } }),
+  'POST /api/attachment/direct/start': (id) => ({ body: { origin: uploadOrigin(id), name: uploadName(id), size: uploadContent(id).length, sha256: '0'.repeat(64) } }),
+  'POST /api/attachment/direct/:id/parts': () => ({ params: { id: DIRECT_UPLOAD_ID }, body: { parts: [{ chunk: 0, sha256: `${'A'.repeat(43)}=` }] } }),
+  'GET /api/attachment/direct/:id': () => ({ params: { id: DIRECT_UPLOAD_ID } }),
+  'POST /api/attachment/direct/:id/complete': () => ({ params: { id: DIRECT_UPLOAD_ID } }),
   'POST /api/attachment/upload/public': (id) => ({ multipart: multipart({ origin: uploadOrigin(id), name: uploadName(id) }, { name: uploadName(id), content: uploadContent(id) }) }),
   'GET /api/attachment/accessUrl': () => ({ query: { filePath: `/api/attachment/stream/${f.fileA}` } }),
   // As the review page reads it (a preview): expert downloads are a setting, off by default.

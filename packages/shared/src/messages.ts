@@ -95,6 +95,8 @@ export const VALIDATION_MSG = {
   passwordSame: '新密码不能与原密码相同',
   oldPasswordRequired: '请输入原密码',
   captchaRequired: '请先完成滑块验证',
+  /** PUT /user/locale with a language the portal does not speak. */
+  localeInvalid: '语言不正确',
   malformedBody: '请求内容格式不正确',
   unsupportedMediaType: '不支持的请求内容类型',
   /** Any request text with a character of FORBIDDEN_TEXT (text-rules.ts): controls, bidi overrides, zero-width and other invisible characters. */

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@contest/shared';
 import { changeLocale } from '../i18n';
+import { saveAccountLocale } from '../lib/account-locale';
 import { usePreferences } from '../lib/preferences';
 
 export interface LanguageSwitchProps {
@@ -33,7 +34,10 @@ export function LanguageSwitch({ size = 'middle', className }: LanguageSwitchPro
             name={name}
             value={value}
             checked={value === locale}
-            onChange={() => changeLocale(value)}
+            onChange={() => {
+              changeLocale(value);
+              saveAccountLocale(value);
+            }}
           />
           {/* Labels are fixed endonyms: each language is named in itself whatever the UI language. */}
           <span className="lang-switch__label" lang={value}>

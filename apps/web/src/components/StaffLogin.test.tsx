@@ -56,7 +56,7 @@ describe('StaffLogin', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/expert/index'));
     expect(post).toHaveBeenCalledWith(
       '/expert/login',
-      { username: 'e0001', password: 'Demo@2025', imageKey: 'nonce-9', slidingDistance: 88 },
+      { username: 'e0001', password: 'Demo@2025', imageKey: 'nonce-9', slidingDistance: 88, locale: 'zh-CN' },
       { silent: true },
     );
     expect(localStorage.getItem('ExpertToken')).toBe('expert-token');
@@ -89,7 +89,7 @@ describe('StaffLogin', () => {
     await waitFor(() => expect(localStorage.getItem('AdminToken')).toBe('admin-token'));
     expect(post).toHaveBeenCalledWith(
       '/admin/login',
-      { username: 'admin', password: 'Admin@2025', imageKey: 'nonce-staff', slidingDistance: 0 },
+      { username: 'admin', password: 'Admin@2025', imageKey: 'nonce-staff', slidingDistance: 0, locale: 'zh-CN' },
       { silent: true },
     );
   });

@@ -3,6 +3,7 @@ import { Button, Card, Form, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { changePasswordPathOf } from '../api';
+import { pageAccountLocale } from '../lib/account-locale';
 import { api } from '../lib/api';
 import { withCaptcha } from '../lib/captcha';
 import { isMobileBrowser } from '../lib/device';
@@ -71,7 +72,7 @@ export function StaffLogin({ realm, areaName, title, subtitle, homePath }: Staff
         call: async (proof) => {
           setLoading(true);
           try {
-            const body = { username: values.username, password: values.password, ...proof };
+            const body = { username: values.username, password: values.password, ...proof, locale: pageAccountLocale() };
             return (await api.post<LoginResult>(LOGIN_URL[realm], body, { silent: true })).data;
           } finally {
             setLoading(false);

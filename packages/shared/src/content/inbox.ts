@@ -16,8 +16,14 @@ export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
 export interface InboxMessage {
   id: string;
   title: string;
-  /** Plain text or allow-listed HTML. */
+  /** Plain text or allow-listed HTML: the Chinese as sent. */
   body: string;
+  /**
+   * An event notice in English, rendered when read from its event, variables and current template
+   * (body: escaped text, lines as <br>); null for messages without an event (bulk sends, older
+   * notices), which read as stored (docs/decisions.md, "English").
+   */
+  en: { title: string; body: string } | null;
   /** SYSTEM: automatic notice (audit outcome); ADMIN: sent from the console. */
   kind: 'SYSTEM' | 'ADMIN';
   read: boolean;

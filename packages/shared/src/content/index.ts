@@ -9,3 +9,4 @@ export * from './inbox.js';
 export * from './feedback.js';
 export * from './broadcast.js';
 export * from './templates.js';
+export * from './template-english.js';

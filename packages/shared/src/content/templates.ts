@@ -374,6 +374,9 @@ export const TEMPLATE_MSG = {
   templateBodyTooLong: '正文不能超过 2000 个字符',
   templateSmsTextRequired: '请输入短信内容',
   templateSmsTextTooLong: '短信内容不能超过 500 个字符',
+  templateSubjectEnTooLong: '英文标题不能超过 100 个字符',
+  templateBodyEnTooLong: '英文正文不能超过 2000 个字符',
+  templateSmsTextEnTooLong: '英文短信内容不能超过 500 个字符',
   templateSmsIdInvalid: '短信平台模板 ID 只能包含字母、数字、下划线和短横线，最多 64 个字符',
   templateVersionInvalid: '版本号不正确',
   templateStale: '模板已被他人修改，请刷新后重试',
@@ -419,6 +422,14 @@ export const templateBodySchema = z
     subject: z.string({ error: M.templateSubjectRequired }).trim().max(100, M.templateSubjectTooLong).default(''),
     body: z.string({ error: M.templateBodyRequired }).max(2000, M.templateBodyTooLong).default(''),
     smsText: z.string({ error: M.templateSmsTextRequired }).trim().max(500, M.templateSmsTextTooLong).default(''),
+    /**
+     * English texts (docs/decisions.md, "English"): sent to accounts whose language is English.
+     * Empty: those accounts get the Chinese. Absent: the stored English (or the event's English
+     * default) stays as it is.
+     */
+    subjectEn: z.string({ error: M.templateSubjectEnTooLong }).trim().max(100, M.templateSubjectEnTooLong).optional(),
+    bodyEn: z.string({ error: M.templateBodyEnTooLong }).max(2000, M.templateBodyEnTooLong).optional(),
+    smsTextEn: z.string({ error: M.templateSmsTextEnTooLong }).trim().max(500, M.templateSmsTextEnTooLong).optional(),
     smsTemplateId: z
       .string({ error: M.templateSmsIdInvalid })
       .trim()
@@ -460,6 +471,13 @@ export interface MessageTemplateItem {
   subject: string;
   body: string;
   smsText: string;
+  /**
+   * English texts (stored, or the event's English default while never set; '' = the Chinese is
+   * sent to English readers). Bulk templates: '' unless written (bulk sends go out as typed).
+   */
+  subjectEn: string;
+  bodyEn: string;
+  smsTextEn: string;
   smsTemplateId: string | null;
   enabled: boolean;
   /** 0 for an event template never saved. */

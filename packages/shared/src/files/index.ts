@@ -2,3 +2,4 @@
 export * from './upload-rules.js';
 export * from './preview-types.js';
 export * from './speed-test.js';
+export * from './direct-upload.js';

@@ -105,6 +105,12 @@ export const UPLOAD_MSG = {
   badRange: '请求的文件范围无效',
   /** 429 to a piece while the server takes as many as it can; the uploader waits and sends it again, showing nothing. */
   busy: '上传人数较多，请稍候，将自动继续上传',
+  /** Direct upload (docs/files.md, "Direct upload") asked of a portal whose store is the local disk: the client uses pieces. */
+  directUnavailable: '当前存储不支持直传，请使用分片上传',
+  /** Completion found parts still missing in the store: the client sends them and completes again. */
+  partsMissing: '文件尚未上传完整，请继续上传',
+  /** A part's checksum in the store is not the one its link was signed for. */
+  partChecksum: '分片校验失败，请重新上传该文件',
 } as const;
 
 /**

@@ -45,18 +45,37 @@ export const emailSchema = requiredString(V.emailRequired).max(100, V.emailLengt
 
 export const smsKeySchema = z.enum(SMS_KEYS);
 
+/**
+ * An account's language (docs/decisions.md, "English"): the language notices reach it in. Set from
+ * the web's language at sign-in, registration and on a switch while signed in (PUT /user/locale).
+ */
+export const ACCOUNT_LOCALES = ['zh-CN', 'en'] as const;
+export type AccountLocale = (typeof ACCOUNT_LOCALES)[number];
+export const DEFAULT_ACCOUNT_LOCALE: AccountLocale = 'zh-CN';
+export const accountLocaleSchema = z.enum(ACCOUNT_LOCALES, { error: V.localeInvalid });
+/** PUT /user/locale */
+export const localeBodySchema = z.object({ locale: accountLocaleSchema });
+export type LocaleBody = z.infer<typeof localeBodySchema>;
+/** The account locale of a web language ('zh-cn' | 'en'). */
+export const accountLocaleOf = (webLocale: string): AccountLocale => (webLocale.toLowerCase().startsWith('en') ? 'en' : 'zh-CN');
+
+/** Optional on sign-in and registration: the page's language, stored on the account. */
+const localeField = { locale: accountLocaleSchema.optional() };
+
 export const registerSchema = z.object({
   username: usernameSchema,
   password: passwordSchema(V.loginPasswordRequired),
   email: emailSchema,
   phone: phoneSchema,
   smsCode: smsCodeSchema,
+  ...localeField,
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 const captchaFields = {
   imageKey: z.string().max(128).optional(),
   slidingDistance: z.coerce.number().optional(),
+  ...localeField,
 };
 
 /** POST /login: username + password, or phone + SMS code when isPhoneLogin. */

@@ -28,6 +28,8 @@ export const accounts = pgTable(
     /** The password was set by someone else (reset, generated, imported): changed at next login before anything else (docs/security.md). */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** The language notices reach the account in: 'zh-CN' or 'en' (docs/decisions.md, "English"). */
+    locale: text('locale', { enum: ['zh-CN', 'en'] }).notNull().default('zh-CN'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

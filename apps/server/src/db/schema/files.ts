@@ -1,6 +1,6 @@
-import { bigint, boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './auth.js';
-import { createdAt } from './columns.js';
+import { createdAt, jsonValue, updatedAt } from './columns.js';
 
 // Owned by modules/files (docs/architecture.md, "Database"): only that module reads or writes these tables;
 // the others read its read model or call its service.
@@ -33,4 +33,36 @@ export const attachments = pgTable(
     index('attachments_owner_idx').on(t.ownerId, t.createdAt),
     index('attachments_sha256_idx').on(t.sha256),
   ],
+);
+
+/**
+ * Uploads going straight to the object store (docs/files.md, "Direct upload"): the state any
+ * instance needs to sign parts, resume and complete; the parts themselves are the store's
+ * (ListParts). `partSha256` holds, per 0-based chunk, the base64 SHA-256 its last link was signed
+ * for. A finished upload keeps its attachment's `uniqueNo`, so a repeated completion answers the
+ * same file.
+ */
+export const directUploads = pgTable(
+  'direct_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    chunks: integer('chunks').notNull(),
+    /** Hex SHA-256 of the whole file, as declared at the start. */
+    sha256: text('sha256').notNull(),
+    partSha256: jsonValue('part_sha256').$type<Record<string, string>>().notNull(),
+    storageKey: text('storage_key').notNull(),
+    /** The store's multipart upload id. */
+    multipartId: text('multipart_id').notNull(),
+    status: text('status', { enum: ['OPEN', 'DONE', 'ABORTED'] }).notNull().default('OPEN'),
+    uniqueNo: text('unique_no'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('direct_uploads_owner_idx').on(t.ownerId), index('direct_uploads_open_idx').on(t.status, t.updatedAt)],
 );

@@ -21,6 +21,13 @@ export const messages = pgTable(
     senderId: uuid('sender_id').references(() => accounts.id, { onDelete: 'set null' }),
     /** The bulk send (站内信管理) this message belongs to; null for event notices. */
     batchId: uuid('batch_id'),
+    /**
+     * An event notice's event (TEMPLATE_EVENTS) and variables, so the inbox renders it in the
+     * reader's language from the current template; null for bulk sends and rows written before
+     * (shown as stored). `title`/`body` keep the Chinese as sent.
+     */
+    eventCode: text('event_code'),
+    vars: jsonb('vars').$type<Record<string, string> | null>(),
     /** Recalled by an admin (sent by mistake): recipients no longer see it. */
     recalledAt: timestamp('recalled_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -26,6 +26,13 @@ export const messageTemplates = pgTable(
     /** SMS text (short) and the gateway's template id. */
     smsText: text('sms_text').notNull().default(''),
     smsTemplateId: text('sms_template_id'),
+    /**
+     * English texts for accounts whose language is English (docs/decisions.md, "English"). NULL:
+     * never set, the event's English default applies; '': removed, the Chinese is sent.
+     */
+    subjectEn: text('subject_en'),
+    bodyEn: text('body_en'),
+    smsTextEn: text('sms_text_en'),
     enabled: boolean('enabled').notNull().default(true),
     version: integer('version').notNull().default(1),
     updatedBy: uuid('updated_by').references(() => accounts.id, { onDelete: 'set null' }),

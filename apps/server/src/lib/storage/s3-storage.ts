@@ -4,12 +4,23 @@ import { unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { Transform, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3StorageConfig } from '../../config/config.js';
 import { contentDisposition } from '../content-disposition.js';
-import { assertStorageKey, type ByteRange, type PresignGetOptions, type PutMeta, type Storage } from './storage.js';
+import { assertStorageKey, type ByteRange, type MultipartStore, type PresignGetOptions, type PutMeta, type Storage, type StoredPart } from './storage.js';
 
 // A stalled store must not hold requests forever; large bodies keep the socket busy, so this
 // bounds silence, not total time.
@@ -141,9 +152,88 @@ export function createS3Storage(config: Omit<S3StorageConfig, 'driver'>): Storag
     }
   }
 
+  // Direct uploads (docs/files.md, "Direct upload"): the checksum stays a signed header (not
+  // hoisted into the query), so the browser must send it and the store checks the part against it.
+  const multipart: MultipartStore = {
+    async create(key, contentType) {
+      try {
+        const res = await client.send(
+          new CreateMultipartUploadCommand({ Bucket: config.bucket, Key: objectKey(key), ContentType: contentType, ChecksumAlgorithm: 'SHA256' }),
+        );
+        if (!res.UploadId) throw new Error('S3 CreateMultipartUpload answered no UploadId');
+        return res.UploadId;
+      } catch (err) {
+        throw wrap(err, 'CreateMultipartUpload');
+      }
+    },
+
+    async presignPart(key, uploadId, partNumber, part) {
+      const command = new UploadPartCommand({
+        Bucket: config.bucket,
+        Key: objectKey(key),
+        UploadId: uploadId,
+        PartNumber: partNumber,
+        ChecksumSHA256: part.sha256,
+        ContentLength: part.size,
+      });
+      const url = await getSignedUrl(presigner, command, {
+        expiresIn: presignSeconds,
+        unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+        signableHeaders: new Set(['content-length']),
+      });
+      return { url, headers: { 'x-amz-checksum-sha256': part.sha256 }, expiresAt: Date.now() + presignSeconds * 1000 };
+    },
+
+    async listParts(key, uploadId) {
+      const parts: StoredPart[] = [];
+      let marker: string | undefined;
+      try {
+        for (;;) {
+          const res = await client.send(new ListPartsCommand({ Bucket: config.bucket, Key: objectKey(key), UploadId: uploadId, PartNumberMarker: marker }));
+          for (const p of res.Parts ?? []) {
+            parts.push({ partNumber: p.PartNumber ?? 0, size: p.Size ?? 0, etag: p.ETag ?? '', sha256: p.ChecksumSHA256 ?? null });
+          }
+          if (!res.IsTruncated || !res.NextPartNumberMarker) break;
+          marker = res.NextPartNumberMarker;
+        }
+      } catch (err) {
+        if (statusOf(err) === 404) return null;
+        throw wrap(err, 'ListParts');
+      }
+      return parts.sort((a, b) => a.partNumber - b.partNumber);
+    },
+
+    async complete(key, uploadId, parts) {
+      try {
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: config.bucket,
+            Key: objectKey(key),
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag, ...(p.sha256 ? { ChecksumSHA256: p.sha256 } : {}) })),
+            },
+          }),
+        );
+      } catch (err) {
+        throw wrap(err, 'CompleteMultipartUpload');
+      }
+    },
+
+    async abort(key, uploadId) {
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket: config.bucket, Key: objectKey(key), UploadId: uploadId }));
+      } catch (err) {
+        if (statusOf(err) === 404) return;
+        throw wrap(err, 'AbortMultipartUpload');
+      }
+    },
+  };
+
   return {
     kind: 's3',
     put,
+    multipart,
 
     async putFile(key, path, meta) {
       await put(key, createReadStream(path), meta);

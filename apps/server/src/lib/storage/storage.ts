@@ -50,6 +50,39 @@ export interface Storage {
    * not check that the object exists; access checks are the caller's, before asking.
    */
   presignGet?(key: string, options?: PresignGetOptions): Promise<string | null>;
+  /** Multipart uploads the browser sends straight to the store (S3 only; docs/files.md, "Direct upload"). */
+  readonly multipart?: MultipartStore;
+}
+
+/** A part the store holds of a multipart upload. */
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+  /** Base64 SHA-256 the store verified the part against, when it was sent with one. */
+  sha256: string | null;
+}
+
+/** A presigned part link: the browser PUTs the part to `url` with exactly `headers`. */
+export interface PartLink {
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: number;
+}
+
+/**
+ * S3 multipart uploads, driven by the server while the bytes go from the browser to the store.
+ * Keys are storage keys (assertStorageKey); `uploadId` is the store's.
+ */
+export interface MultipartStore {
+  create(key: string, contentType: string): Promise<string>;
+  /** A link for one part whose SHA-256 (base64) and length are signed into it: the store refuses other bytes. */
+  presignPart(key: string, uploadId: string, partNumber: number, part: { sha256: string; size: number }): Promise<PartLink>;
+  /** Every part the store holds, by part number; null when the upload is gone (completed or aborted). */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | null>;
+  complete(key: string, uploadId: string, parts: StoredPart[]): Promise<void>;
+  /** Drops the upload and its parts; an upload already gone is not an error. */
+  abort(key: string, uploadId: string): Promise<void>;
 }
 
 /** What a download link needs of a stored file's row (attachments: the key, the name and type to send). */

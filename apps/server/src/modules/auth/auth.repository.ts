@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Realm } from '@contest/shared';
+import { DEFAULT_ACCOUNT_LOCALE, type AccountLocale, type Realm } from '@contest/shared';
 import type { Db } from '../../db/client.js';
 import { hasUnreadExpr } from '../messages/messages.repository.js';
 import { accounts, loginRecords } from '../../db/schema/auth.js';
@@ -80,11 +80,20 @@ export function createAuthRepository(db: Db) {
           ),
         ),
 
-    insertParticipant: async (input: { username: string; phone: string; email: string; passwordHash: string }, tx: Db = db) =>
+    insertParticipant: async (input: { username: string; phone: string; email: string; passwordHash: string; locale?: AccountLocale }, tx: Db = db) =>
       (
         await tx
           .insert(accounts)
-          .values({ realm: 'USER', roleCode: 'USER', username: input.username, phone: input.phone, email: input.email, name: input.username, passwordHash: input.passwordHash })
+          .values({
+            realm: 'USER',
+            roleCode: 'USER',
+            username: input.username,
+            phone: input.phone,
+            email: input.email,
+            name: input.username,
+            passwordHash: input.passwordHash,
+            locale: input.locale ?? DEFAULT_ACCOUNT_LOCALE,
+          })
           .returning()
       )[0]!,
 

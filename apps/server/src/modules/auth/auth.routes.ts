@@ -4,6 +4,7 @@ import {
   MSG,
   changePasswordSchema,
   findPasswordSchema,
+  localeBodySchema,
   loginSchema,
   registerSchema,
   staffLoginSchema,
@@ -91,6 +92,11 @@ export async function authRoutes(base: FastifyInstance, opts: AuthRoutesOptions)
 
   app.get('/admin/user/account', { preHandler: requireRealmPendingPasswordChange(sessions, 'ADMIN', 'EXPERT') }, async (request) =>
     ok(await auth.staffInfo(authOf(request))),
+  );
+
+  // The web's language while signed in: the language the account's notices reach it in.
+  app.put('/user/locale', { schema: { body: localeBodySchema }, onRequest: anyRealm }, async (request) =>
+    ok(await auth.setLocale(authOf(request), request.body.locale)),
   );
 
   app.put('/user/agreement', { preHandler: requireRealm(sessions, 'USER', 'EXPERT') }, async (request) => {

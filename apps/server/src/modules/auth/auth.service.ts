@@ -3,6 +3,7 @@ import {
   EXPERT_FINAL_MENU_CODE,
   EXPERT_MENUS,
   VALIDATION_MSG,
+  type AccountLocale,
   type ChangePasswordInput,
   type FindPasswordInput,
   type LoginInput,
@@ -15,9 +16,10 @@ import {
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.js';
 import { recordOperation } from '../audit/operation-log.js';
-import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { admitPasswordCheck, hashPassword, verifyPassword } from '../../lib/password.js';
 import { captchaSubject } from '../captcha/captcha.service.js';
 import { SMS_MSG } from '../sms/sms.service.js';
+import { updateAccount } from './account-store.js';
 import type { AccountRow, AuthRepository, LoginResult } from './auth.repository.js';
 import type { AuthContext, SessionService } from './session.service.js';
 
@@ -140,9 +142,11 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
     throw error;
   }
 
-  async function passwordLogin(realm: Realm, input: { username: string; password: string; imageKey?: string }, meta: ClientMeta) {
+  async function passwordLogin(realm: Realm, input: { username: string; password: string; imageKey?: string; locale?: AccountLocale }, meta: ClientMeta) {
     const account =
       (await repo.findByUsername(realm, input.username)) ?? (realm === 'EXPERT' ? await repo.findExpertByCodeOrPhone(input.username) : undefined);
+    // Before the captcha's nonce is used up: a busy refusal is retried with the same nonce (lib/password.ts).
+    admitPasswordCheck();
     const failures = await failuresOf(realm, input.username, account);
     await gateCaptcha(realm, input.username, 'PASSWORD', input.imageKey, account, failures, meta);
     await assertNotLocked(realm, input.username, 'PASSWORD', account, failures, meta);
@@ -152,14 +156,14 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
       // The same answer for an unknown name and a wrong password: no remaining tries, no hint.
       return failed(realm, input.username, 'PASSWORD', account, failures, meta, badRequest(AUTH_MSG.badCredentials));
     }
-    return finishLogin(realm, account, input.username, 'PASSWORD', meta);
+    return finishLogin(realm, account, input.username, 'PASSWORD', meta, input.locale);
   }
 
   /**
    * Participants' phone + SMS code. An unregistered phone goes through the same steps (its code,
    * if one was requested, was stored but never sent), so it answers as a wrong code does.
    */
-  async function smsLogin(input: { phone: string; smsCode: string; imageKey?: string }, meta: ClientMeta) {
+  async function smsLogin(input: { phone: string; smsCode: string; imageKey?: string; locale?: AccountLocale }, meta: ClientMeta) {
     const account = await repo.findByPhone('USER', input.phone);
     const failures = await failuresOf('USER', input.phone, account);
     await gateCaptcha('USER', input.phone, 'SMS', input.imageKey, account, failures, meta);
@@ -174,10 +178,11 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
     }
     // Only a guess can match a code that was never sent: it is a wrong code all the same.
     if (!account) return failed('USER', input.phone, 'SMS', account, failures, meta, badRequest(SMS_MSG.wrongCode));
-    return finishLogin('USER', account, input.phone, 'SMS', meta);
+    return finishLogin('USER', account, input.phone, 'SMS', meta, input.locale);
   }
 
-  async function finishLogin(realm: Realm, account: AccountRow, identifier: string, method: 'PASSWORD' | 'SMS', meta: ClientMeta) {
+  /** `locale`: the page's language, which becomes the account's (the language of its notices). */
+  async function finishLogin(realm: Realm, account: AccountRow, identifier: string, method: 'PASSWORD' | 'SMS', meta: ClientMeta, locale?: AccountLocale) {
     if (!account.enabled) {
       await record(realm, identifier, method, 'DISABLED', meta, account.id);
       throw badRequest(AUTH_MSG.disabled);
@@ -186,6 +191,7 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
     const session = await db.transaction(async (tx) => {
       const created = await sessions.create({ realm, accountId: account.id, ip: meta.ip, userAgent: meta.userAgent }, tx);
       await repo.touchLogin(account.id, at, tx);
+      if (locale && locale !== account.locale) await updateAccount(tx, account.id, { locale });
       await repo.recordLogin({ realm, identifier, method, result: 'SUCCESS', accountId: account.id, ip: meta.ip, userAgent: meta.userAgent, createdAt: at }, tx);
       return created;
     });
@@ -280,6 +286,16 @@ export function createAuthService({ db, repo, sessions, captcha, sms, now = () =
     },
 
     logout: (ctx: AuthContext) => sessions.revoke(ctx.sessionId, 'LOGOUT'),
+
+    /**
+     * PUT /user/locale: the signed-in account's language (the web's language switch), which its
+     * notices are sent in from now on (docs/decisions.md, "English"). Any realm.
+     */
+    async setLocale(ctx: AuthContext, locale: AccountLocale): Promise<{ locale: AccountLocale }> {
+      const row = await db.transaction((tx) => updateAccount(tx, ctx.accountId, { locale }));
+      if (!row) throw unauthorized();
+      return { locale: row.locale };
+    },
 
     async agree(ctx: AuthContext, meta?: ClientMeta) {
       await db.transaction(async (tx) => {

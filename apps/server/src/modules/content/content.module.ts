@@ -80,7 +80,7 @@ export async function registerContent(
     }
   };
 
-  const messages = createMessagesService(createMessagesRepository(db));
+  const messages = createMessagesService(createMessagesRepository(db), db);
   const documents = createDocumentsService({ db, repo: createDocumentsRepository(db), storage });
 
   await api.register(async (scope) => {

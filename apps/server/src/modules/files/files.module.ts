@@ -6,6 +6,8 @@ import { watchEventLoopLag } from '../../lib/event-loop-lag.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import type { IdentityServices } from '../auth/identity.module.js';
+import { createDirectUploads } from './direct-upload.service.js';
+import { directUploadRoutes } from './direct-upload.routes.js';
 import type { AccessRules } from './files.access.js';
 import { createFilesRepository } from './files.repository.js';
 import { filesRoutes } from './files.routes.js';
@@ -50,16 +52,20 @@ export async function registerFiles(
     api.log.warn('FILE_LINK_SECRET is not set: file links are signed with a per-process key and stop working at restart or on another instance');
   }
   const links = createLinkSigner(config.files.linkSecret ? Buffer.from(config.files.linkSecret) : randomBytes(32), config.files.linkTtlSeconds);
+  const repo = createFilesRepository(database.db);
+  const adminCan: AccessRules['adminCan'] = (ctx, code) => identity.permissions.can(ctx, code);
+  const direct = createDirectUploads({ db: database.db, repo, storage, rules: { adminCan } });
   const files = createFilesService({
     db: database.db,
-    repo: createFilesRepository(database.db),
+    repo,
     storage,
+    sweeps: [(maxAgeMs, now) => direct.sweep(maxAgeMs, now)],
     pieces,
     links,
     now: options.now,
     limits: { piecesInFlight: config.files.maxPiecesInFlight, piecesWaiting: config.files.maxPiecesWaiting },
     rules: {
-      adminCan: (ctx, code) => identity.permissions.can(ctx, code),
+      adminCan,
       isExpertAssigned: options.isExpertAssigned ?? (async () => false),
       canReadDocumentFile: options.canReadDocumentFile ?? (async () => false),
       expertFileView: options.expertFileView ?? (async (_expertId, file) => ({ name: file.originalName, blind: true, download: 'none', watermark: [] })),
@@ -69,6 +75,7 @@ export async function registerFiles(
   const stopLagWatch = watchEventLoopLag(LAG_SAMPLE_MS, (lag) => files.observeEventLoopLag(lag));
   api.addHook('onClose', async () => stopLagWatch());
   await api.register(filesRoutes, { service: files, sessions: identity.sessions, incomingPath: () => pieces.incomingPath() });
+  await api.register(directUploadRoutes, { direct, sessions: identity.sessions });
   await api.register(speedRoutes, { sessions: identity.sessions });
 
   // Leftover pieces are swept by a daily durable job (app.ts, kind files.sweep): one instance runs it.

@@ -1,10 +1,12 @@
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { attachments } from '../../db/schema/files.js';
+import { attachments, directUploads } from '../../db/schema/files.js';
 import { accountsView, sessionsView } from '../auth/auth.read-model.js';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 export type NewAttachment = typeof attachments.$inferInsert;
+export type DirectUploadRow = typeof directUploads.$inferSelect;
+export type NewDirectUpload = typeof directUploads.$inferInsert;
 
 /**
  * Sets which of `ids` (files of one origin) are public links: those in `publicIds` are, the others
@@ -26,9 +28,61 @@ export function createFilesRepository(db: Db) {
       return row!;
     },
 
-    async findByUniqueNo(uniqueNo: string): Promise<AttachmentRow | undefined> {
-      const [row] = await db.select().from(attachments).where(eq(attachments.uniqueNo, uniqueNo)).limit(1);
+    async findByUniqueNo(uniqueNo: string, tx: Db = db): Promise<AttachmentRow | undefined> {
+      const [row] = await tx.select().from(attachments).where(eq(attachments.uniqueNo, uniqueNo)).limit(1);
       return row;
+    },
+
+    // Direct uploads (docs/files.md, "Direct upload").
+
+    async insertDirect(values: NewDirectUpload): Promise<DirectUploadRow> {
+      const [row] = await db.insert(directUploads).values(values).returning();
+      return row!;
+    },
+
+    async findDirect(id: string): Promise<DirectUploadRow | undefined> {
+      const [row] = await db.select().from(directUploads).where(eq(directUploads.id, id)).limit(1);
+      return row;
+    },
+
+    /** The upload locked for its completion: a second completion waits here, then finds it done. */
+    async lockDirect(tx: Db, id: string): Promise<DirectUploadRow | undefined> {
+      const [row] = await tx.select().from(directUploads).where(eq(directUploads.id, id)).for('update').limit(1);
+      return row;
+    },
+
+    async updateDirect(tx: Db, id: string, values: Partial<Pick<DirectUploadRow, 'status' | 'uniqueNo'>>): Promise<void> {
+      await tx.update(directUploads).set({ ...values, updatedAt: new Date() }).where(eq(directUploads.id, id));
+    },
+
+    /** Adds the checksums parts are signed for (one statement: concurrent signings of one upload each keep theirs). */
+    async signDirectParts(id: string, sums: Record<string, string>): Promise<void> {
+      await db
+        .update(directUploads)
+        .set({ partSha256: sql`${directUploads.partSha256} || ${JSON.stringify(sums)}::jsonb`, updatedAt: new Date() })
+        .where(eq(directUploads.id, id));
+    },
+
+    /** Open uploads untouched since `before` (the sweep aborts them), a batch at a time. */
+    async staleOpenDirect(before: Date, limit: number): Promise<DirectUploadRow[]> {
+      return db
+        .select()
+        .from(directUploads)
+        .where(and(eq(directUploads.status, 'OPEN'), lt(directUploads.updatedAt, before)))
+        .limit(limit);
+    },
+
+    async deleteDirect(id: string): Promise<void> {
+      await db.delete(directUploads).where(eq(directUploads.id, id));
+    },
+
+    /** Finished (done or aborted) uploads older than `before`: nobody completes them again. */
+    async deleteFinishedDirect(before: Date): Promise<number> {
+      const rows = await db
+        .delete(directUploads)
+        .where(and(ne(directUploads.status, 'OPEN'), lt(directUploads.updatedAt, before)))
+        .returning({ id: directUploads.id });
+      return rows.length;
     },
 
     /** Who a signed link was issued to, as the access rules need it. */

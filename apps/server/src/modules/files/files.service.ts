@@ -101,6 +101,8 @@ export interface FilesServiceDeps {
   limits?: UploadLimits;
   /** The admission's clock (ms; Date.now by default). */
   now?: (() => number) | undefined;
+  /** More leftovers the daily sweep clears (direct uploads: direct-upload.service.ts). */
+  sweeps?: Array<(maxAgeMs: number, now?: Date) => Promise<number>>;
 }
 
 /** What uploads may hold of one instance at a time. */
@@ -143,6 +145,76 @@ export function uniqueNoOf(filePath: string): string | null {
   return UNIQUE_NO_PATTERN.test(uniqueNo) ? uniqueNo : null;
 }
 
+/** 403 unless the caller's realm (and, for staff, button) may upload `origin` (docs/files.md, "Who may upload which origin"). */
+export async function assertMayUpload(rules: Pick<AccessRules, 'adminCan'>, auth: AuthContext, origin: AttachmentOrigin): Promise<void> {
+  const rule = UPLOAD_RULES[origin];
+  if (auth.realm !== rule.uploader) throw forbidden(UPLOAD_MSG.originNotAllowed);
+  if (rule.button && !(await rules.adminCan(auth, rule.button))) throw forbidden(UPLOAD_MSG.originNotAllowed);
+}
+
+/** 400 with the name's problem (empty, a path, controls, too long), else nothing. */
+export function checkName(name: string): void {
+  const problem = fileNameProblem(name);
+  if (problem) throw badRequest(problem, { field: 'name' });
+}
+
+/** A new storage key, `yyyy/mm/<uuid>` (docs/files.md, "Storage"), with the uuid it ends in. */
+export function newStorageKey(): { id: string; storageKey: string } {
+  const id = randomUUID();
+  const at = new Date();
+  return { id, storageKey: `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${id}` };
+}
+
+/** A new public handle: 16 random bytes, base64url (22 characters). */
+export const newUniqueNo = (): string => randomBytes(16).toString('base64url');
+
+/** Fresh ids for a file about to be stored. */
+export function newPlan(file: { size: number; sha256: string }): StorePlan {
+  return { ...newStorageKey(), uniqueNo: newUniqueNo(), size: file.size, sha256: file.sha256 };
+}
+
+/**
+ * The row of an object already in storage (and, for staff, the operation record), in the
+ * caller's transaction: every upload path records its file here.
+ */
+export async function recordAttachment(tx: Db, repo: FilesRepository, uploader: Uploader, origin: AttachmentOrigin, name: string, plan: StorePlan): Promise<AttachmentRow> {
+  const extension = extensionOfName(name);
+  const inserted = await repo.insert(tx, {
+    id: plan.id,
+    uniqueNo: plan.uniqueNo,
+    ownerId: uploader.auth.accountId,
+    origin,
+    originalName: name,
+    extension,
+    mimeType: mimeOfExtension(extension),
+    size: plan.size,
+    sha256: plan.sha256,
+    storageKey: plan.storageKey,
+    isPublic: UPLOAD_RULES[origin].isPublic,
+  });
+  if (uploader.auth.realm !== 'USER') {
+    await recordOperation(tx, uploader, {
+      action: 'file:upload',
+      targetType: 'attachment',
+      targetId: inserted.uniqueNo,
+      summary: `上传附件 ${name}（${origin}，${plan.size} 字节）`,
+    });
+  }
+  return inserted;
+}
+
+/** The answer of a finished chunked (or direct) upload: the stored file with every piece received. */
+export const completeAnswer = (id: string, chunks: number, file: UploadedFile): PieceUploadAnswer => ({
+  complete: true,
+  id,
+  chunks,
+  received: Array.from({ length: chunks }, (_, i) => i),
+  ...file,
+});
+
+/** The answer while pieces are missing. */
+export const pendingAnswer = (id: string, chunks: number, received: number[]): PieceUploadAnswer => ({ complete: false, id, chunks, received, filePath: null });
+
 export function createFilesService(deps: FilesServiceDeps) {
   const { db, repo, storage, pieces, links, rules } = deps;
   const maxPieces = deps.limits?.piecesInFlight ?? DEFAULT_PIECES_IN_FLIGHT;
@@ -177,24 +249,7 @@ export function createFilesService(deps: FilesServiceDeps) {
   const writesDone = (id: string) =>
     writers.has(id) ? new Promise<void>((resolve) => idle.set(id, [...(idle.get(id) ?? []), resolve])) : Promise.resolve();
 
-  async function assertMayUpload(auth: AuthContext, origin: AttachmentOrigin): Promise<void> {
-    const rule = UPLOAD_RULES[origin];
-    if (auth.realm !== rule.uploader) throw forbidden(UPLOAD_MSG.originNotAllowed);
-    if (rule.button && !(await rules.adminCan(auth, rule.button))) throw forbidden(UPLOAD_MSG.originNotAllowed);
-  }
-
-  function checkName(name: string): void {
-    const problem = fileNameProblem(name);
-    if (problem) throw badRequest(problem, { field: 'name' });
-  }
-
-  /** Fresh ids for a file about to be stored. */
-  function newPlan(file: { size: number; sha256: string }): StorePlan {
-    const id = randomUUID();
-    const at = new Date();
-    const storageKey = `${at.getUTCFullYear()}/${String(at.getUTCMonth() + 1).padStart(2, '0')}/${id}`;
-    return { id, uniqueNo: randomBytes(16).toString('base64url'), storageKey, size: file.size, sha256: file.sha256 };
-  }
+  const mayUpload = (auth: AuthContext, origin: AttachmentOrigin) => assertMayUpload(rules, auth, origin);
 
   /** Stores a complete, checked local file and records it; nothing remains if any step fails. */
   async function store(uploader: Uploader, origin: AttachmentOrigin, name: string, path: string, plan: StorePlan): Promise<UploadedFile> {
@@ -204,32 +259,8 @@ export function createFilesService(deps: FilesServiceDeps) {
 
   /** The row (and, for staff, the operation record) of an object already in storage. */
   async function record(uploader: Uploader, origin: AttachmentOrigin, name: string, plan: StorePlan): Promise<UploadedFile> {
-    const extension = extensionOfName(name);
     try {
-      const row = await db.transaction(async (tx) => {
-        const inserted = await repo.insert(tx, {
-          id: plan.id,
-          uniqueNo: plan.uniqueNo,
-          ownerId: uploader.auth.accountId,
-          origin,
-          originalName: name,
-          extension,
-          mimeType: mimeOfExtension(extension),
-          size: plan.size,
-          sha256: plan.sha256,
-          storageKey: plan.storageKey,
-          isPublic: UPLOAD_RULES[origin].isPublic,
-        });
-        if (uploader.auth.realm !== 'USER') {
-          await recordOperation(tx, uploader, {
-            action: 'file:upload',
-            targetType: 'attachment',
-            targetId: inserted.uniqueNo,
-            summary: `上传附件 ${name}（${origin}，${plan.size} 字节）`,
-          });
-        }
-        return inserted;
-      });
+      const row = await db.transaction((tx) => recordAttachment(tx, repo, uploader, origin, name, plan));
       return toUploadedFile(row);
     } catch (err) {
       await storage.delete(plan.storageKey).catch(() => {});
@@ -237,20 +268,14 @@ export function createFilesService(deps: FilesServiceDeps) {
     }
   }
 
-  const pending = (id: string, chunks: number, received: number[]): PieceUploadAnswer => ({ complete: false, id, chunks, received, filePath: null });
-  const done = (id: string, chunks: number, file: UploadedFile): PieceUploadAnswer => ({
-    complete: true,
-    id,
-    chunks,
-    received: Array.from({ length: chunks }, (_, i) => i),
-    ...file,
-  });
+  const pending = pendingAnswer;
+  const done = completeAnswer;
 
   /** The checks a piece passes before any of its bytes are kept. */
   async function checkPieceFields(uploader: Uploader, input: PieceInput): Promise<void> {
     const { origin, id, name, chunks, chunk } = input;
     if (!UPLOAD_ID_PATTERN.test(id)) throw badRequest(UPLOAD_MSG.badUploadId, { field: 'id' });
-    await assertMayUpload(uploader.auth, origin);
+    await mayUpload(uploader.auth, origin);
     checkName(name);
     const maxChunks = pieceCountOf(UPLOAD_RULES[origin].maxBytes);
     if (chunks < 1 || chunk < 0 || chunk >= chunks) throw badRequest(UPLOAD_MSG.badChunk, { field: 'chunk' });
@@ -515,7 +540,7 @@ export function createFilesService(deps: FilesServiceDeps) {
     /** A whole small file in one request, with the same checks as a joined upload. */
     async uploadSingle(uploader: Uploader, input: { origin: AttachmentOrigin; name: string }, body: ReceivedFile): Promise<UploadedFile> {
       try {
-        await assertMayUpload(uploader.auth, input.origin);
+        await mayUpload(uploader.auth, input.origin);
         checkName(input.name);
         const problem = uploadProblem(input.origin, input.name, body.size);
         if (problem) throw badRequest(problem);
@@ -627,9 +652,11 @@ export function createFilesService(deps: FilesServiceDeps) {
       return presignDownload(storage, { ...row, originalName: name }, disposition);
     },
 
-    /** Removes pieces of uploads idle for `maxAgeMs`. */
-    sweep(maxAgeMs: number, now?: Date): Promise<number> {
-      return pieces.sweep(maxAgeMs, now);
+    /** Removes pieces of uploads idle for `maxAgeMs`, and the other leftovers of `deps.sweeps`. */
+    async sweep(maxAgeMs: number, now?: Date): Promise<number> {
+      let removed = await pieces.sweep(maxAgeMs, now);
+      for (const sweep of deps.sweeps ?? []) removed += await sweep(maxAgeMs, now);
+      return removed;
     },
   };
 

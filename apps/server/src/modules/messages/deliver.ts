@@ -10,6 +10,8 @@ export interface Delivery {
   segment?: Record<string, unknown> | null;
   senderId?: string | null;
   accountIds: string[];
+  /** An event notice's event and variables (notifyEvent), so the inbox can render it per reader. */
+  event?: { code: string; vars: Record<string, string> };
 }
 
 /**
@@ -27,6 +29,8 @@ export async function deliverMessage(tx: Db, delivery: Delivery): Promise<string
       audience: delivery.audience ?? 'ACCOUNTS',
       segment: delivery.segment ?? null,
       senderId: delivery.senderId ?? null,
+      eventCode: delivery.event?.code ?? null,
+      vars: delivery.event?.vars ?? null,
     })
     .returning({ id: messages.id });
   const ids = [...new Set(delivery.accountIds)];
@@ -43,7 +47,7 @@ export async function deliverMessage(tx: Db, delivery: Delivery): Promise<string
  * neither writes the message twice nor loses a slice. Messages are owned here (docs/architecture.md,
  * "Database"); the bulk send calls these in its own transactions.
  */
-export async function batchMessage(tx: Db, batchId: string, message: Omit<Delivery, 'accountIds'>): Promise<string> {
+export async function batchMessage(tx: Db, batchId: string, message: Omit<Delivery, 'accountIds' | 'event'>): Promise<string> {
   const [existing] = await tx.select({ id: messages.id }).from(messages).where(eq(messages.batchId, batchId)).limit(1);
   if (existing) return existing.id;
   const [row] = await tx

@@ -8,6 +8,8 @@ export interface InboxRow {
   title: string;
   body: string;
   kind: 'SYSTEM' | 'ADMIN';
+  eventCode: string | null;
+  vars: Record<string, string> | null;
   readAt: Date | null;
   createdAt: Date;
 }
@@ -17,6 +19,8 @@ const inboxColumns = {
   title: messages.title,
   body: messages.body,
   kind: messages.kind,
+  eventCode: messages.eventCode,
+  vars: messages.vars,
   readAt: messageRecipients.readAt,
   createdAt: messageRecipients.createdAt,
 };

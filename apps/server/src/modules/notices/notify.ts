@@ -1,8 +1,10 @@
-import { readSettings, type TemplateEventCode } from '@contest/shared';
+import { inArray } from 'drizzle-orm';
+import { readSettings, type AccountLocale, type TemplateEventCode } from '@contest/shared';
 import type { Db } from '../../db/client.js';
+import { accountsView } from '../auth/auth.read-model.js';
 import { deliverMessage } from '../messages/deliver.js';
 import { createSettingsRepository } from '../settings/settings.repository.js';
-import { eventTemplate, renderEvent, renderTexts, type RenderedEvent, type TemplateVars } from '../templates/render.js';
+import { eventTemplate, renderTexts, type RenderedEvent, type TemplateVars } from '../templates/render.js';
 import { enqueueEmailNotice, queueSmsNotice } from './notice-outbox.js';
 
 export interface EventNotice {
@@ -53,17 +55,21 @@ export async function noticeChannels(tx: Db, code: TemplateEventCode): Promise<{
  * turn off are skipped.
  */
 export async function notifyEvent(tx: Db, notice: EventNotice): Promise<EventNoticeResult> {
-  const rendered = await renderEvent(tx, notice.code, notice.vars);
+  const template = await eventTemplate(tx, notice.code);
+  const rendered = renderTexts(notice.code, template, notice.vars);
   const accountIds = [...new Set(notice.accountIds)];
   const result: EventNoticeResult = { rendered, messageId: null, sms: 0, email: 0 };
   if (accountIds.length === 0) return result;
   if (rendered.insite) {
+    // The Chinese as sent, with the event and its variables: the inbox renders each reader's
+    // language from them (docs/decisions.md, "English").
     result.messageId = await deliverMessage(tx, {
       title: rendered.insite.title,
       body: rendered.insite.body,
       kind: 'SYSTEM',
       senderId: notice.senderId ?? null,
       accountIds,
+      event: { code: notice.code, vars: definedVars(notice.vars) },
     });
   }
   if (!rendered.sms && !rendered.email) return result;
@@ -71,14 +77,39 @@ export async function notifyEvent(tx: Db, notice: EventNotice): Promise<EventNot
   const settings = needSettings ? await notifySettings(tx) : null;
   const smsOn = notice.sms ?? settings?.sms ?? false;
   const emailOn = notice.email ?? settings?.email ?? false;
+  if (!(rendered.sms && smsOn) && !(rendered.email && emailOn)) return result;
+  // SMS and email in each recipient's language (the account's locale, read through `tx`).
+  const locales = await localesOf(tx, accountIds);
+  const byLocale = new Map<AccountLocale, RenderedEvent>([['zh-CN', rendered]]);
+  const renderedFor = (locale: AccountLocale) => {
+    let r = byLocale.get(locale);
+    if (!r) byLocale.set(locale, (r = renderTexts(notice.code, template, notice.vars, locale)));
+    return r;
+  };
   for (const accountId of accountIds) {
-    if (rendered.sms && smsOn) {
-      const { templateKey, params, text } = rendered.sms;
+    const mine = renderedFor(locales.get(accountId) ?? 'zh-CN');
+    if (mine.sms && smsOn) {
+      const { templateKey, params, text } = mine.sms;
       if (await queueSmsNotice(tx, { accountId, templateKey, params, text })) result.sms += 1;
     }
-    if (rendered.email && emailOn) {
-      if (await enqueueEmailNotice(tx, { accountId, subject: rendered.email.subject, text: rendered.email.text, templateKey: notice.code })) result.email += 1;
+    if (mine.email && emailOn) {
+      if (await enqueueEmailNotice(tx, { accountId, subject: mine.email.subject, text: mine.email.text, templateKey: notice.code })) result.email += 1;
     }
   }
   return result;
+}
+
+/** The variables that have a value (what the message row keeps). */
+function definedVars(vars: TemplateVars): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Each account's language; an unknown id reads as Chinese. */
+async function localesOf(tx: Db, accountIds: readonly string[]): Promise<Map<string, AccountLocale>> {
+  const out = new Map<string, AccountLocale>();
+  for (let i = 0; i < accountIds.length; i += 1000) {
+    const rows = await tx.select({ id: accountsView.id, locale: accountsView.locale }).from(accountsView).where(inArray(accountsView.id, accountIds.slice(i, i + 1000)));
+    for (const r of rows) out.set(r.id, r.locale);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { messageTemplates } from '../../db/schema/templates.js';
 import { accountsView } from '../auth/auth.read-model.js';
 
 export type TemplateRow = typeof messageTemplates.$inferSelect;
-export type TemplateValues = Pick<TemplateRow, 'name' | 'channels' | 'subject' | 'body' | 'smsText' | 'smsTemplateId'>;
+export type TemplateValues = Pick<TemplateRow, 'name' | 'channels' | 'subject' | 'body' | 'smsText' | 'subjectEn' | 'bodyEn' | 'smsTextEn' | 'smsTemplateId'>;
 
 /** message_templates: a handful of event templates and the bulk ones, read whole. */
 export function createTemplatesRepository(db: Db) {

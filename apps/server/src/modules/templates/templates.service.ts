@@ -18,7 +18,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
-import { eventDefaults } from './render.js';
+import { englishTexts, eventDefaults } from './render.js';
 import type { TemplateRow, TemplatesRepository, TemplateValues } from './templates.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,6 +49,10 @@ function present(code: TemplateEventCode | null, row: TemplateRow | null, editor
     subject: row?.subject ?? d!.subject,
     body: row?.body ?? d!.body,
     smsText: row?.smsText ?? d!.smsText,
+    // Event templates: the English in force (stored, or the English default while never set).
+    ...(code
+      ? (({ subject, body, smsText }) => ({ subjectEn: subject, bodyEn: body, smsTextEn: smsText }))(englishTexts(code, row ?? d!))
+      : { subjectEn: row?.subjectEn ?? '', bodyEn: row?.bodyEn ?? '', smsTextEn: row?.smsTextEn ?? '' }),
     smsTemplateId: row?.smsTemplateId ?? null,
     enabled: row?.enabled ?? true,
     version: row?.version ?? 0,
@@ -64,6 +68,9 @@ function checkVariables(code: TemplateEventCode | null, body: TemplateBody): voi
     ['subject', body.subject],
     ['body', body.body],
     ['smsText', body.smsText],
+    ['subjectEn', body.subjectEn ?? ''],
+    ['bodyEn', body.bodyEn ?? ''],
+    ['smsTextEn', body.smsTextEn ?? ''],
   ];
   const allowed = variablesOf(code);
   const unknown = unknownTemplateVariables(
@@ -75,12 +82,16 @@ function checkVariables(code: TemplateEventCode | null, body: TemplateBody): voi
   throw badRequest(unknownVariablesMessage(unknown), { reason: 'UNKNOWN_VARIABLE', field, variables: unknown, allowed: [...allowed] });
 }
 
-const valuesOf = (body: TemplateBody): TemplateValues => ({
+/** What a save writes; an English text the body leaves out keeps the current one (`current`). */
+const valuesOf = (body: TemplateBody, current?: Pick<TemplateValues, 'subjectEn' | 'bodyEn' | 'smsTextEn'>): TemplateValues => ({
   name: body.name,
   channels: [...body.channels],
   subject: body.subject,
   body: body.body,
   smsText: body.smsText,
+  subjectEn: body.subjectEn ?? current?.subjectEn ?? null,
+  bodyEn: body.bodyEn ?? current?.bodyEn ?? null,
+  smsTextEn: body.smsTextEn ?? current?.smsTextEn ?? null,
   smsTemplateId: body.smsTemplateId,
 });
 
@@ -121,7 +132,18 @@ export function createTemplatesService({ db, repo, now = () => new Date() }: { d
     }
     checkVersion(0, expected);
     const d = eventDefaults(code);
-    const base = { name: TEMPLATE_EVENTS[code].name, channels: [...d.channels], subject: d.subject, body: d.body, smsText: d.smsText, smsTemplateId: null, enabled: true };
+    const base = {
+      name: TEMPLATE_EVENTS[code].name,
+      channels: [...d.channels],
+      subject: d.subject,
+      body: d.body,
+      smsText: d.smsText,
+      subjectEn: null,
+      bodyEn: null,
+      smsTextEn: null,
+      smsTemplateId: null,
+      enabled: true,
+    };
     const inserted = await repo.insertEvent(tx, code, { ...change(base), updatedBy: actor.auth.accountId, at });
     // Another administrator's first save won the insert: the caller saw version 0, which is gone.
     if (!inserted) throw badRequest(M.templateStale, { reason: 'STALE' });
@@ -178,7 +200,7 @@ export function createTemplatesService({ db, repo, now = () => new Date() }: { d
       return db.transaction(async (tx) => {
         if (key.kind === 'EVENT') {
           checkVariables(key.code, body);
-          const row = await saveEvent(tx, actor, key.code, body.version, (current) => ({ ...valuesOf(body), enabled: current.enabled }));
+          const row = await saveEvent(tx, actor, key.code, body.version, (current) => ({ ...valuesOf(body, current), enabled: current.enabled }));
           await recordOperation(tx, actor, {
             action: 'sms:template',
             targetType: 'message_template',
@@ -191,7 +213,7 @@ export function createTemplatesService({ db, repo, now = () => new Date() }: { d
         if (!locked || locked.code !== null) throw notFound(M.templateNotFound);
         checkVariables(null, body);
         checkVersion(locked.version, body.version);
-        const row = await repo.update(tx, locked, { ...valuesOf(body), updatedBy: actor.auth.accountId, at: now() });
+        const row = await repo.update(tx, locked, { ...valuesOf(body, locked), updatedBy: actor.auth.accountId, at: now() });
         await recordOperation(tx, actor, {
           action: 'sms:template',
           targetType: 'message_template',

@@ -104,7 +104,7 @@ describe('LoginForm', () => {
     await waitFor(() => expect(localStorage.getItem('AccessToken')).toBe('token-1'));
     expect(post).toHaveBeenCalledWith(
       '/login',
-      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-1', slidingDistance: 123.5 },
+      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-1', slidingDistance: 123.5, locale: 'zh-CN' },
       { silent: true },
     );
     expect(await screen.findByText('登录成功')).toBeTruthy();
@@ -139,7 +139,7 @@ describe('LoginForm', () => {
     expect(post).toHaveBeenCalledWith('/captcha/code/check', { realm: 'USER', account: 'demo1', imageKey: 'nonce-fresh', code: '654321' }, { silent: true });
     expect(post).toHaveBeenCalledWith(
       '/login',
-      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-fresh', slidingDistance: 0 },
+      { username: 'demo1', password: 'Demo@2025', imageKey: 'nonce-fresh', slidingDistance: 0, locale: 'zh-CN' },
       { silent: true },
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/my-sign'));
@@ -172,7 +172,7 @@ describe('LoginForm', () => {
     submit();
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/my-message'));
-    expect(post).toHaveBeenCalledWith('/login', { username: 'demo1', password: 'Demo@2025' }, { silent: true });
+    expect(post).toHaveBeenCalledWith('/login', { username: 'demo1', password: 'Demo@2025', locale: 'zh-CN' }, { silent: true });
     expect(screen.queryByRole('button', { name: 'pass-captcha' })).toBeNull();
     expect(localStorage.getItem('AccessToken')).toBe('token-1');
     expect(sessionStorage.getItem('redirectPath')).toBeNull();
@@ -197,6 +197,7 @@ describe('LoginForm', () => {
       password: 'Demo@2025',
       imageKey: 'nonce-1',
       slidingDistance: 123.5,
+      locale: 'zh-CN',
     });
     await waitFor(() => expect(localStorage.getItem('AccessToken')).toBe('token-1'));
   });
@@ -229,7 +230,7 @@ describe('LoginForm', () => {
     await waitFor(() => expect(explainOf('请输入验证码')).toBe(AUTH_MSG.locked));
     expect(post).toHaveBeenCalledWith(
       '/login',
-      { isPhoneLogin: true, phone: '13800000009', smsCode: '123456' },
+      { isPhoneLogin: true, phone: '13800000009', smsCode: '123456', locale: 'zh-CN' },
       { silent: true },
     );
   });
@@ -251,7 +252,7 @@ describe('LoginForm', () => {
     submit();
     await waitFor(() => expect(post).toHaveBeenCalledOnce());
     // No imageKey: nobody pressed the stand-in slider, the login went straight through.
-    expect(post).toHaveBeenCalledWith('/login', { isPhoneLogin: true, phone: '13800000001', smsCode: '123456' }, { silent: true });
+    expect(post).toHaveBeenCalledWith('/login', { isPhoneLogin: true, phone: '13800000001', smsCode: '123456', locale: 'zh-CN' }, { silent: true });
   });
 
   it('closing the slider cancels the login; the next submit asks again', async () => {

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Button, Form, Tabs, type FormInstance } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { pageAccountLocale } from '../../lib/account-locale';
 import { api } from '../../lib/api';
 import { closeAuthModal } from '../../lib/auth-modal';
 import { withCaptcha, type CaptchaCodeTarget } from '../../lib/captcha';
@@ -86,7 +87,7 @@ function useLoginSubmit<T extends object>(
         call: async (proof) => {
           setLoading(true);
           try {
-            const res = await api.post<LoginResult>('/login', { ...toBody(values), ...proof }, { silent: true });
+            const res = await api.post<LoginResult>('/login', { ...toBody(values), ...proof, locale: pageAccountLocale() }, { silent: true });
             return res.data;
           } finally {
             setLoading(false);

@@ -115,6 +115,7 @@ describe('RegisterForm', () => {
         email: 'new@example.com',
         phone: '13900000001',
         smsCode: '123456',
+        locale: 'zh-CN',
       },
       { silent: true },
     );

@@ -7,6 +7,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { MSG, VALIDATION_MSG } from '@contest/shared';
+import { pageAccountLocale } from '../../lib/account-locale';
 import { api } from '../../lib/api';
 import {
   FIELD_SCHEMAS,
@@ -91,6 +92,7 @@ export function RegisterForm({ onRegistered, onSwitchToLogin }: RegisterFormProp
           email: values.email,
           phone: values.phone,
           smsCode: values.smsCode,
+          locale: pageAccountLocale(),
         },
         { silent: true },
       );

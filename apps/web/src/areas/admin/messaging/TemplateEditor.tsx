@@ -29,10 +29,14 @@ export interface TemplateFormValues {
   subject: string;
   body: string;
   smsText: string;
+  /** English texts (event templates): sent to accounts whose language is English; empty sends the Chinese. */
+  subjectEn: string;
+  bodyEn: string;
+  smsTextEn: string;
   smsTemplateId: string;
 }
 
-type TextField = 'subject' | 'body' | 'smsText';
+type TextField = 'subject' | 'body' | 'smsText' | 'subjectEn' | 'bodyEn' | 'smsTextEn';
 type TextElement = HTMLInputElement | HTMLTextAreaElement;
 
 const NAME_MAX = 50;
@@ -49,22 +53,32 @@ export function templateFormValues(item: MessageTemplateItem | null): TemplateFo
     subject: item?.subject ?? '',
     body: item?.body ?? '',
     smsText: item?.smsText ?? '',
+    subjectEn: item?.subjectEn ?? '',
+    bodyEn: item?.bodyEn ?? '',
+    smsTextEn: item?.smsTextEn ?? '',
     smsTemplateId: item?.smsTemplateId ?? '',
   };
 }
 
-/** The form as the call's body; `version` is the one the editor loaded (absent for a new template). */
-export function toTemplateBody(values: TemplateFormValues, version?: number): TemplateBodyInput {
+/**
+ * The form as the call's body; `version` is the one the editor loaded (absent for a new template).
+ * `english`: an event template, whose English texts go along (bulk templates have none to edit).
+ */
+export function toTemplateBody(values: TemplateFormValues, version?: number, english = false): TemplateBodyInput {
   return {
     name: values.name.trim(),
     channels: MESSAGE_CHANNELS.filter((c) => values.channels.includes(c)),
     subject: values.subject.trim(),
     body: values.body,
     smsText: values.smsText.trim(),
+    ...(english ? { subjectEn: values.subjectEn.trim(), bodyEn: values.bodyEn, smsTextEn: values.smsTextEn.trim() } : {}),
     smsTemplateId: values.smsTemplateId.trim() || null,
     ...(version !== undefined ? { version } : {}),
   };
 }
+
+/** The English counterpart of each text field. */
+const ENGLISH_OF = { subject: 'subjectEn', body: 'bodyEn', smsText: 'smsTextEn' } as const;
 
 /** Which text fields the chosen channels use (in-site and email: title and text; SMS: its text). */
 export function fieldsOf(channels: readonly MessageChannel[]): TextField[] {
@@ -141,8 +155,15 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
   const subject = (Form.useWatch('subject', watch) as string | undefined) ?? '';
   const body = (Form.useWatch('body', watch) as string | undefined) ?? '';
   const smsText = (Form.useWatch('smsText', watch) as string | undefined) ?? '';
-  const shown = fieldsOf(channels);
-  const unknown = unknownTemplateVariables([subject, body, smsText], variables);
+  const subjectEn = (Form.useWatch('subjectEn', watch) as string | undefined) ?? '';
+  const bodyEn = (Form.useWatch('bodyEn', watch) as string | undefined) ?? '';
+  const smsTextEn = (Form.useWatch('smsTextEn', watch) as string | undefined) ?? '';
+  // Event templates have English texts (docs/decisions.md, "English"); bulk sends go out as typed.
+  const english = !!item?.code;
+  const shownChinese = fieldsOf(channels);
+  const shownEnglish = english ? shownChinese.map((f) => ENGLISH_OF[f as keyof typeof ENGLISH_OF]) : [];
+  const shown: TextField[] = [...shownChinese, ...shownEnglish];
+  const unknown = unknownTemplateVariables([subject, body, smsText, ...(english ? [subjectEn, bodyEn, smsTextEn] : [])], variables);
   const smsSample = fillTemplate(smsText.trim(), examples);
 
   const track = (name: TextField) => (event: FocusEvent<TextElement>) => {
@@ -197,7 +218,7 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
     setBusy('save');
     setFailure(null);
     try {
-      const answer = item ? await updateTemplate(item.key, toTemplateBody(values, item.version)) : await createTemplate(toTemplateBody(values));
+      const answer = item ? await updateTemplate(item.key, toTemplateBody(values, item.version, english)) : await createTemplate(toTemplateBody(values));
       void message.success(translate(answer.message));
       void queryClient.invalidateQueries({ queryKey: MESSAGING_QUERY_KEYS.templatesAll });
       onClose();
@@ -347,6 +368,29 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
                   <Input maxLength={64} placeholder={t('templates.editor.smsTemplateIdPlaceholder')} autoComplete="off" />
                 </Form.Item>
               </>
+            )}
+            {shownEnglish.length > 0 && (
+              <fieldset className="template-english" data-testid="template-english">
+                <legend>
+                  <Typography.Text strong>{t('templates.editor.english')}</Typography.Text>
+                </legend>
+                <Typography.Paragraph type="secondary">{t('templates.editor.englishHint')}</Typography.Paragraph>
+                {shownEnglish.includes('subjectEn') && (
+                  <Form.Item name="subjectEn" label={t('templates.subjectEn')} rules={[max(SUBJECT_MAX, TM.templateSubjectEnTooLong)]}>
+                    <Input maxLength={SUBJECT_MAX} showCount autoComplete="off" lang="en" onFocus={track('subjectEn')} />
+                  </Form.Item>
+                )}
+                {shownEnglish.includes('bodyEn') && (
+                  <Form.Item name="bodyEn" label={t('templates.bodyEn')} rules={[max(BODY_MAX, TM.templateBodyEnTooLong)]}>
+                    <Input.TextArea rows={4} maxLength={BODY_MAX} showCount lang="en" onFocus={track('bodyEn')} />
+                  </Form.Item>
+                )}
+                {shownEnglish.includes('smsTextEn') && (
+                  <Form.Item name="smsTextEn" label={t('templates.smsTextEn')} rules={[max(SMS_MAX, TM.templateSmsTextEnTooLong)]}>
+                    <Input.TextArea rows={3} maxLength={SMS_MAX} lang="en" onFocus={track('smsTextEn')} />
+                  </Form.Item>
+                )}
+              </fieldset>
             )}
           </Form>
         </Col>

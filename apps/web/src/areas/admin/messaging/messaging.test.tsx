@@ -78,6 +78,9 @@ const template = (over: Partial<MessageTemplateItem> = {}): MessageTemplateItem 
   subject: '',
   body: '',
   smsText: '{name}您好，请尽快提交材料。',
+  subjectEn: '',
+  bodyEn: '',
+  smsTextEn: '',
   smsTemplateId: 'GW-1',
   enabled: true,
   version: 1,
@@ -101,6 +104,9 @@ const eventTemplate = (over: Partial<MessageTemplateItem> = {}): MessageTemplate
     subject: '报名信息需修改',
     body: '您的团队需修改。',
     smsText: '【大赛】请修改',
+    subjectEn: 'Sign-up needs changes',
+    bodyEn: 'Your team needs changes.',
+    smsTextEn: '[Contest] Please make changes',
     smsTemplateId: null,
     version: 2,
     customized: true,
@@ -498,12 +504,61 @@ describe('消息模板', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(put).toHaveBeenCalledWith(
         '/admin/templates/TEAM_REVISING',
-        { name: '报名信息需修改', channels: ['INSITE', 'SMS'], subject: '报名信息需修改', body: '您的团队{teamName}需修改。', smsText: '【大赛】{reason}', smsTemplateId: null, version: 2 },
+        {
+          name: '报名信息需修改',
+          channels: ['INSITE', 'SMS'],
+          subject: '报名信息需修改',
+          body: '您的团队{teamName}需修改。',
+          smsText: '【大赛】{reason}',
+          subjectEn: 'Sign-up needs changes',
+          bodyEn: 'Your team needs changes.',
+          smsTextEn: '[Contest] Please make changes',
+          smsTemplateId: null,
+          version: 2,
+        },
         { silent: true },
       ),
     );
     expect(await screen.findByText(TM.templateSaved)).toBeTruthy();
     await waitFor(() => expect(callsTo(get, '/admin/templates').length).toBeGreaterThan(lists));
+  });
+
+  it('editor: an event template shows its English texts next to the Chinese, chips go into them, an unknown variable there is said, and they are saved (emptied too)', async () => {
+    mockGet(superAdmin(), { templates: page([eventTemplate()]) });
+    const put = vi.spyOn(api, 'put').mockImplementation(async (url: string, body: unknown) => {
+      if (url === '/admin/templates/TEAM_REVISING') return ok({ ...eventTemplate(), ...(body as object), version: 3 }, TM.templateSaved);
+      throw new Error(`unexpected PUT ${url}`);
+    });
+    renderRoute(`${NOTE}?tab=templates`);
+    const editor = await openEditor();
+    const english = within(editor).getByTestId('template-english');
+    expect(english.textContent).toContain('英文版本');
+    const subjectEn = field(editor, '英文标题');
+    const bodyEn = field(editor, '英文正文');
+    const smsEn = field(editor, '英文短信内容');
+    expect([subjectEn.value, bodyEn.value, smsEn.value]).toEqual(['Sign-up needs changes', 'Your team needs changes.', '[Contest] Please make changes']);
+
+    // A chip goes in at the cursor of an English field too.
+    placeCursor(bodyEn, 9);
+    clickChip(editor, 'teamName');
+    await waitFor(() => expect(bodyEn.value).toBe('Your team{teamName} needs changes.'));
+    fireEvent.change(subjectEn, { target: { value: 'About {score}' } });
+    expect((await within(editor).findByTestId('template-unknown')).textContent).toContain('模板中有未知变量：{score}');
+    fireEvent.change(subjectEn, { target: { value: 'Changes needed: {teamName}' } });
+    fireEvent.change(smsEn, { target: { value: '' } });
+    await waitFor(() => expect(within(editor).queryByTestId('template-unknown')).toBeNull());
+
+    fireEvent.click(within(editor).getByTestId('template-save'));
+    await waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    expect(put.mock.calls[0]![1]).toMatchObject({ subjectEn: 'Changes needed: {teamName}', bodyEn: 'Your team{teamName} needs changes.', smsTextEn: '' });
+    expect(await screen.findByText(TM.templateSaved)).toBeTruthy();
+  });
+
+  it('editor: a bulk template has no English texts', async () => {
+    mockGet(superAdmin(), { templates: page([template()]) });
+    renderRoute(`${NOTE}?tab=templates`);
+    const editor = await openEditor();
+    expect(within(editor).queryByTestId('template-english')).toBeNull();
   });
 
   it('editor: UNKNOWN_VARIABLE goes under its field; STALE offers a reload, after which the new version saves', async () => {

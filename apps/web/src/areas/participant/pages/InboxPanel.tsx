@@ -35,11 +35,17 @@ function noticeText(title: string, html: string) {
   );
 }
 
-const titleOf = (item: InboxMessage) => (item.kind === 'SYSTEM' && noticeTitle(item.title)) || item.title;
+/**
+ * On English pages a notice's English comes from the server (`en`: rendered from its event and the
+ * current template, docs/decisions.md, "English"); notices stored before events were kept fall
+ * back to recognising the default Chinese (notice-text.ts); anything else shows as sent.
+ */
+const titleOf = (item: InboxMessage, english: boolean) => (english && item.en?.title) || (item.kind === 'SYSTEM' && noticeTitle(item.title)) || item.title;
 
 /** The inbox: paged, unread first or newest first; opening a message reads it (and the badge drops). */
 export function InboxPanel() {
-  const { t } = useTranslation('participant');
+  const { t, i18n } = useTranslation('participant');
+  const english = (i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en');
   const { message } = useFeedback();
   const client = useQueryClient();
   const [order, setOrder] = useState<MessageOrder>('unread');
@@ -117,7 +123,7 @@ export function InboxPanel() {
                   onClick={() => void open(item)}
                 >
                   <Badge status={item.read ? 'default' : 'error'} />
-                  <span className="my-message__title">{titleOf(item)}</span>
+                  <span className="my-message__title">{titleOf(item, english)}</span>
                   {item.kind === 'SYSTEM' && <Tag className="my-message__kind">{t('inbox.system')}</Tag>}
                   <time className="my-message__time" dateTime={item.createdAt}>
                     {formatTime(item.createdAt)}
@@ -133,7 +139,7 @@ export function InboxPanel() {
       )}
       <Modal
         open={opened !== null}
-        title={opened ? titleOf(opened.item) : undefined}
+        title={opened ? titleOf(opened.item, english) : undefined}
         footer={null}
         width={640}
         onCancel={() => setOpened(null)}
@@ -143,7 +149,11 @@ export function InboxPanel() {
           <>
             <p className="my-message__meta">{formatTime(opened.item.createdAt)}</p>
             {opened.full ? (
-              (opened.item.kind === 'SYSTEM' && noticeText(opened.item.title, opened.full.body)) || <MessageBody html={opened.full.body} />
+              english && opened.full.en ? (
+                <MessageBody html={opened.full.en.body} />
+              ) : (
+                (opened.item.kind === 'SYSTEM' && noticeText(opened.item.title, opened.full.body)) || <MessageBody html={opened.full.body} />
+              )
             ) : (
               <Spin />
             )}

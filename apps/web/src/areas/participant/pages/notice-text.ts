@@ -2,8 +2,9 @@ import { ROUND_NAMES, TEMPLATE_EVENTS, type ReviewRound } from '@contest/shared'
 import { i18n } from '../../../i18n';
 
 /**
- * System notices of 我的消息 in the reader's language (docs/decisions.md, "English"). A message
- * stores only its rendered title and body, so the kind of notice is recognised by its default
+ * The fallback for system notices stored before messages kept their event (docs/decisions.md,
+ * "English"): newer ones come with the server's English (`InboxMessage.en`). Such an old message
+ * has only its rendered title and body, so the kind of notice is recognised by its default
  * template (TEMPLATE_EVENTS): the subject names it, the body gives its variables back. A notice
  * whose template was edited in 模板管理, or one of the results notices (whose variables are
  * Chinese sentences), matches nothing and shows as sent.

@@ -39,6 +39,7 @@ function message(id: string, read: boolean, over: Partial<InboxMessage> = {}): I
     id,
     title: `消息 ${id}`,
     body: `<p>正文 ${id}</p>`,
+    en: null,
     kind: 'SYSTEM',
     read,
     readAt: read ? '2025-06-01T00:00:00.000Z' : null,
@@ -191,6 +192,46 @@ describe('participant centre', { timeout: 20_000 }, () => {
       // Edited in 模板管理: the body no longer matches the default, so it shows as sent.
       fireEvent.click(screen.getAllByTestId('message-row')[1]!);
       await waitFor(() => expect(screen.getAllByTestId('message-body').some((b) => b.textContent === '组委会自拟的通知')).toBe(true));
+    });
+
+    it("in English shows the server's English of event notices (results, edited templates)", async () => {
+      const results = message('m1', false, {
+        title: '初赛结果公示',
+        body: '初赛结果已发布并进入公示期。您的项目「医保智审」：晋级决赛。',
+        en: { title: 'Preliminary Round results published', body: 'Your project "医保智审": Promoted to the final.<br />Good luck.' },
+      });
+      // The template was edited: no default to recognise, but the server renders the edited English.
+      const edited = message('m2', true, { title: '报名审核通过', body: '组委会自拟的通知', en: { title: 'Welcome aboard', body: 'A text of our own' } });
+      const answers = {
+        '/user/account': () => info({ hasUnReadMessage: true }),
+        '/messages/summary': () => ({ unreadCount: 1 }),
+        '/messages': (url: string) => {
+          if (url === '/messages') return page([results, edited]);
+          return [results, edited].find((m) => url === `/messages/${m.id}`)!;
+        },
+      };
+      mockGet(answers);
+      renderRoute('/my-message', { search: '?lang=en' });
+      const rows = await screen.findAllByTestId('message-row', {}, { timeout: 20_000 });
+      expect(rows.map((r) => r.querySelector('.my-message__title')!.textContent)).toEqual(['Preliminary Round results published', 'Welcome aboard']);
+      fireEvent.click(rows[0]!);
+      expect((await screen.findByTestId('message-body')).innerHTML).toBe('Your project "医保智审": Promoted to the final.<br>Good luck.');
+      fireEvent.click(screen.getAllByTestId('message-row')[1]!);
+      await waitFor(() => expect(screen.getAllByTestId('message-body').some((b) => b.textContent === 'A text of our own')).toBe(true));
+    });
+
+    it('in Chinese shows event notices as sent, whatever English they carry', async () => {
+      const results = message('m1', false, { title: '初赛结果公示', body: '您的项目「医保智审」：晋级决赛。', en: { title: 'Preliminary Round results published', body: 'Promoted' } });
+      mockGet({
+        '/user/account': () => info({ hasUnReadMessage: true }),
+        '/messages/summary': () => ({ unreadCount: 1 }),
+        '/messages': (url) => (url === '/messages' ? page([results]) : results),
+      });
+      renderRoute('/my-message');
+      const rows = await screen.findAllByTestId('message-row', {}, { timeout: 20_000 });
+      expect(rows[0]!.querySelector('.my-message__title')!.textContent).toBe('初赛结果公示');
+      fireEvent.click(rows[0]!);
+      expect((await screen.findByTestId('message-body')).textContent).toBe('您的项目「医保智审」：晋级决赛。');
     });
 
     it('shows the empty inbox', async () => {
