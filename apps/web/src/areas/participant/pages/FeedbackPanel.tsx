@@ -73,7 +73,7 @@ function FeedbackCard({ item, typeName, onPreview }: { item: FeedbackItem; typeN
 
 /** Feedback: send one (type, text, contact, up to three attachments) and follow the replies. */
 export function FeedbackPanel() {
-  const { t } = useTranslation('participant');
+  const { t, i18n } = useTranslation('participant');
   const { message } = useFeedback();
   const client = useQueryClient();
   const [form] = Form.useForm<FeedbackForm>();
@@ -96,7 +96,8 @@ export function FeedbackPanel() {
         contact: values.contact?.trim() || null,
         attachments: (values.attachments ?? []).map((file) => file.filePath),
       });
-      void message.success(res.message || t('feedback.sent'));
+      // The server's text is the spec's Chinese; English pages say it in English.
+      void message.success((i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en') ? t('feedback.sent') : res.message || t('feedback.sent'));
       form.resetFields();
       setPage(1);
       await client.invalidateQueries({ queryKey: FEEDBACK_LIST_QUERY_KEY });

@@ -71,7 +71,8 @@ export function InboxPanel() {
     setMarkingAll(true);
     try {
       const res = await readAllMessages();
-      void message.success(res.message || t('inbox.allRead'));
+      // The server's text is the spec's Chinese; English pages say it in English.
+      void message.success(english ? t('inbox.allRead') : res.message || t('inbox.allRead'));
       await refreshUnread(client);
     } catch {
       // Toasted by the client.

@@ -165,6 +165,24 @@ describe('participant centre', { timeout: 20_000 }, () => {
       await waitFor(() => expect(screen.getByTestId('message-row').dataset.read).toBe('true'));
     });
 
+    it('in English acknowledges marking all read in English, not with the server\'s Chinese', async () => {
+      let unread = 1;
+      mockGet({
+        '/user/account': () => info(),
+        '/messages/summary': () => ({ unreadCount: unread }),
+        '/messages': () => page([message('m1', unread === 0)]),
+      });
+      vi.spyOn(api, 'put').mockImplementation((async () => {
+        unread = 0;
+        return ok({ updated: 1 }, '已全部标记为已读');
+      }) as typeof api.put);
+      renderRoute('/my-message', { search: '?lang=en' });
+      await screen.findAllByTestId('message-row');
+      fireEvent.click(screen.getByRole('button', { name: /Mark all read/ }));
+      expect(await screen.findByText('All marked as read')).toBeTruthy();
+      expect(screen.queryByText('已全部标记为已读')).toBeNull();
+    });
+
     it('in English renders known system notices by their kind, with Beijing times; others as sent', async () => {
       const notice = message('m1', false, {
         title: '报名信息需修改',
@@ -306,6 +324,26 @@ describe('participant centre', { timeout: 20_000 }, () => {
       await waitFor(() => expect(screen.getAllByTestId('feedback-row')).toHaveLength(2));
       expect(screen.getAllByTestId('feedback-row')[0]!.textContent).toContain('待回复');
     });
+    it('in English acknowledges sent feedback in English, not with the server\'s Chinese', async () => {
+      mockGet({
+        '/user/account': () => info(),
+        '/messages/summary': () => ({ unreadCount: 0 }),
+        '/messages': () => page([]),
+        '/dic/module': () => ({ FEEDBACK_TYPE: [{ code: 'ADVICE', name: 'Suggestion' }] }),
+        '/dic/label': () => ({ FEEDBACK_TYPE: { ADVICE: 'Suggestion' } }),
+        '/feedback/my': () => page([]),
+      });
+      const post = vi.spyOn(api, 'post').mockImplementation((async () => ok(null, '反馈已提交')) as typeof api.post);
+      renderRoute('/my-message?tab=feedback&lang=en', { search: '?lang=en' });
+      fireEvent.mouseDown(await screen.findByRole('combobox'));
+      fireEvent.click(await screen.findByTitle('Suggestion'));
+      fireEvent.change(screen.getByPlaceholderText('Describe the problem or your suggestion'), { target: { value: 'Night mode please' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send feedback' }));
+      expect(await screen.findByText('Feedback sent')).toBeTruthy();
+      expect(post).toHaveBeenCalledTimes(1);
+      expect(screen.queryByText('反馈已提交')).toBeNull();
+    });
+
     it('names the feedback type in English on English pages, the Chinese name when it has no English one', async () => {
       const item = (id: string, type: string, typeName: string): FeedbackItem => ({
         id,
