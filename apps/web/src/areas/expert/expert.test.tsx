@@ -495,17 +495,21 @@ describe('expert area', { timeout: 60_000 }, () => {
     const { router } = renderRoute(`/expert/review-detail/${ID(1)}`);
     await screen.findByTestId('review-detail', {}, SLOW);
     const tabs = () => screen.getByTestId('console-tabs');
-    await waitFor(() => expect(within(tabs()).getByText('初赛评分 · 医保智能审核1号')).toBeTruthy());
+    // A tab's label: the page's title and the project's name (marked as content, in its own span).
+    const tabLabel = (text: string) => within(tabs()).getByText((_, el) => el?.hasAttribute('data-tab-path') === true && el.textContent === text);
+    const tabLabels = () => [...tabs().querySelectorAll('[data-tab-path]')].map((el) => el.textContent ?? '');
+    await waitFor(() => expect(tabLabel('初赛评分 · 医保智能审核1号')).toBeTruthy());
 
     void router.navigate(`/expert/review-detail/${ID(2)}`);
-    await waitFor(() => expect(within(tabs()).getByText('初赛评分 · 医保智能审核2号')).toBeTruthy());
+    await waitFor(() => expect(tabLabel('初赛评分 · 医保智能审核2号')).toBeTruthy());
     void router.navigate(`/expert/review-detail/${ID(1)}`);
     // Still one tab per project, the first one active again; blind: no team in any tab.
     await waitFor(() =>
-      expect(within(tabs()).getByText('初赛评分 · 医保智能审核1号').closest('[role="tab"]')!.getAttribute('aria-selected')).toBe('true'),
+      expect(tabLabel('初赛评分 · 医保智能审核1号').closest('[role="tab"]')!.getAttribute('aria-selected')).toBe('true'),
     );
-    const named = within(tabs()).getAllByText(/^初赛评分/);
-    expect(named.map((n) => n.textContent)).toEqual(['初赛评分 · 医保智能审核1号', '初赛评分 · 医保智能审核2号']);
+    expect(tabLabels().filter((text) => text.startsWith('初赛评分'))).toEqual(['初赛评分 · 医保智能审核1号', '初赛评分 · 医保智能审核2号']);
+    // The project's name is content (kept as written on English pages), the rest interface text.
+    expect(tabLabel('初赛评分 · 医保智能审核1号').querySelector('[data-user-content]')?.textContent).toBe('医保智能审核1号');
     expect(localStorage.getItem('expertTabs')).not.toContain('teamName');
   });
 
