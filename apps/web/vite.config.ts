@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { codeSplitting } from './build/chunking';
+import { codeSplitting, treeshake } from './build/chunking';
 import { initialJsReport } from './build/initial-js-report';
 import { TEST_FILES, isolatedTestFiles } from './build/test-isolation';
 
@@ -27,6 +27,7 @@ export default defineConfig({
       },
       // The home page's first load: see build/chunking.ts.
       output: { codeSplitting },
+      treeshake,
     },
   },
   test: {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { homeJs, initialJsReport, isForbiddenOnHome } from './initial-js-report';
+import { HOME_JS_BUDGET_BYTES, homeJs, initialJsReport, isForbiddenOnHome } from './initial-js-report';
 
 const SRC = '/repo/apps/web/src';
 
@@ -183,6 +184,24 @@ describe('initialJsReport', () => {
     const forbiddenOnly = run(initialJsReport(1000, { budget: false }), heavy);
     expect(forbiddenOnly.error).toHaveBeenCalledWith(expect.stringContaining('admin/expert code'));
     expect(forbiddenOnly.warn).toHaveBeenCalledWith(expect.stringContaining('over the'));
+  });
+
+  it('holds the home page to 215 KB gzip by default', () => {
+    expect(HOME_JS_BUDGET_BYTES).toBe(215 * 1024);
+    // An entry of 216 KB gzip (incompressible code) fails the default budget; 214 KB passes.
+    // Hash output: `noise` repeats itself over this length and would compress away.
+    let source = '';
+    for (let i = 0; source.length < 400 * 1024; i++) source += createHash('sha256').update(String(i)).digest('base64');
+    const entryOf = (kb: number) => {
+      // The shortest prefix of the noise that weighs at least `kb` KB gzip (to within 1 KB).
+      let length = kb * 1024;
+      while (gz(source.slice(0, length)) < kb * 1024) length += 1024;
+      const code = source.slice(0, length);
+      expect(gz(code) - kb * 1024).toBeLessThan(1024);
+      return bundleOf(chunk('index.js', { isEntry: true, facadeModuleId: '/repo/apps/web/index.html', code }));
+    };
+    expect(run(initialJsReport(), entryOf(216)).error).toHaveBeenCalledWith(expect.stringContaining('over the 215.0 KB budget'));
+    expect(run(initialJsReport(), entryOf(214)).error).not.toHaveBeenCalled();
   });
 
   it('stays quiet within the budget', () => {

@@ -1,9 +1,4 @@
-import axios, {
-  AxiosHeaders,
-  type AxiosAdapter,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-} from 'axios';
+import type { AxiosAdapter, AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
 import {
   ACCOUNT_REFUSAL,
   API_BASE,
@@ -84,10 +79,26 @@ export class SessionReplacedError extends Error {
   }
 }
 
+type AxiosModule = typeof import('axios');
+
+let axiosModule: Promise<AxiosModule> | undefined;
+/**
+ * axios is fetched when the first client is made, not with the page: the home page paints
+ * without it (docs/decisions.md, "Home page JavaScript budget").
+ */
+const loadAxios = (): Promise<AxiosModule> =>
+  (axiosModule ??= import('axios').catch((err: unknown) => {
+    // A failed fetch (network gone) is tried again by the next call.
+    axiosModule = undefined;
+    throw err;
+  }));
+
 /** True for our cancellation error, a raw axios cancel, or an upload result flagged `cancelRequest`. */
 export function isCancel(err: unknown): boolean {
-  if (axios.isCancel(err)) return true;
-  return typeof err === 'object' && err !== null && (err as Record<string, unknown>)[CANCEL_REQUEST] === true;
+  if (typeof err !== 'object' || err === null) return false;
+  const flags = err as Record<string, unknown>;
+  // What axios.isCancel reads (its CanceledError sets it), without loading axios to ask.
+  return Boolean(flags.__CANCEL__) || flags[CANCEL_REQUEST] === true;
 }
 
 export function toastDuration(message: string): number {
@@ -267,14 +278,18 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export function createHttpClient(deps: ClientDeps): HttpClient {
   const wait = deps.wait ?? sleep;
-  const instance = axios.create({
-    baseURL: API_BASE,
-    withCredentials: true,
-    paramsSerializer: { serialize: serializeParams },
-    // The envelope, not the HTTP status, decides the outcome, so every response comes to settle().
-    validateStatus: () => true,
-    ...(deps.adapter ? { adapter: deps.adapter } : {}),
-  });
+  // Fetched at once, so the first call rarely waits for it; a failure is reported by the calls.
+  loadAxios().catch(() => {});
+  let instance: AxiosInstance | undefined;
+  const instanceOf = ({ default: axios }: AxiosModule): AxiosInstance =>
+    (instance ??= axios.create({
+      baseURL: API_BASE,
+      withCredentials: true,
+      paramsSerializer: { serialize: serializeParams },
+      // The envelope, not the HTTP status, decides the outcome, so every response comes to settle().
+      validateStatus: () => true,
+      ...(deps.adapter ? { adapter: deps.adapter } : {}),
+    }));
 
   // One flag for admin and expert alike: after a 409 every later admin/expert answer is rejected (docs/rules/screens.md, "Session and redirects").
   let sessionReplaced = false;
@@ -367,7 +382,12 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     }
   }
 
-  async function settle(response: AxiosResponse, config: RequestConfig, realm: Realm): Promise<unknown> {
+  async function settle(
+    { AxiosHeaders }: AxiosModule,
+    response: AxiosResponse,
+    config: RequestConfig,
+    realm: Realm,
+  ): Promise<unknown> {
     assertSessionLive(realm);
     const httpOk = response.status >= 200 && response.status < 300;
     if (config.isJson && httpOk) return response.data;
@@ -376,7 +396,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     if (isBlob(body)) {
       if (!isJsonBlob(body)) {
         if (!httpOk) return failHttp(realm, response.status, null);
-        const header = AxiosHeaders.from(response.headers as AxiosHeaders).get('content-disposition');
+        const header = AxiosHeaders.from(response.headers as InstanceType<typeof AxiosHeaders>).get('content-disposition');
         return { blob: body, fileName: fileNameFromContentDisposition(typeof header === 'string' ? header : null) };
       }
       // A download endpoint answers errors (and sometimes success) with an envelope inside the blob.
@@ -403,14 +423,22 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
     const realm = realmOfPath(deps.getPathname());
     const { silent: _silent, isJson: _isJson, quietStatuses: _quiet, ...axiosConfig } = config;
 
-    const headers = new AxiosHeaders(config.headers as AxiosHeaders | undefined);
     const token = deps.storage.getItem(tokenKeyOf(realm));
+    let lib: AxiosModule;
+    try {
+      lib = await loadAxios();
+    } catch (err) {
+      return failHttp(realm, 0, undefined, err);
+    }
+    const { default: axios, AxiosHeaders } = lib;
+    const http = instanceOf(lib);
+    const headers = new AxiosHeaders(config.headers as InstanceType<typeof AxiosHeaders> | undefined);
     if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
 
     let response: AxiosResponse;
     for (let attempt = 0; ; attempt++) {
       try {
-        response = await instance.request({ ...axiosConfig, headers });
+        response = await http.request({ ...axiosConfig, headers });
       } catch (err) {
         if (axios.isCancel(err)) throw new RequestCancelledError({ cause: err });
         // Reached only when a caller passed its own validateStatus.
@@ -424,7 +452,7 @@ export function createHttpClient(deps: ClientDeps): HttpClient {
       if (retryAfter === null || attempt >= BUSY_RETRIES) break;
       await wait(retryAfter * 1000 * (0.5 + Math.random()));
     }
-    return settle(response, config, realm);
+    return settle(lib, response, config, realm);
   }
 
   const client = {

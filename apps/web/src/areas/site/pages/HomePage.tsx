@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Button, Empty, Skeleton, Tag } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button, Skeleton } from 'antd';
 import {
   AuditOutlined,
   CloudUploadOutlined,
@@ -31,6 +31,39 @@ import '../site-pages.css';
 import './home-page.css';
 
 type SiteKey = ParseKeys<'site'>;
+
+type DataParts = typeof import('./home-data-parts');
+let dataParts: DataParts | undefined;
+let dataPartsLoad: Promise<DataParts> | undefined;
+
+/**
+ * Tags and the empty list show only after the server answers; their antd code is fetched once the
+ * page has mounted. Until it is there the answer waits behind the view it replaces (the
+ * unscheduled schedule, the news skeleton), so no half-drawn state shows.
+ */
+function useDataParts(): DataParts | undefined {
+  const [parts, setParts] = useState(dataParts);
+  useEffect(() => {
+    if (parts) return;
+    let live = true;
+    dataPartsLoad ??= import('./home-data-parts').then(
+      (loaded) => (dataParts = loaded),
+      (err: unknown) => {
+        // Tried again by the next mount.
+        dataPartsLoad = undefined;
+        throw err;
+      },
+    );
+    dataPartsLoad.then(
+      (loaded) => live && setParts(loaded),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [parts]);
+  return parts;
+}
 
 const HIGHLIGHTS: { icon: ReactNode; title: SiteKey; body: SiteKey }[] = [
   { icon: <GlobalOutlined />, title: 'home.intro.open.title', body: 'home.intro.open.body' },
@@ -82,8 +115,10 @@ function validContest(contest: ContestPublic | undefined): ContestPublic | undef
   return contest && Array.isArray(contest.phases) ? contest : undefined;
 }
 
-function Schedule({ contest }: { contest: ContestPublic | undefined }) {
+function Schedule({ contest: answer }: { contest: ContestPublic | undefined }) {
   const { t } = useTranslation('site');
+  const parts = useDataParts();
+  const contest = parts && answer;
   const phases = contest?.phases ?? NO_PHASES;
   return (
     <ol className="home-grid home-grid--4 home-schedule" data-testid="home-schedule">
@@ -103,10 +138,12 @@ function Schedule({ contest }: { contest: ContestPublic | undefined }) {
             <p className="home-phase__date">
               {windowText(phase.window, t('home.schedule.openEnded')) ?? t('home.schedule.tbd')}
             </p>
-            {contest && (
-              <Tag className="home-phase__state" color={current ? 'processing' : PHASE_STATE_COLORS[phase.state]}>
-                {current ? t('home.schedule.current') : t(`home.schedule.state.${phase.state}`)}
-              </Tag>
+            {contest && parts && (
+              <parts.StateTag
+                className="home-phase__state"
+                color={current ? 'processing' : PHASE_STATE_COLORS[phase.state]}
+                text={current ? t('home.schedule.current') : t(`home.schedule.state.${phase.state}`)}
+              />
             )}
             <p className="home-card__body">{t(`home.schedule.${phase.key}.body`)}</p>
           </li>
@@ -119,6 +156,7 @@ function Schedule({ contest }: { contest: ContestPublic | undefined }) {
 function LatestNews({ category, title, more }: { category: NewsCategory; title: string; more: string }) {
   const { t } = useTranslation('site');
   const { data, isPending } = useNewsPage(category, 1, LATEST_SIZE);
+  const parts = useDataParts();
   const list = Array.isArray(data?.list) ? data.list : [];
   return (
     <div className="home-news" data-testid={`home-news-${category}`}>
@@ -128,16 +166,16 @@ function LatestNews({ category, title, more }: { category: NewsCategory; title: 
           {t('home.news.more')} <RightOutlined />
         </Link>
       </div>
-      {isPending ? (
+      {isPending || !parts ? (
         <Skeleton active title={false} paragraph={{ rows: 5 }} />
       ) : list.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('news.empty')} />
+        <parts.NewsEmpty description={t('news.empty')} />
       ) : (
         <ul className="home-news__list">
           {list.map((item) => (
             <li key={item.id} className="home-news__item">
               <Link to={detailPath(item.id)} className="home-news__link">
-                {item.pinned && <Tag color="red">{t('news.pinned')}</Tag>}
+                {item.pinned && <parts.StateTag color="red" text={t('news.pinned')} />}
                 <span className="home-news__name">{item.title}</span>
               </Link>
               <time className="home-news__date" dateTime={item.publishAt ?? undefined}>
