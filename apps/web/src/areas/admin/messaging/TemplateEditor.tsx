@@ -3,6 +3,7 @@ import { Alert, Button, Checkbox, Col, Descriptions, Form, Input, Row, Space, Ty
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
+  TEMPLATE_EVENTS_EN,
   BULK_TEMPLATE_VARIABLES,
   MESSAGE_CHANNELS,
   TEMPLATE_MSG as TM,
@@ -46,6 +47,10 @@ const SMS_MAX = 500;
 const SMS_ID = /^[A-Za-z0-9_-]{0,64}$/;
 
 /** What the form starts from: the template, or an empty bulk template. */
+/** The English texts as one framed group (antd's form styles give a bare legend a full-width rule). */
+const ENGLISH_FIELDSET = { border: '1px solid var(--ant-color-border-secondary, #f0f0f0)', borderRadius: 8, padding: '4px 16px 0', margin: '8px 0 16px' } as const;
+const ENGLISH_LEGEND = { width: 'auto', border: 0, padding: '0 8px', margin: 0, fontSize: 14 } as const;
+
 export function templateFormValues(item: MessageTemplateItem | null): TemplateFormValues {
   return {
     name: item?.name ?? '',
@@ -137,7 +142,8 @@ interface EditorFormProps {
 }
 
 function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
-  const { t } = useTranslation('messaging');
+  const { t, i18n } = useTranslation('messaging');
+  const englishPage = (i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en');
   const translate = useMessagingMessage();
   const { message } = useFeedback();
   const queryClient = useQueryClient();
@@ -278,7 +284,8 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
       {item?.code && (
         <Descriptions size="small" column={{ xs: 1, sm: 2 }} style={{ marginBottom: 16 }}>
           <Descriptions.Item label={t('templates.editor.event')}>
-            {item.eventName}（{item.code}）
+            {/* The event is the system's (not the operator's name for the template): English pages name it in English. */}
+            {englishPage ? `${TEMPLATE_EVENTS_EN[item.code].subject} (${item.code})` : `${item.eventName}（${item.code}）`}
           </Descriptions.Item>
           {item.audience && <Descriptions.Item label={t('templates.editor.audience')}>{t(`templates.editor.audiences.${item.audience}`)}</Descriptions.Item>}
         </Descriptions>
@@ -370,8 +377,8 @@ function EditorForm({ item, readOnly, onClose, onReloaded }: EditorFormProps) {
               </>
             )}
             {shownEnglish.length > 0 && (
-              <fieldset className="template-english" data-testid="template-english">
-                <legend>
+              <fieldset className="template-english" data-testid="template-english" style={ENGLISH_FIELDSET}>
+                <legend style={ENGLISH_LEGEND}>
                   <Typography.Text strong>{t('templates.editor.english')}</Typography.Text>
                 </legend>
                 <Typography.Paragraph type="secondary">{t('templates.editor.englishHint')}</Typography.Paragraph>

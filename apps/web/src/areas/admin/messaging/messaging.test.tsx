@@ -554,6 +554,14 @@ describe('消息模板', { timeout: 60_000 }, () => {
     expect(await screen.findByText(TM.templateSaved)).toBeTruthy();
   });
 
+  it('editor: on an English page the event is named in English (the template\'s own name stays as written)', async () => {
+    mockGet(superAdmin(), { templates: page([eventTemplate()]) });
+    renderRoute(`${NOTE}?tab=templates&lang=en`, { search: '?lang=en' });
+    const editor = await openEditor();
+    expect(within(editor).getByText('Sign-up needs changes (TEAM_REVISING)')).toBeTruthy();
+    expect(within(editor).queryByText(/报名信息需修改（TEAM_REVISING）/)).toBeNull();
+  });
+
   it('editor: a bulk template has no English texts', async () => {
     mockGet(superAdmin(), { templates: page([template()]) });
     renderRoute(`${NOTE}?tab=templates`);
