@@ -192,16 +192,19 @@ describe('staff consoles', () => {
  * again, so does this.
  */
 async function logoutByMenu(page: import('playwright-core').Page): Promise<void> {
+  // A hover menu: under load it may close between showing 退出登录 and the click landing, so the
+  // whole gesture is tried again until the token is gone (the app drops it at once on the click).
   const item = page.getByRole('menuitem', { name: '退出登录' });
   for (let attempt = 1; ; attempt++) {
     await page.mouse.move(0, 0);
     await page.getByTestId('account-menu').hover();
     try {
       await item.waitFor({ timeout: 5_000 });
-      break;
+      await item.click({ timeout: 5_000 });
+      await page.waitForFunction(() => localStorage.getItem('AccessToken') === null, undefined, { timeout: 5_000 });
+      return;
     } catch (error) {
       if (attempt >= 3) throw error;
     }
   }
-  await item.click();
 }
