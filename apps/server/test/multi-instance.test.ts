@@ -1,16 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import S3rver from 's3rver';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MSG, LOGIN_PER_ACCOUNT_PER_MINUTE, LOGIN_PER_IP_MIN, SETTINGS_KEYS, UPLOAD_PIECE_SIZE } from '@contest/shared';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { accounts, attachments, jobs, loginRecords, messageRecipients, operationRecords, sessions, settings } from '../src/db/schema.js';
@@ -20,7 +17,8 @@ import { SMS_MSG } from '../src/modules/sms/sms.service.js';
 import { FILES_SWEEP_JOB } from '../src/app.js';
 import { BROADCAST_JOB } from '../src/modules/broadcast/broadcast.job.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from './files-helpers.js';
-import { createPostgresDatabase, dropPostgresDatabase, withDatabaseName, type TestDatabaseTemplate } from './test-database.js';
+import { createPostgresDatabase, dropPostgresDatabase, withDatabaseName } from './test-database.js';
+import { SERVER_ROOT, buildServer, startInstance, stopInstance, testDatabaseTemplate as template, type Instance } from './instances.js';
 import { deleteRedisPrefix } from './helpers.js';
 import { PIN_HEADER, SERVED_BY_HEADER, startRoundRobinProxy } from './round-robin-proxy.js';
 
@@ -43,72 +41,10 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 const enabled = Boolean(DATABASE_URL?.startsWith('postgres') && REDIS_URL);
 
-const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUCKET = 'contest-multi';
 const ADMIN_PASSWORD = 'Admin@2025';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function template(): TestDatabaseTemplate {
-  try {
-    return inject('testDatabaseTemplate') ?? {};
-  } catch {
-    return {};
-  }
-}
-
-// ---- the two instances ---------------------------------------------------------------------
-
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<void>;
-  output(): string;
-}
-
-/**
- * A fresh bundle of the current sources (build.mjs, ~0.5 s), never a dist/ that may be older. In
- * a folder of its own under apps/server/node_modules: inside the repository, so node finds the
- * external packages, and away from dist/, which a concurrent `npm run build` empties.
- */
-async function buildServer(outdir: string): Promise<string> {
-  await promisify(execFile)(process.execPath, ['build.mjs', '--outdir', outdir], { cwd: SERVER_ROOT });
-  return join(outdir, 'server.js');
-}
-
-function startInstance(serverJs: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [serverJs], {
-    // Configuration through the environment only, and only these names (no inherited DATABASE_URL & co.).
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise<Instance>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const match = /running at http:\/\/[^:]+:(\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]), exited, output: () => out });
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${child.exitCode ?? child.signalCode}):\n${out}`));
-    });
-  });
-}
-
-async function stopInstance(instance: Instance | undefined): Promise<void> {
-  if (!instance || instance.child.exitCode !== null || instance.child.signalCode !== null) return;
-  instance.child.kill('SIGTERM');
-  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 10_000);
-  await instance.exited;
-  clearTimeout(timer);
-}
 
 // ---- the client --------------------------------------------------------------------------------
 
