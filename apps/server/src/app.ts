@@ -9,7 +9,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { onClientError, onFrameworkError, registerErrorHandling } from './plugins/error-handler.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
-import { registerSecurity, storeMediaOrigins } from './plugins/security.js';
+import { registerSecurity, storeOrigins } from './plugins/security.js';
 import { guardsFirst } from './plugins/guards-first.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -170,7 +170,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Before any route: it collects them all for the API description (docs/openapi.json).
   await registerOpenApi(app);
   registerErrorHandling(app);
-  await registerSecurity(app, { https: config.publicUrl?.startsWith('https://') ?? false, mediaOrigins: storeMediaOrigins(config.files.storage) });
+  await registerSecurity(app, { https: config.publicUrl?.startsWith('https://') ?? false, storeOrigins: storeOrigins(config.files.storage) });
   await registerRateLimit(app, { perMinute: config.rateLimitPerMinute, perAccountPerMinute: config.rateLimitPerAccountPerMinute, redis, prefix: config.redisPrefix });
 
   await app.register(

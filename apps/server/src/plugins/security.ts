@@ -29,17 +29,23 @@ export const CONTENT_SECURITY_POLICY = {
 /**
  * Where presigned store links point (S3 only): video and audio previews play from
  * `…?redirect=1`, which answers 302 to the store, and media-src is checked against the address
- * the player is redirected to. Path-style stores serve every bucket from the endpoint's origin;
- * virtual-hosted ones from `<bucket>.<host>`.
+ * the player is redirected to; the web uploader PUTs parts straight to the store (docs/files.md,
+ * "Direct upload"), which connect-src must allow. Path-style stores serve every bucket from the
+ * endpoint's origin; virtual-hosted ones from `<bucket>.<host>`.
  */
-export function storeMediaOrigins(storage: { driver: 'disk' } | { driver: 's3'; endpoint: string; publicEndpoint?: string; bucket: string; forcePathStyle: boolean }): string[] {
+export function storeOrigins(storage: { driver: 'disk' } | { driver: 's3'; endpoint: string; publicEndpoint?: string; bucket: string; forcePathStyle: boolean }): string[] {
   if (storage.driver !== 's3') return [];
   const url = new URL(storage.publicEndpoint || storage.endpoint);
   return [storage.forcePathStyle ? url.origin : `${url.protocol}//${storage.bucket}.${url.host}`];
 }
 
-export async function registerSecurity(app: FastifyInstance, opts: { https: boolean; mediaOrigins?: string[] }): Promise<void> {
-  const policy = { ...CONTENT_SECURITY_POLICY, mediaSrc: [...CONTENT_SECURITY_POLICY.mediaSrc, ...(opts.mediaOrigins ?? [])] };
+export async function registerSecurity(app: FastifyInstance, opts: { https: boolean; storeOrigins?: string[] }): Promise<void> {
+  const store = opts.storeOrigins ?? [];
+  const policy = {
+    ...CONTENT_SECURITY_POLICY,
+    mediaSrc: [...CONTENT_SECURITY_POLICY.mediaSrc, ...store],
+    connectSrc: [...CONTENT_SECURITY_POLICY.connectSrc, ...store],
+  };
   const headers = staticHeaders(
     helmet({
       contentSecurityPolicy: {

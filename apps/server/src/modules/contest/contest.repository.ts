@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accountsView } from '../auth/auth.read-model.js';
 import { attachmentsView, type AttachmentsRow } from '../files/files.read-model.js';
@@ -11,9 +11,19 @@ export type HistoryRow = StatusHistoryRow;
 
 /** Reads shared by sign-up and materials: settings, dictionary codes, attachments, status history. */
 export function createContestRepository(db: Db) {
+  // Read on every sign-up and materials call (windows, caps), several times a call: prepared once
+  // (docs/performance.md, "Hot path"); inside a transaction the query is built on it.
+  const settingOf = db.select({ value: settingsView.value }).from(settingsView).where(eq(settingsView.key, sql.placeholder('key'))).limit(1).prepare('contest_setting');
+  const historyOf = db
+    .select()
+    .from(statusHistoryView)
+    .where(and(eq(statusHistoryView.subjectType, sql.placeholder('subjectType')), eq(statusHistoryView.subjectId, sql.placeholder('subjectId'))))
+    .orderBy(asc(statusHistoryView.createdAt), asc(statusHistoryView.id))
+    .prepare('contest_status_history');
+
   return {
     async setting(key: string, tx: Db = db): Promise<unknown> {
-      const [row] = await tx.select({ value: settingsView.value }).from(settingsView).where(eq(settingsView.key, key)).limit(1);
+      const [row] = tx === db ? await settingOf.execute({ key }) : await tx.select({ value: settingsView.value }).from(settingsView).where(eq(settingsView.key, key)).limit(1);
       return row?.value;
     },
 
@@ -49,11 +59,7 @@ export function createContestRepository(db: Db) {
     },
 
     async history(subjectType: string, subjectId: string): Promise<HistoryRow[]> {
-      return db
-        .select()
-        .from(statusHistoryView)
-        .where(and(eq(statusHistoryView.subjectType, subjectType), eq(statusHistoryView.subjectId, subjectId)))
-        .orderBy(asc(statusHistoryView.createdAt), asc(statusHistoryView.id));
+      return historyOf.execute({ subjectType, subjectId });
     },
 
     async account(id: string, tx: Db = db) {

@@ -102,10 +102,16 @@ export function createPrelimRepository(db: Db) {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  // The materials page's own reads (its poll, every draft save): prepared once, as the account
+  // calls are (docs/performance.md, "Hot path"); inside a transaction the query is built on it.
+  const teamOfOwner = db.select().from(teamsView).where(eq(teamsView.ownerId, sql.placeholder('ownerId'))).limit(1).prepare('prelim_team_of_owner');
+  const docOfTeam = db.select().from(prelimDocs).where(eq(prelimDocs.teamId, sql.placeholder('teamId'))).limit(1).prepare('prelim_doc_of_team');
+
   return {
-    teamOf: async (ownerId: string, tx: Db = db) => (await tx.select().from(teamsView).where(eq(teamsView.ownerId, ownerId)).limit(1))[0],
+    teamOf: async (ownerId: string, tx: Db = db) =>
+      (tx === db ? await teamOfOwner.execute({ ownerId }) : await tx.select().from(teamsView).where(eq(teamsView.ownerId, ownerId)).limit(1))[0],
     teamById: async (id: string) => (await db.select().from(teamsView).where(eq(teamsView.id, id)).limit(1))[0],
-    byTeam: async (teamId: string) => (await db.select().from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).limit(1))[0],
+    byTeam: async (teamId: string) => (await docOfTeam.execute({ teamId }))[0],
     byId: async (id: string) => (await db.select().from(prelimDocs).where(eq(prelimDocs.id, id)).limit(1))[0],
     lockByTeam: async (teamId: string, tx: Db) => (await tx.select().from(prelimDocs).where(eq(prelimDocs.teamId, teamId)).for('update').limit(1))[0],
     lockById: async (id: string, tx: Db) => (await tx.select().from(prelimDocs).where(eq(prelimDocs.id, id)).for('update').limit(1))[0],
