@@ -2,7 +2,7 @@
  * Helpers for tests that replace the app's HTTP client calls with vi.spyOn(api, ...): the
  * envelope a successful call resolves with and the ApiError a refused one rejects with.
  */
-import type { ApiEnvelope } from '@contest/shared';
+import { DIRECT_UPLOAD_REASONS, UPLOAD_MSG, type ApiEnvelope } from '@contest/shared';
 import { ApiError } from '../api';
 
 export function ok<T>(data: T, message = ''): ApiEnvelope<T> {
@@ -12,6 +12,12 @@ export function ok<T>(data: T, message = ''): ApiEnvelope<T> {
 export function refused(message: string, data: unknown = null, status = 400): ApiError {
   return new ApiError({ status, code: status === 400 ? 'BAD_REQUEST' : 'INTERNAL', message, data });
 }
+
+/**
+ * What a disk-store server answers the uploader's direct start (docs/uploader.md, "Direct
+ * upload"): the uploader then sends pieces. For page tests whose API mock takes piece uploads.
+ */
+export const directUnavailable = (): ApiError => refused(UPLOAD_MSG.directUnavailable, { reason: DIRECT_UPLOAD_REASONS.unavailable });
 
 export const participantInfo = (name = 'demo1') => ({
   account: { name, permissionCodeList: ['*'], roleCode: 'USER' },

@@ -10,7 +10,7 @@ import type { CallConfig } from '../../api';
 import { api } from '../../lib/api';
 import { initPreferences } from '../../lib/preferences';
 import { ok, refused } from '../../test/api-mocks';
-import type { UploadValueItem } from '../../lib/upload';
+import { createUploadTransport, type UploadValueItem } from '../../lib/upload';
 import { MultiUpload, type MultiUploadProps } from './MultiUpload';
 
 interface PostCall {
@@ -55,6 +55,10 @@ function mockPieceUpload() {
   return { calls, spy, status, pending, store };
 }
 
+/** The piece path (a disk store); the direct path has its own tests (lib/upload/direct-upload.test.ts). */
+let piecesOnly: ReturnType<typeof createUploadTransport> | null = null;
+const pieceTransport = () => (piecesOnly ??= createUploadTransport(api));
+
 function file(name: string, size = 10): File {
   return new File([new Uint8Array(size)], name, { type: '', lastModified: 1 });
 }
@@ -65,7 +69,7 @@ function renderUpload(props: Partial<MultiUploadProps> = {}) {
   const onChange = vi.fn<(value: UploadValueItem[]) => void>();
   const result = render(
     <AppProviders queryClient={new QueryClient()}>
-      <MultiUpload onChange={onChange} {...props} />
+      <MultiUpload onChange={onChange} transport={pieceTransport()} {...props} />
     </AppProviders>,
   );
   const input = () => screen.getByTestId('upload-input') as HTMLInputElement;
@@ -187,7 +191,7 @@ describe('MultiUpload', () => {
 
     rerender(
       <AppProviders queryClient={new QueryClient()}>
-        <MultiUpload value={[...value, { uid: 'v2', fileName: 'y.pdf', filePath: '/p/2', fileSize: 1 }]} maxCount={2} />
+        <MultiUpload value={[...value, { uid: 'v2', fileName: 'y.pdf', filePath: '/p/2', fileSize: 1 }]} maxCount={2} transport={pieceTransport()} />
       </AppProviders>,
     );
     fireEvent.click(screen.getByRole('button', { name: /上传文件/ }));
@@ -226,7 +230,7 @@ describe('MultiUpload', () => {
       <AppProviders queryClient={new QueryClient()}>
         <Form onFinish={onFinish} initialValues={{ files: [{ uid: 'v1', fileName: '已有.pdf', filePath: '/p/1', fileSize: 1 }] }}>
           <Form.Item name="files" label="附件">
-            <MultiUpload />
+            <MultiUpload transport={pieceTransport()} />
           </Form.Item>
           <Button htmlType="submit">提交</Button>
         </Form>
@@ -249,7 +253,7 @@ describe('MultiUpload', () => {
     render(
       <StrictMode>
         <AppProviders queryClient={new QueryClient()}>
-          <MultiUpload />
+          <MultiUpload transport={pieceTransport()} />
         </AppProviders>
       </StrictMode>,
     );
@@ -284,7 +288,7 @@ describe('MultiUpload', () => {
     initI18n();
     render(
       <AppProviders queryClient={new QueryClient()}>
-        <MultiUpload accept=".pdf" />
+        <MultiUpload accept=".pdf" transport={pieceTransport()} />
       </AppProviders>,
     );
     await act(async () => {

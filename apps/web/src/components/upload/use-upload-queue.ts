@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
-import type { AttachmentOrigin } from '@contest/shared';
+import { MSG, type AttachmentOrigin } from '@contest/shared';
+import { toastDuration } from '../../api';
 import { api } from '../../lib/api';
+import { useFeedback, type Feedback } from '../feedback';
 import {
   ResumeRegistry,
   UploadQueue,
@@ -13,9 +15,18 @@ import {
 
 let defaultTransport: UploadTransport | null = null;
 let defaultResume: ResumeRegistry | null = null;
+/** The app's toasts, as the last mounted uploader found them. */
+let toasts: Feedback['message'] | null = null;
+
+/** A refusal the transport kept from the client's toast, shown as the client shows one. */
+function notify(text: string): void {
+  const content = text || MSG.requestFailed;
+  void toasts?.error({ content, duration: toastDuration(content) / 1000 });
+}
 
 function sharedTransport(): UploadTransport {
-  defaultTransport ??= createUploadTransport(api);
+  // Direct to the store when the server offers it (docs/uploader.md, "Direct upload").
+  defaultTransport ??= createUploadTransport(api, { direct: true, notify });
   return defaultTransport;
 }
 
@@ -45,6 +56,10 @@ export function useUploadQueue(options: UseUploadQueueOptions): {
 } {
   const latest = useRef(options);
   latest.current = options;
+  const { message } = useFeedback();
+  useEffect(() => {
+    toasts = message;
+  }, [message]);
   const create = () => {
     const { origin, accept, maxSize, maxCount, transport } = latest.current;
     return new UploadQueue({

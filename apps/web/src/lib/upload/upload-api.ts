@@ -3,9 +3,20 @@
  * assumption about the answers' shapes sits in the parse* functions below, so a change on
  * the server side is a change here only.
  */
-import { API_BASE } from '@contest/shared';
-import { ApiError, type HttpClient } from '../../api';
-import { UploadBusyError, type StoredFile, type UploadTransport } from './upload-types';
+import { API_BASE, DIRECT_UPLOAD_REASONS, type DirectPartLink } from '@contest/shared';
+import { ApiError, RequestCancelledError, isCancel, type CallConfig, type HttpClient } from '../../api';
+import {
+  DirectUnavailableError,
+  PartLinkExpiredError,
+  PartsMissingError,
+  StoreUnreachableError,
+  UploadBusyError,
+  type DirectState,
+  type DirectTransport,
+  type PieceCallOptions,
+  type StoredFile,
+  type UploadTransport,
+} from './upload-types';
 
 export const PIECE_UPLOAD_PATH = '/attachment/piece/upload';
 /** A piece's raw body type; the server reads the fields from the query string then. */
@@ -58,8 +69,204 @@ export function parseAccessUrl(data: unknown): string | null {
 
 const sendAsIs = [(data: unknown) => data];
 
-export function createUploadTransport(client: HttpClient): UploadTransport {
+export const DIRECT_START_PATH = '/attachment/direct/start';
+export const directUploadPath = (id: string) => `/attachment/direct/${encodeURIComponent(id)}`;
+
+/** `data.reason` of a refusal. */
+function reasonOf(err: ApiError): unknown {
+  return asRecord(err.data)?.reason;
+}
+
+/** The direct upload's state from a start or status answer (the piece path's answer shape). */
+export function parseDirectState(data: unknown, fallbackName: string, fallbackSize: number): DirectState {
+  const id = asRecord(data)?.id;
   return {
+    id: typeof id === 'string' ? id : '',
+    received: parseReceivedPieces(data),
+    stored: parseStoredFile(data, fallbackName, fallbackSize),
+  };
+}
+
+/** The signed links of a parts answer (`{ parts: [{ chunk, url, headers, expiresAt }] }`). */
+export function parsePartLinks(data: unknown): DirectPartLink[] {
+  const parts = asRecord(data)?.parts;
+  if (!Array.isArray(parts)) return [];
+  const links: DirectPartLink[] = [];
+  for (const part of parts) {
+    const record = asRecord(part);
+    const chunk = Number(record?.chunk);
+    const url = record?.url;
+    if (!Number.isInteger(chunk) || typeof url !== 'string' || !url) continue;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(asRecord(record!.headers) ?? {})) if (typeof value === 'string') headers[name] = value;
+    const expiresAt = Number(record!.expiresAt);
+    links.push({ chunk, url, headers, expiresAt: Number.isFinite(expiresAt) ? expiresAt : 0 });
+  }
+  return links;
+}
+
+/** Headers the browser sets itself (and refuses from a page); the link was signed for their values. */
+const BROWSER_HEADERS = new Set(['host', 'content-length']);
+
+/** Seconds of a store's Retry-After header, as milliseconds (absent or unreadable: the default wait). */
+function retryAfterHeaderMs(value: string | null): number {
+  const seconds = Number(value);
+  return value && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_BUSY_RETRY_MS;
+}
+
+/**
+ * PUTs a part's bytes to its signed link with XMLHttpRequest (upload progress, as the piece path
+ * has through axios). The link is the store's, not the portal's: no token, no cookies. A busy or
+ * failing store (429, 5xx) or a lost connection is a wait and a retry (UploadBusyError), as a
+ * refused piece is; a 403 once the link's time is up asks for a new link.
+ */
+export function putPartWithXhr(link: DirectPartLink, blob: Blob, { signal, onProgress }: PieceCallOptions, now: () => number = Date.now): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new RequestCancelledError());
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const settle = (fn: () => void) => {
+      signal.removeEventListener('abort', onAbort);
+      fn();
+    };
+    xhr.open('PUT', link.url);
+    for (const [name, value] of Object.entries(link.headers)) {
+      if (!BROWSER_HEADERS.has(name.toLowerCase())) xhr.setRequestHeader(name, value);
+    }
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () =>
+      settle(() => {
+        const { status } = xhr;
+        if (status >= 200 && status < 300) resolve();
+        else if (status === 429 || status >= 500) reject(new UploadBusyError(retryAfterHeaderMs(xhr.getResponseHeader('Retry-After'))));
+        else if (status === 403 && (now() >= link.expiresAt || /expired/i.test(String(xhr.responseText)))) reject(new PartLinkExpiredError());
+        else reject(new ApiError({ status, code: 'HTTP_ERROR', message: `The store refused part ${link.chunk} (${status})`, data: null }));
+      });
+    xhr.onerror = () => settle(() => reject(new StoreUnreachableError(DEFAULT_BUSY_RETRY_MS)));
+    xhr.ontimeout = xhr.onerror;
+    xhr.onabort = () => settle(() => reject(new RequestCancelledError()));
+    signal.addEventListener('abort', onAbort, { once: true });
+    xhr.send(blob);
+  });
+}
+
+export interface UploadTransportOptions {
+  /** Try direct upload to the store first (docs/uploader.md, "Direct upload"); default: pieces only. */
+  direct?: boolean;
+  /**
+   * Shows a refusal the transport asked the client to keep quiet (the direct calls whose
+   * fallback answers must not toast); absent, nothing is shown.
+   */
+  notify?(message: string): void;
+  /** Replaces the store PUT (tests). */
+  putPart?: DirectTransport['putPart'];
+}
+
+function createDirectTransport(client: HttpClient, options: UploadTransportOptions): DirectTransport {
+  // Learnt from the first start the server refuses so (disk store); kept for the page load.
+  let offered = true;
+  // A start was taken: direct upload is offered, files need not wait for each other's answer.
+  let confirmed = false;
+  let gate: Promise<void> = Promise.resolve();
+  // Whether any PUT of this page load got an answer from the store.
+  let storeReached = false;
+  const put = options.putPart ?? ((link: DirectPartLink, blob: Blob, callOptions: PieceCallOptions) => putPartWithXhr(link, blob, callOptions));
+
+  /**
+   * A direct call with the client's toasts held back, so that the answers the uploader acts on
+   * (no direct upload, parts missing) stay silent; any other refusal is shown as the client
+   * would have shown it. 429 is a wait, as for pieces.
+   */
+  async function call(
+    run: (config: CallConfig) => Promise<{ data: unknown }>,
+    signal: AbortSignal,
+    { handle = () => null, quiet = false }: { handle?: (err: ApiError) => Error | null; quiet?: boolean } = {},
+  ): Promise<unknown> {
+    try {
+      return (await run({ signal, silent: true })).data;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status === 429) throw new UploadBusyError(parseRetryAfterMs(err.data));
+      // Every direct call answers so on a disk store (a server moved off S3 while an upload waited).
+      if (reasonOf(err) === DIRECT_UPLOAD_REASONS.unavailable) {
+        offered = false;
+        throw new DirectUnavailableError();
+      }
+      const handled = handle(err);
+      if (handled) throw handled;
+      // HTTP failures were shown by the client already; 401 and 409 lead to the login instead.
+      if (!quiet && err.code !== 'HTTP_ERROR' && err.status !== 401 && err.status !== 409) options.notify?.(err.message);
+      throw err;
+    }
+  }
+
+  return {
+    offered: () => offered,
+
+    async begin() {
+      if (confirmed || !offered) return () => {};
+      const previous = gate;
+      let release = () => {};
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await previous;
+      return release;
+    },
+
+    async start(input, signal) {
+      const data = await call((config) => client.post<unknown>(DIRECT_START_PATH, input, config), signal);
+      confirmed = true;
+      return parseDirectState(data, input.name, input.size);
+    },
+
+    async sign(id, parts, signal) {
+      const data = await call((config) => client.post<unknown>(`${directUploadPath(id)}/parts`, { parts }, config), signal);
+      return parsePartLinks(data);
+    },
+
+    async status(id, signal) {
+      // Quiet: the queue starts over or sends every part again, nothing to tell the user.
+      const data = await call((config) => client.get<unknown>(directUploadPath(id), config), signal, { quiet: true });
+      return parseDirectState(data, '', 0);
+    },
+
+    async putPart(link, blob, callOptions) {
+      try {
+        await put(link, blob, callOptions);
+      } catch (err) {
+        // A store never reached from this page is taken as out of its reach (a bucket without CORS
+        // for the portal, a CSP without the store, an internal address), not as a network blip:
+        // pieces for this file and the next ones, rather than 15 minutes of retries.
+        if (err instanceof StoreUnreachableError && !storeReached && !callOptions.signal.aborted) {
+          offered = false;
+          throw new DirectUnavailableError();
+        }
+        if (!(err instanceof StoreUnreachableError) && !isCancel(err)) storeReached = true;
+        throw err;
+      }
+      storeReached = true;
+    },
+
+    async complete(id, name, size, signal) {
+      const data = await call((config) => client.post<unknown>(`${directUploadPath(id)}/complete`, {}, config), signal, {
+        handle: (err) => (reasonOf(err) === DIRECT_UPLOAD_REASONS.partsMissing ? new PartsMissingError(parseReceivedPieces(err.data)) : null),
+      });
+      const stored = parseStoredFile(data, name, size);
+      if (!stored) throw new Error('The upload was completed but no stored file came back');
+      return stored;
+    },
+  };
+}
+
+export function createUploadTransport(client: HttpClient, options: UploadTransportOptions = {}): UploadTransport {
+  return {
+    ...(options.direct ? { direct: createDirectTransport(client, options) } : {}),
     async uploadPiece(request, { signal, onProgress }) {
       // Raw body, fields in the query: the server streams the bytes straight to the piece's file
       // without parsing multipart, which cost about a third of the upload throughput.

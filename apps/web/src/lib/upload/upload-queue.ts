@@ -7,18 +7,32 @@
  * congestion-window.ts), so a crowd of uploads does not keep sending bodies only to be refused.
  */
 import {
+  DIRECT_PART_SIZE,
   UPLOAD_CONCURRENT_FILES,
   UPLOAD_PIECES_IN_FLIGHT,
   UPLOAD_PIECE_SIZE,
   UPLOAD_RESTART_REASON,
   fileExtensionOf,
   type AttachmentOrigin,
+  type DirectPartLink,
 } from '@contest/shared';
+import { ApiError } from '../../api';
 import { CongestionWindow, SLOW_START_PIECES, WINDOW_GROWTH_SUCCESSES } from './congestion-window';
 import { rejectionOf, type FileLimits } from './file-checks';
+import { hashFile, partSha256 } from './file-hash';
 import { fileFingerprint, type ResumeRegistry } from './resume-registry';
 import { createUploadId } from './upload-id';
-import { UploadBusyError, type StoredFile, type UploadEntry, type UploadStatus, type UploadTransport } from './upload-types';
+import {
+  DirectUnavailableError,
+  PartLinkExpiredError,
+  PartsMissingError,
+  UploadBusyError,
+  type DirectTransport,
+  type StoredFile,
+  type UploadEntry,
+  type UploadStatus,
+  type UploadTransport,
+} from './upload-types';
 
 /** Progress shown while the server has not yet answered with the stored file. */
 export const PROGRESS_CAP = 99;
@@ -29,6 +43,14 @@ export const BUSY_WAIT_CAP_MS = 60_000;
  * a server that never frees a place gets there, a crowd of uploads clears long before.
  */
 export const BUSY_GIVE_UP_MS = 15 * 60_000;
+/** Part links asked for in one call: few enough that the last is sent well before its link expires. */
+export const DIRECT_SIGN_BATCH = 20;
+/** A part link this close to its expiry is signed again before the part is sent. */
+export const LINK_RENEW_MARGIN_MS = 30_000;
+/** Times one part's link is signed again after the store said it expired, before the file fails. */
+export const LINK_RENEWALS = 3;
+/** Rounds of "parts missing" at completion before the file fails. */
+export const MISSING_ROUNDS = 3;
 
 export interface UploadQueueOptions extends FileLimits {
   transport: UploadTransport;
@@ -50,6 +72,8 @@ export interface UploadQueueOptions extends FileLimits {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** 0..1, for spreading the waits of refused pieces. */
   random?: () => number;
+  /** Part links asked for in one call (direct upload); default DIRECT_SIGN_BATCH. */
+  signBatch?: number;
 }
 
 interface Run {
@@ -315,6 +339,125 @@ export class UploadQueue {
     fingerprint: string,
     report: (percent: number) => void,
   ): Promise<StoredFile> {
+    const direct = this.options.transport.direct;
+    const resume = this.options.resume ?? null;
+    if (direct) {
+      const known = resume?.direct(fingerprint) ?? null;
+      // A file begun in pieces goes on in pieces: the server holds them.
+      if (known || (direct.offered() && !resume?.hasPieces(fingerprint))) {
+        try {
+          return await this.uploadDirect(direct, file, run, live, fingerprint, report, known?.id ?? null);
+        } catch (err) {
+          if (!(err instanceof DirectUnavailableError)) throw err;
+          // The store is the disk (or out of the page's reach): pieces, silently, for this file and
+          // (offered() now false) the next ones.
+          resume?.finish(fingerprint);
+          if (!live()) throw new RunAborted();
+          // A failed part aborted its siblings through the run's signal; the pieces need a live one.
+          if (run.controller.signal.aborted) run.controller = new AbortController();
+        }
+      }
+    }
+    return this.uploadPieces(file, run, live, fingerprint, report);
+  }
+
+  /** What both paths share: progress that never goes back, the window, and the waits of busy answers. */
+  private sender(file: File, sizeOf: (chunk: number) => number, run: Run, live: () => boolean, report: (percent: number) => void) {
+    const { signal } = run.controller;
+    const sent = new Map<number, number>();
+    // Never shown going back: a refused piece's bytes are counted again when it is sent again.
+    let shown = 0;
+    const show = () => {
+      let bytes = 0;
+      for (const value of sent.values()) bytes += value;
+      const percent = file.size === 0 ? 0 : Math.min(PROGRESS_CAP, Math.floor((bytes / file.size) * 100));
+      shown = Math.max(shown, percent);
+      report(shown);
+    };
+    const sleep = this.options.sleep ?? sleepFor;
+    const random = this.options.random ?? Math.random;
+    const window = this.window;
+
+    /** Runs `call` again after each busy answer (429; for the store also 5xx and lost connections), as often as asked. */
+    const whileBusy = async <T>(call: () => Promise<T>, onBusy: () => void = () => {}): Promise<T> => {
+      let waited = 0;
+      for (;;) {
+        try {
+          return await call();
+        } catch (err) {
+          if (!(err instanceof UploadBusyError) || waited >= BUSY_GIVE_UP_MS) throw err;
+          if (!live()) throw new RunAborted();
+          onBusy();
+          const delay = busyDelayMs(err.retryAfterMs, random());
+          waited += delay;
+          await sleep(delay, signal);
+          if (!live()) throw new RunAborted();
+        }
+      }
+    };
+
+    type Post = (chunk: number, onProgress: (fraction: number) => void) => Promise<StoredFile | null>;
+    /** Sends one chunk: a place in the queue's window, handed back with its outcome; busy answers wait and go again. */
+    const send = (chunk: number, post: Post): Promise<StoredFile | null> =>
+      whileBusy(
+        async () => {
+          const ticket = await window.acquire(signal, () => new RunAborted());
+          try {
+            const stored = await post(chunk, (fraction) => {
+              sent.set(chunk, Math.max(0, Math.min(1, fraction)) * sizeOf(chunk));
+              show();
+            });
+            window.release(ticket, 'taken');
+            return stored;
+          } catch (err) {
+            window.release(ticket, err instanceof UploadBusyError ? 'busy' : 'other');
+            throw err;
+          }
+        },
+        () => sent.set(chunk, 0),
+      );
+
+    /**
+     * Sends the chunks of `pending` (taken from its front), `inFlight` at a time. One failed chunk
+     * fails the file: its siblings stop rather than upload in vain. Resolves a stored file an
+     * answer carried, else null.
+     */
+    const sendAll = async (pending: number[], inFlight: number, post: Post): Promise<StoredFile | null> => {
+      let failed = false;
+      const worker = async () => {
+        while (pending.length > 0 && !failed) {
+          const chunk = pending.shift()!;
+          try {
+            const stored = await send(chunk, post);
+            if (stored) return stored;
+            sent.set(chunk, sizeOf(chunk));
+            show();
+          } catch (err) {
+            failed = true;
+            throw err;
+          }
+        }
+        return null;
+      };
+      try {
+        const results = await Promise.all(Array.from({ length: Math.min(inFlight, pending.length) }, worker));
+        return results.find((r) => r !== null) ?? null;
+      } catch (err) {
+        run.controller.abort();
+        throw err;
+      }
+    };
+
+    return { sent, show, whileBusy, send, sendAll };
+  }
+
+  private async uploadPieces(
+    file: File,
+    run: Run,
+    live: () => boolean,
+    fingerprint: string,
+    report: (percent: number) => void,
+  ): Promise<StoredFile> {
     const { transport, origin } = this.options;
     const pieceSize = this.options.pieceSize ?? UPLOAD_PIECE_SIZE;
     const inFlight = this.options.piecesInFlight ?? UPLOAD_PIECES_IN_FLIGHT;
@@ -336,26 +479,11 @@ export class UploadQueue {
     }
     if (!live()) throw new RunAborted();
 
-    const sent = new Map<number, number>();
-    // Never shown going back: a refused piece's bytes are counted again when it is sent again.
-    let shown = 0;
-    const show = (percent: number) => {
-      shown = Math.max(shown, percent);
-      report(shown);
-    };
-    const progress = () => {
-      if (file.size === 0) return 0;
-      let bytes = 0;
-      for (const value of sent.values()) bytes += value;
-      return Math.min(PROGRESS_CAP, Math.floor((bytes / file.size) * 100));
-    };
+    const { sent, show, send, sendAll } = this.sender(file, sizeOf, run, live, report);
     for (const chunk of received) if (chunk !== last && chunk >= 0 && chunk < chunks) sent.set(chunk, sizeOf(chunk));
-    show(progress());
+    show();
 
-    const sleep = this.options.sleep ?? sleepFor;
-    const random = this.options.random ?? Math.random;
-    const window = this.window;
-    const post = (chunk: number) =>
+    const post = (chunk: number, onProgress: (fraction: number) => void) =>
       transport.uploadPiece(
         {
           origin,
@@ -365,78 +493,164 @@ export class UploadQueue {
           name: file.name,
           blob: file.slice(chunk * pieceSize, chunk * pieceSize + sizeOf(chunk)),
         },
-        {
-          signal,
-          onProgress: (fraction) => {
-            sent.set(chunk, Math.max(0, Math.min(1, fraction)) * sizeOf(chunk));
-            show(progress());
-          },
-        },
+        { signal, onProgress },
       );
-    // Each send takes a place in the queue's window and hands it back with its outcome.
-    const sendOnce = async (chunk: number): Promise<StoredFile | null> => {
-      const ticket = await window.acquire(signal, () => new RunAborted());
-      try {
-        const stored = await post(chunk);
-        window.release(ticket, 'taken');
-        return stored;
-      } catch (err) {
-        window.release(ticket, err instanceof UploadBusyError ? 'busy' : 'other');
-        throw err;
-      }
-    };
-    // A busy answer is not a failure: the piece waits its turn and goes again, as often as asked.
-    const send = async (chunk: number): Promise<StoredFile | null> => {
-      let waited = 0;
-      for (;;) {
-        try {
-          return await sendOnce(chunk);
-        } catch (err) {
-          if (!(err instanceof UploadBusyError) || waited >= BUSY_GIVE_UP_MS) throw err;
-          if (!live()) throw new RunAborted();
-          sent.set(chunk, 0);
-          const delay = busyDelayMs(err.retryAfterMs, random());
-          waited += delay;
-          await sleep(delay, signal);
-          if (!live()) throw new RunAborted();
-        }
-      }
-    };
 
     // Every piece but the last, up to `inFlight` at a time. The last one goes alone at the
     // end, so the answer that completes the upload (and carries the stored file) is its own.
     const pending = Array.from({ length: last }, (_, i) => i).filter((chunk) => !received.has(chunk));
-    let failed = false;
-    const worker = async () => {
-      while (pending.length > 0 && !failed) {
-        const chunk = pending.shift()!;
-        try {
-          const stored = await send(chunk);
-          if (stored) return stored;
-          sent.set(chunk, sizeOf(chunk));
-          show(progress());
-        } catch (err) {
-          failed = true;
-          throw err;
-        }
-      }
-      return null;
-    };
-    let early: StoredFile | null = null;
-    try {
-      const results = await Promise.all(Array.from({ length: Math.min(inFlight, pending.length) }, worker));
-      early = results.find((r) => r !== null) ?? null;
-    } catch (err) {
-      // One failed piece fails the file; its siblings stop rather than upload in vain.
-      run.controller.abort();
-      throw err;
-    }
+    const early = await sendAll(pending, inFlight, post);
     if (!live()) throw new RunAborted();
     // A server that already joined the file on an earlier piece has answered with it.
     if (early) return early;
 
-    const stored = await send(last);
+    const stored = await send(last, post);
     if (!stored) throw new Error('The last piece was accepted but no stored file came back');
     return stored;
+  }
+
+  /**
+   * Direct upload to the store (docs/uploader.md, "Direct upload"): the whole file's SHA-256, a
+   * start, part links signed in batches, each part PUT to the store, then the completion. A
+   * remembered upload (`knownId`) resumes from the parts the store holds.
+   */
+  private async uploadDirect(
+    direct: DirectTransport,
+    file: File,
+    run: Run,
+    live: () => boolean,
+    fingerprint: string,
+    report: (percent: number) => void,
+    knownId: string | null,
+  ): Promise<StoredFile> {
+    const { origin } = this.options;
+    const resume = this.options.resume ?? null;
+    const partSize = this.options.pieceSize ?? DIRECT_PART_SIZE;
+    const inFlight = this.options.piecesInFlight ?? UPLOAD_PIECES_IN_FLIGHT;
+    const signBatch = this.options.signBatch ?? DIRECT_SIGN_BATCH;
+    const now = this.options.now ?? Date.now;
+    const { signal } = run.controller;
+    const chunks = Math.max(1, Math.ceil(file.size / partSize));
+    const sizeOf = (chunk: number) => Math.min(partSize, file.size - chunk * partSize);
+    const blobOf = (chunk: number) => file.slice(chunk * partSize, chunk * partSize + sizeOf(chunk));
+    const { sent, show, whileBusy, sendAll } = this.sender(file, sizeOf, run, live, report);
+    const hashes = new Map<number, string>();
+
+    let id: string | null = null;
+    let received: number[] = [];
+    if (knownId) {
+      try {
+        const state = await whileBusy(() => direct.status(knownId, signal));
+        if (state.stored) return state.stored;
+        id = knownId;
+        received = state.received;
+      } catch (err) {
+        if (err instanceof DirectUnavailableError || err instanceof RunAborted) throw err;
+        if (mustStartOver(err) || (err instanceof ApiError && err.status === 404)) {
+          // The server dropped the upload (refused, swept): the file starts over.
+          resume?.finish(fingerprint);
+        } else {
+          // The check failed: every part goes again (a part sent again replaces the store's copy).
+          id = knownId;
+        }
+      }
+    }
+    if (!live()) throw new RunAborted();
+    if (id === null) {
+      // Until a start has answered, one file at a time: on a disk store only the first is hashed in vain.
+      const done = await direct.begin();
+      try {
+        if (!live()) throw new RunAborted();
+        if (!direct.offered()) throw new DirectUnavailableError();
+        const whole = await hashFile(file, partSize, signal, () => new RunAborted());
+        whole.parts.forEach((hash, chunk) => hashes.set(chunk, hash));
+        if (!live()) throw new RunAborted();
+        const state = await whileBusy(() => direct.start({ origin, name: file.name, size: file.size, sha256: whole.sha256 }, signal));
+        if (!live()) throw new RunAborted();
+        id = state.id;
+        resume?.rememberDirect(fingerprint, id);
+      } finally {
+        done();
+      }
+    }
+    const uploadId = id;
+    for (const chunk of received) if (chunk >= 0 && chunk < chunks) sent.set(chunk, sizeOf(chunk));
+    show();
+
+    // Links are signed in batches: the chunk asked for and the next of the round's unsent ones without a fresh link.
+    let pending: number[] = [];
+    let unsent = new Set<number>();
+    const links = new Map<number, DirectPartLink>();
+    const signing = new Map<number, Promise<DirectPartLink>>();
+    const fresh = (link: DirectPartLink | undefined) => link !== undefined && link.expiresAt - now() > LINK_RENEW_MARGIN_MS;
+    const hashOf = async (chunk: number) => {
+      let hash = hashes.get(chunk);
+      if (hash === undefined) {
+        hash = await partSha256(blobOf(chunk));
+        hashes.set(chunk, hash);
+      }
+      return hash;
+    };
+    const linkFor = (chunk: number, stale?: DirectPartLink): Promise<DirectPartLink> => {
+      const cached = links.get(chunk);
+      if (cached !== stale && fresh(cached)) return Promise.resolve(cached!);
+      const ongoing = signing.get(chunk);
+      if (ongoing) return ongoing;
+      const batch = [chunk];
+      for (const next of unsent) {
+        if (batch.length >= signBatch) break;
+        if (next !== chunk && !signing.has(next) && !fresh(links.get(next))) batch.push(next);
+      }
+      const call = (async () => {
+        const parts: { chunk: number; sha256: string }[] = [];
+        for (const part of batch) parts.push({ chunk: part, sha256: await hashOf(part) });
+        for (const link of await direct.sign(uploadId, parts, signal)) links.set(link.chunk, link);
+      })();
+      for (const part of batch) {
+        const promise = call.then(() => {
+          const link = links.get(part);
+          if (!link) throw new Error(`No link came back for part ${part}`);
+          return link;
+        });
+        signing.set(part, promise);
+        const clear = () => {
+          if (signing.get(part) === promise) signing.delete(part);
+        };
+        promise.then(clear, clear);
+      }
+      return signing.get(chunk)!;
+    };
+    const post = async (chunk: number, onProgress: (fraction: number) => void): Promise<null> => {
+      let link = await linkFor(chunk);
+      for (let renewed = 0; ; renewed++) {
+        try {
+          await direct.putPart(link, blobOf(chunk), { signal, onProgress });
+          unsent.delete(chunk);
+          return null;
+        } catch (err) {
+          if (!(err instanceof PartLinkExpiredError) || renewed >= LINK_RENEWALS) throw err;
+          if (!live()) throw new RunAborted();
+          onProgress(0);
+          link = await linkFor(chunk, link);
+        }
+      }
+    };
+
+    const have = new Set(received);
+    pending = Array.from({ length: chunks }, (_, i) => i).filter((chunk) => !have.has(chunk));
+    for (let round = 0; ; round++) {
+      unsent = new Set(pending);
+      await sendAll(pending, inFlight, post);
+      if (!live()) throw new RunAborted();
+      try {
+        return await whileBusy(() => direct.complete(uploadId, file.name, file.size, signal));
+      } catch (err) {
+        if (!(err instanceof PartsMissingError) || round >= MISSING_ROUNDS) throw err;
+        if (!live()) throw new RunAborted();
+        // The store lacks parts (one lost, or sent by another tab): send those, complete again.
+        const held = new Set(err.received);
+        pending = Array.from({ length: chunks }, (_, i) => i).filter((chunk) => !held.has(chunk));
+      }
+    }
   }
 }

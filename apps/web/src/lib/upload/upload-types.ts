@@ -1,4 +1,4 @@
-import type { AttachmentOrigin } from '@contest/shared';
+import type { AttachmentOrigin, DirectPartLink } from '@contest/shared';
 
 /** Upload statuses (docs/uploader.md, "State machine of a picked file"); every `error_*` one is final until the user retries or dismisses. */
 export const UPLOAD_STATUSES = [
@@ -77,6 +77,82 @@ export class UploadBusyError extends Error {
   }
 }
 
+/** The server's store cannot take direct uploads (disk): send pieces instead (docs/uploader.md, "Direct upload"). */
+export class DirectUnavailableError extends Error {
+  override readonly name = 'DirectUnavailableError';
+
+  constructor() {
+    super('Direct upload is not offered');
+  }
+}
+
+/**
+ * A part's PUT got no answer at all (a lost connection; or a store the page may not reach: CORS,
+ * the Content-Security-Policy's connect-src, an address browsers cannot resolve): waited out as busy.
+ */
+export class StoreUnreachableError extends UploadBusyError {}
+
+/** A part link's time ran out before the store read the part (403 after `expiresAt`): sign it again. */
+export class PartLinkExpiredError extends Error {
+  override readonly name = 'PartLinkExpiredError';
+
+  constructor() {
+    super('The part link expired');
+  }
+}
+
+/** Completion found parts missing in the store: send the chunks not in `received`, then complete again. */
+export class PartsMissingError extends Error {
+  override readonly name = 'PartsMissingError';
+
+  constructor(readonly received: number[]) {
+    super('Parts are missing');
+  }
+}
+
+export interface DirectStart {
+  origin: AttachmentOrigin;
+  name: string;
+  size: number;
+  /** Hex SHA-256 of the whole file. */
+  sha256: string;
+}
+
+/** A direct upload's state on the server: the chunks the store holds, or the stored file once complete. */
+export interface DirectState {
+  id: string;
+  received: number[];
+  stored: StoredFile | null;
+}
+
+/**
+ * Direct upload to the object store (docs/files.md, "Direct upload"). Calls the server refuses
+ * as busy (429) reject with UploadBusyError, as a piece does.
+ */
+export interface DirectTransport {
+  /** False once the server said it offers no direct upload (for the rest of the page load). */
+  offered(): boolean;
+  /**
+   * Waits for this file's turn to hash and start; call the function returned once the start has
+   * answered. While it is not known yet whether direct upload is offered, files go one at a time
+   * (the first answer tells the rest, which then hash nothing in vain); after that, at once.
+   */
+  begin(): Promise<() => void>;
+  /** Rejects with DirectUnavailableError when the store is the disk (and remembers it). */
+  start(input: DirectStart, signal: AbortSignal): Promise<DirectState>;
+  /** Signed links for parts, each bound to its base64 SHA-256. */
+  sign(id: string, parts: { chunk: number; sha256: string }[], signal: AbortSignal): Promise<DirectPartLink[]>;
+  /** The chunks the store holds (resume). */
+  status(id: string, signal: AbortSignal): Promise<DirectState>;
+  /**
+   * PUTs a part's bytes to its link (the store, not the portal: no token). Rejects with
+   * UploadBusyError on 429, 5xx or a network failure, PartLinkExpiredError on a link out of time.
+   */
+  putPart(link: DirectPartLink, blob: Blob, options: PieceCallOptions): Promise<void>;
+  /** Rejects with PartsMissingError when the store lacks parts. */
+  complete(id: string, name: string, size: number, signal: AbortSignal): Promise<StoredFile>;
+}
+
 /** The network side of the uploader; the real one goes through the app's API client. */
 export interface UploadTransport {
   /**
@@ -86,4 +162,6 @@ export interface UploadTransport {
   uploadPiece(request: PieceRequest, options: PieceCallOptions): Promise<StoredFile | null>;
   /** Piece indexes the server already holds for an upload id (empty when it knows none). */
   receivedPieces(uploadId: string, signal: AbortSignal): Promise<number[]>;
+  /** Present when the server may offer direct upload to its store; the queue then tries it first. */
+  direct?: DirectTransport;
 }

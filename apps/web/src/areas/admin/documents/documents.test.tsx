@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ADMIN_MENUS, CONTENT_MSG, DOCUMENT_MSG, SITE_CONTENT_KEYS, type DocumentAdminRow, type Page, type SiteBlockAdmin } from '@contest/shared';
 import { api } from '../../../lib/api';
 import type { CallConfig } from '../../../api';
-import { ok, refused } from '../../../test/api-mocks';
+import { directUnavailable, ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { menuTree, operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
 import type { StaffInfo } from '../../../lib/session';
@@ -156,6 +156,7 @@ describe('文档管理', { timeout: 60_000 }, () => {
     const stored = { complete: true, id: 'up', chunks: 1, received: [0], uniqueNo: 'u-new', name: '承诺书.pdf', extension: 'pdf', size: 1234, mimeType: 'application/pdf', isPublic: true, filePath: '/api/attachment/stream/u-new' };
     const post = vi.spyOn(api, 'post').mockImplementation(async (url: string) => {
       if (url === '/attachment/piece/upload') return ok(stored);
+      if (url === '/attachment/direct/start') throw directUnavailable();
       throw new Error(`unexpected POST ${url}`);
     });
     const { router } = renderRoute(EDIT);

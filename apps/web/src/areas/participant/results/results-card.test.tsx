@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { RESULTS_MSG, type MyAppeal, type MyResults, type MyRoundResult } from '@contest/shared';
 import { api } from '../../../lib/api';
 import type { CallConfig } from '../../../api';
-import { ok, refused } from '../../../test/api-mocks';
+import { directUnavailable, ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
 import { mockGets, prelimFixture } from '../team/contest-fixtures';
 
@@ -103,6 +103,7 @@ describe('评审结果 card', { timeout: 60_000 }, () => {
     });
     const post = vi.spyOn(api, 'post').mockImplementation(async (url: string, _body: unknown, config?: CallConfig) => {
       if (url === '/attachment/piece/upload') return ok(pieceUpload(String((config?.params as Record<string, string>).name)));
+      if (url === '/attachment/direct/start') throw directUnavailable();
       if (url === '/results/prelim/appeal') throw refused(RESULTS_MSG.appealClosed, { reason: 'CLOSED' });
       throw new Error(`unexpected POST ${url}`);
     });
