@@ -45,6 +45,13 @@ export interface DirectUploadDeps {
 /** Open direct uploads aborted by one sweep run at most (the next run takes the rest). */
 const SWEEP_BATCH = 500;
 
+/**
+ * Open uploads one account keeps at most (a submission has a dozen files at most): starting
+ * another retires the oldest, so neither the store nor the table grows with an account's starts
+ * between two sweeps (docs/files.md, "Direct upload"). A retired upload answers UPLOAD_RESTART.
+ */
+export const DIRECT_OPEN_PER_ACCOUNT = 20;
+
 const interrupted = () => badRequest(UPLOAD_MSG.uploadInterrupted, { reason: UPLOAD_RESTART_REASON });
 
 /** The length part `chunk` (0-based) of a `size`-byte file must have. */
@@ -144,8 +151,9 @@ export function createDirectUploads(deps: DirectUploadDeps) {
       const { storageKey } = newStorageKey();
       const multipartId = await store.create(storageKey, mimeOfExtension(extensionOfName(input.name)));
       const chunks = pieceCountOf(input.size);
+      let row: DirectUploadRow;
       try {
-        const row = await repo.insertDirect({
+        row = await repo.insertDirect({
           ownerId: uploader.auth.accountId,
           origin: input.origin,
           name: input.name,
@@ -156,12 +164,16 @@ export function createDirectUploads(deps: DirectUploadDeps) {
           storageKey,
           multipartId,
         });
-        return pendingAnswer(row.id, chunks, []);
       } catch (err) {
         // No row, no sweep: the store's upload goes now.
         await store.abort(storageKey, multipartId).catch(() => {});
         throw err;
       }
+      for (const old of await repo.openDirectBeyond(uploader.auth.accountId, DIRECT_OPEN_PER_ACCOUNT)) {
+        // The store's part goes best-effort: one it keeps is the sweep's (and the bucket's lifecycle rule's).
+        if (await repo.abortDirectIfOpen(old.id)) await store.abort(old.storageKey, old.multipartId).catch(() => {});
+      }
+      return pendingAnswer(row.id, chunks, []);
     },
 
     /** Links for parts of the caller's open upload, each bound to its length and SHA-256. */

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { fakeFile, multipart, newUploadId, piecesOf } from '../../../test/files-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
 import { startVerifyingS3, type VerifyingS3 } from '../../../test/verifying-s3.js';
+import { DIRECT_OPEN_PER_ACCOUNT } from './direct-upload.service.js';
 
 /**
  * Direct upload (docs/files.md, "Direct upload") against a store that verifies what a real one
@@ -239,6 +240,29 @@ describe('direct upload: who, resuming, completing twice', () => {
     const done = await complete(A, id);
     expect(done.status).toBe(200);
     expect((await status(A, id)).json().data).toEqual(done.json().data);
+  });
+
+  it('keeps at most DIRECT_OPEN_PER_ACCOUNT uploads open per account: another start retires the oldest (UPLOAD_RESTART), in the store too', async () => {
+    const who = await signIn(t, { realm: 'USER' });
+    const other = await signIn(t, { realm: 'USER' });
+    const content = fakeFile.pdf(1000);
+    const othersId = await startOk(other, content);
+    const ids: string[] = [];
+    for (let i = 0; i < DIRECT_OPEN_PER_ACCOUNT; i++) ids.push(await startOk(who, content, `材料${i}.pdf`));
+    expect((await rowOf(ids[0]!))!.status).toBe('OPEN');
+
+    const newest = await startOk(who, content, '再一个.pdf');
+    const oldest = (await rowOf(ids[0]!))!;
+    expect(oldest.status).toBe('ABORTED');
+    expect(s3.uploads.has(oldest.multipartId)).toBe(false);
+    const refused = await status(who, ids[0]!);
+    expect(refused.status).toBe(400);
+    expect(refused.json().data).toMatchObject({ reason: UPLOAD_RESTART_REASON });
+    // The others stay open and work; another account's upload is not touched.
+    for (const id of [...ids.slice(1), newest]) expect((await rowOf(id))!.status).toBe('OPEN');
+    expect((await rowOf(othersId))!.status).toBe('OPEN');
+    await sendParts(who, newest, content);
+    expect((await complete(who, newest)).status).toBe(200);
   });
 
   it('completing twice, or twice at once, records the file once and answers the same file', async () => {

@@ -72,6 +72,29 @@ export function createFilesRepository(db: Db) {
         .limit(limit);
     },
 
+    /** The owner's open uploads beyond the newest `keep` (the oldest are retired when another starts). */
+    async openDirectBeyond(ownerId: string, keep: number): Promise<DirectUploadRow[]> {
+      return db
+        .select()
+        .from(directUploads)
+        .where(and(eq(directUploads.ownerId, ownerId), eq(directUploads.status, 'OPEN')))
+        .orderBy(sql`${directUploads.createdAt} desc`, sql`${directUploads.id} desc`)
+        .offset(keep);
+    },
+
+    /**
+     * Marks an upload ABORTED if it is still open; false when it is not (a completion holding its
+     * row lock commits first, and the update then finds it DONE).
+     */
+    async abortDirectIfOpen(id: string): Promise<boolean> {
+      const rows = await db
+        .update(directUploads)
+        .set({ status: 'ABORTED', updatedAt: new Date() })
+        .where(and(eq(directUploads.id, id), eq(directUploads.status, 'OPEN')))
+        .returning({ id: directUploads.id });
+      return rows.length > 0;
+    },
+
     async deleteDirect(id: string): Promise<void> {
       await db.delete(directUploads).where(eq(directUploads.id, id));
     },
