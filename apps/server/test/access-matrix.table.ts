@@ -113,6 +113,7 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   // Direct upload (docs/files.md, "Direct upload"): who may start one is the piece upload's rule; the
   // matrix runs on the disk store, where the let-in are refused 400 (no direct upload there). Whose
   // upload it is (404 to anyone but its owner) is direct-upload.test.ts's, on an S3 store.
+  'GET /api/attachment/direct':           SIGNED_IN,
   'POST /api/attachment/direct/start':    r('401 ok  ok  | ok    403   | 403 403      403     403'),
   'POST /api/attachment/direct/:id/parts':    r('401 400 400 | 400 400 | 400 400 400 400'),
   'GET /api/attachment/direct/:id':           r('401 400 400 | 400 400 | 400 400 400 400'),

@@ -27,6 +27,9 @@ export const directUploadRoutes: FastifyPluginAsync<DirectUploadRoutesOptions> =
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const signedIn = requireRealm(sessions, ...REALMS);
 
+  // Whether direct upload is offered (S3 store), asked once per page before a file is hashed for it.
+  app.get('/attachment/direct', { preHandler: signedIn }, async () => ok({ offered: direct.offered() }));
+
   app.post('/attachment/direct/start', { preHandler: signedIn, schema: { body: directStartSchema } }, async (request) =>
     ok(await direct.start(uploaderOf(request), request.body)),
   );

@@ -141,6 +141,9 @@ export function createDirectUploads(deps: DirectUploadDeps) {
   }
 
   return {
+    /** True with a store that takes multipart uploads (S3); the client asks before hashing a file for it. */
+    offered: (): boolean => Boolean(storage.multipart),
+
     /** Starts an upload of a declared file: the same refusals as a piece path upload, before a byte is sent. */
     async start(uploader: Uploader, input: DirectStartInput): Promise<PieceUploadAnswer> {
       await assertMayUpload(rules, uploader.auth, input.origin);

@@ -332,6 +332,15 @@ describe('direct upload: the bytes, the sweep, the disk store', () => {
     expect(s3.uploads.has((await rowOf(fresh))!.multipartId)).toBe(true);
   });
 
+  it('says whether direct upload is offered: yes on the S3 store, no on the disk store (asked before hashing a file)', async () => {
+    const onS3 = await t.app.inject({ method: 'GET', url: '/api/attachment/direct', headers: A.headers });
+    expect(onS3.json()).toMatchObject({ status: 200, data: { offered: true } });
+    const who = await signIn(disk, { realm: 'USER' });
+    const onDisk = await disk.app.inject({ method: 'GET', url: '/api/attachment/direct', headers: who.headers });
+    expect(onDisk.json()).toMatchObject({ status: 200, data: { offered: false } });
+    expect((await disk.app.inject({ method: 'GET', url: '/api/attachment/direct' })).statusCode).toBe(401);
+  });
+
   it('on the disk store the direct calls refuse with a reason the client falls back on; pieces still work', async () => {
     const who = await signIn(disk, { realm: 'USER' });
     const content = fakeFile.pdf(1000);

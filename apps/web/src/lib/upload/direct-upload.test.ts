@@ -42,6 +42,8 @@ type StoreAnswer = { status: number; body?: string; headers?: Record<string, str
 /** The portal's direct-upload calls and the store's part PUTs, in memory. */
 function fakeNet(options: { offered?: boolean } = {}) {
   let offered = options.offered ?? true;
+  // The answer to "is direct upload offered?" fails (a server fault): the start decides instead.
+  let askFails = false;
   let next = 0;
   const uploads = new Map<string, Upload>();
   const calls: { method: string; url: string; body: unknown; auth: string | undefined }[] = [];
@@ -61,6 +63,9 @@ function fakeNet(options: { offered?: boolean } = {}) {
 
   function handle(method: string, url: string, body: unknown): unknown {
     const direct = /^\/attachment\/direct\/([^/]+)(\/parts|\/complete)?$/.exec(url);
+    if (method === 'get' && url === '/attachment/direct') {
+      return askFails ? { status: 500, code: 'INTERNAL', message: '服务器开小差了，请稍后再试', data: null } : envelope({ offered });
+    }
     if (url.startsWith('/attachment/direct') && !offered) {
       return refusal('当前存储不支持直传，请使用分片上传', { reason: DIRECT_UPLOAD_REASONS.unavailable });
     }
@@ -217,6 +222,9 @@ function fakeNet(options: { offered?: boolean } = {}) {
     FakeXhr,
     lose,
     dropped,
+    failAsk: () => {
+      askFails = true;
+    },
     setOffered: (value: boolean) => {
       offered = value;
     },
@@ -283,10 +291,12 @@ describe('direct upload to the store', () => {
     queue.add([fileOf('方案.pdf', bytes)]);
     await settled('方案.pdf');
 
-    expect(net.calls[0]).toMatchObject({ method: 'post', url: '/attachment/direct/start', auth: 'Bearer tok' });
-    expect(net.calls[0]!.body).toEqual({ origin: 'PRELIM', name: '方案.pdf', size: 10, sha256: sha256Hex(bytes) });
-    // Three parts, links asked for two at a time, one completion.
+    expect(net.calls[0]).toMatchObject({ method: 'get', url: '/attachment/direct', auth: 'Bearer tok' });
+    expect(net.calls[1]).toMatchObject({ method: 'post', url: '/attachment/direct/start', auth: 'Bearer tok' });
+    expect(net.calls[1]!.body).toEqual({ origin: 'PRELIM', name: '方案.pdf', size: 10, sha256: sha256Hex(bytes) });
+    // Asked once whether direct upload is offered; three parts, links two at a time, one completion.
     expect(net.directCalls()).toEqual([
+      'get /attachment/direct',
       'post /attachment/direct/start',
       'post /attachment/direct/:id/parts',
       'post /attachment/direct/:id/parts',
@@ -325,8 +335,20 @@ describe('direct upload to the store', () => {
     queue.add([fileOf('b.pdf', bytesOf(10))]);
     await settled('b.pdf');
     expect(uploaded.map((u) => u.stored.id)).toEqual(['P-a.pdf', 'P-b.pdf']);
-    // Asked once: the second file went straight to pieces.
-    expect(net.directCalls()).toEqual(['post /attachment/direct/start']);
+    // Asked once, before any file was hashed or started: both went straight to pieces.
+    expect(net.directCalls()).toEqual(['get /attachment/direct']);
+  });
+
+  it('when the question fails, the start decides: refused on a disk store, the file goes in pieces, silently', async () => {
+    net.setOffered(false);
+    net.failAsk();
+    const { queue, uploaded, settled } = makeQueue(net.transport);
+    queue.add([fileOf('a.pdf', bytesOf(10))]);
+    await settled('a.pdf');
+    expect(uploaded.map((u) => u.stored.id)).toEqual(['P-a.pdf']);
+    expect(net.directCalls()).toEqual(['get /attachment/direct', 'post /attachment/direct/start']);
+    expect(net.ui.error).not.toHaveBeenCalled();
+    expect(net.notify).not.toHaveBeenCalled();
   });
 
   it('asks with the first of files picked together: on a disk store the others go to pieces without hashing', async () => {
@@ -336,7 +358,7 @@ describe('direct upload to the store', () => {
     await settled('a.pdf');
     await settled('b.pdf');
     expect(uploaded.map((u) => u.stored.id).sort()).toEqual(['P-a.pdf', 'P-b.pdf']);
-    expect(net.directCalls()).toEqual(['post /attachment/direct/start']);
+    expect(net.directCalls()).toEqual(['get /attachment/direct']);
 
     // Where the store takes them, both go direct (after the first start answered).
     const other = fakeNet();

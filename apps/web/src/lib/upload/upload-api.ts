@@ -70,6 +70,8 @@ export function parseAccessUrl(data: unknown): string | null {
 const sendAsIs = [(data: unknown) => data];
 
 export const DIRECT_START_PATH = '/attachment/direct/start';
+/** Whether the server offers direct upload (`{offered}`), asked once per page load. */
+export const DIRECT_OFFERED_PATH = '/attachment/direct';
 export const directUploadPath = (id: string) => `/attachment/direct/${encodeURIComponent(id)}`;
 
 /** `data.reason` of a refusal. */
@@ -175,6 +177,19 @@ function createDirectTransport(client: HttpClient, options: UploadTransportOptio
   let gate: Promise<void> = Promise.resolve();
   // Whether any PUT of this page load got an answer from the store.
   let storeReached = false;
+  // The server's answer to "is direct upload offered?", asked before the first file is hashed for
+  // it: on a disk store (the default install) no file is read twice for nothing. A failed ask
+  // decides nothing (the start answers instead) and is asked again next time.
+  let asked: Promise<void> | null = null;
+  const askOffered = () =>
+    (asked ??= client.get<unknown>(DIRECT_OFFERED_PATH, { silent: true }).then(
+      (res) => {
+        if ((res.data as { offered?: unknown } | null)?.offered === false) offered = false;
+      },
+      () => {
+        asked = null;
+      },
+    ));
   const put = options.putPart ?? ((link: DirectPartLink, blob: Blob, callOptions: PieceCallOptions) => putPartWithXhr(link, blob, callOptions));
 
   /**
@@ -216,6 +231,7 @@ function createDirectTransport(client: HttpClient, options: UploadTransportOptio
         release = resolve;
       });
       await previous;
+      if (!confirmed) await askOffered();
       return release;
     },
 
