@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import {
   TEMPLATE_EVENTS,
   TEMPLATE_EVENTS_EN,
@@ -113,22 +113,7 @@ function renderIn(code: TemplateEventCode, texts: TemplateTexts, vars: TemplateV
 
 /** The stored (edited) template of an event, or its defaults. Reads through `tx`. */
 export async function eventTemplate(tx: Db, code: TemplateEventCode): Promise<TemplateTexts> {
-  const [row] = await tx
-    .select({
-      channels: messageTemplates.channels,
-      subject: messageTemplates.subject,
-      body: messageTemplates.body,
-      smsText: messageTemplates.smsText,
-      subjectEn: messageTemplates.subjectEn,
-      bodyEn: messageTemplates.bodyEn,
-      smsTextEn: messageTemplates.smsTextEn,
-      smsTemplateId: messageTemplates.smsTemplateId,
-      enabled: messageTemplates.enabled,
-    })
-    .from(messageTemplates)
-    .where(eq(messageTemplates.code, code))
-    .limit(1);
-  return row ?? eventDefaults(code);
+  return (await eventTemplates(tx, [code])).get(code)!;
 }
 
 /**
