@@ -8,8 +8,7 @@ import type { Request } from 'playwright-core';
 import { startVerifyingS3, type VerifyingS3 } from '../apps/server/test/verifying-s3.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { solveSlider } from './support/slider.js';
-import { submitLogin } from './support/login.js';
+import { participantLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
 /**
@@ -119,14 +118,7 @@ describe('direct upload to the store', () => {
     const sent: Request[] = [];
     page.on('request', (req) => sent.push(req));
 
-    await page.goto(address);
-    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
-    const modal = page.getByTestId('auth-modal');
-    await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(USER.username);
-    await modal.getByPlaceholder('请输入密码', { exact: true }).fill(USER.password);
-    await submitLogin(page, modal);
-    await solveSlider(page);
-    await page.waitForURL(/\/my-sign/);
+    await participantLogin(page, address, USER);
 
     await page.goto(`${address}/my-message?tab=feedback`);
     const uploader = page.getByTestId('feedback').getByTestId('multi-upload');

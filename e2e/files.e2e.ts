@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { solveSlider } from './support/slider.js';
-import { submitLogin } from './support/login.js';
+import { participantLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 
 /**
@@ -97,16 +96,7 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-async function login(page: Page): Promise<void> {
-  await page.goto(portal.url);
-  await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
-  const modal = page.getByTestId('auth-modal');
-  await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(USER.username);
-  await modal.getByPlaceholder('请输入密码', { exact: true }).fill(USER.password);
-  await submitLogin(page, modal);
-  await solveSlider(page);
-  await page.waitForURL(/\/my-sign/);
-}
+const login = (page: Page) => participantLogin(page, portal.url, USER);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

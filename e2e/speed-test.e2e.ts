@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
-import { submitLogin } from './support/login.js';
+import { participantLogin } from './support/login.js';
 import { startPortal, type Portal } from './support/portal.js';
-import { solveSlider } from './support/slider.js';
 
 /**
  * The speed test (docs/decisions.md, "Speed-test page") in Chromium against the built portal: a signed-in participant times
@@ -22,16 +21,7 @@ afterAll(async () => {
   await portal?.stop();
 });
 
-async function login(page: Page): Promise<void> {
-  await page.goto(portal.url);
-  await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
-  const modal = page.getByTestId('auth-modal');
-  await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(USER.username);
-  await modal.getByPlaceholder('请输入密码', { exact: true }).fill(USER.password);
-  await submitLogin(page, modal);
-  await solveSlider(page);
-  await page.waitForURL('**/my-sign');
-}
+const login = (page: Page) => participantLogin(page, portal.url, USER);
 
 describe('speed test', () => {
   let b: Browser;

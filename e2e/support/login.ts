@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { solveSlider } from './slider.js';
 
 /**
  * Presses the login dialog's submit until the slider captcha shows. The dialog zooms in when it
@@ -16,4 +17,16 @@ export async function submitLogin(page: Page, modal: Locator, attempts = 3): Pro
       if (attempt === attempts) throw new Error('the slider captcha did not open after pressing 登录');
     }
   }
+}
+
+/** A participant signs in through the page's login dialog (name, password, slider) and lands on 报名详情. */
+export async function participantLogin(page: Page, base: string, user: { username: string; password: string }): Promise<void> {
+  await page.goto(base);
+  await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).first().click();
+  const modal = page.getByTestId('auth-modal');
+  await modal.getByPlaceholder('请输入用户名', { exact: true }).fill(user.username);
+  await modal.getByPlaceholder('请输入密码', { exact: true }).fill(user.password);
+  await submitLogin(page, modal);
+  await solveSlider(page);
+  await page.waitForURL(/\/my-sign/);
 }
