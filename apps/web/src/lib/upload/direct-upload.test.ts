@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { participantClientOver } from '../../test/fake-client';
 import { DIRECT_UPLOAD_REASONS, UPLOAD_RESTART_REASON, type DirectPartLink } from '@contest/shared';
-import { createHttpClient, isCancel } from '../../api';
+import { isCancel } from '../../api';
 import { ResumeRegistry } from './resume-registry';
 import { createUploadTransport, putPartWithXhr } from './upload-api';
 import { UploadQueue } from './upload-queue';
@@ -181,15 +182,7 @@ function fakeNet(options: { offered?: boolean } = {}) {
     }
   }
 
-  localStorage.setItem('AccessToken', 'tok');
-  const ui = { error: vi.fn(), closeAll: vi.fn(), confirm: vi.fn(async () => true) };
-  const client = createHttpClient({
-    getPathname: () => '/my-sign',
-    storage: localStorage,
-    ui,
-    navigate: vi.fn(),
-    openLogin: vi.fn(),
-    adapter: async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
+  const { client, ui } = participantClientOver(async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
       const method = config.method ?? 'get';
       const url = config.url ?? '';
       const body: unknown = typeof config.data === 'string' ? JSON.parse(config.data) : config.data;
@@ -207,7 +200,6 @@ function fakeNet(options: { offered?: boolean } = {}) {
       }
       const data = handle(method, url, body);
       return { data, status: (data as { status: number }).status, statusText: '', headers: {}, config, request: {} };
-    },
   });
   const notify = vi.fn();
   const transport = createUploadTransport(client, { direct: true, notify });

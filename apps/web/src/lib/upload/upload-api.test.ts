@@ -1,24 +1,16 @@
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it, vi } from 'vitest';
-import { createHttpClient, serializeParams } from '../../api';
+import { serializeParams } from '../../api';
+import { participantClientOver } from '../../test/fake-client';
 import { DEFAULT_BUSY_RETRY_MS, createUploadTransport, fetchAccessUrl, parseReceivedPieces, parseRetryAfterMs, parseStoredFile } from './upload-api';
 import { UploadBusyError } from './upload-types';
 
 function setup(reply: (config: InternalAxiosRequestConfig) => unknown) {
   const calls: InternalAxiosRequestConfig[] = [];
-  const ui = { error: vi.fn(), closeAll: vi.fn(), confirm: vi.fn(async () => true) };
-  localStorage.setItem('AccessToken', 'tok');
-  const client = createHttpClient({
-    getPathname: () => '/my-sign',
-    storage: localStorage,
-    ui,
-    navigate: vi.fn(),
-    openLogin: vi.fn(),
-    adapter: async (config): Promise<AxiosResponse> => {
-      calls.push(config);
-      const data = reply(config);
-      return { data, status: 200, statusText: 'OK', headers: {}, config, request: {} };
-    },
+  const { client, ui } = participantClientOver(async (config): Promise<AxiosResponse> => {
+    calls.push(config);
+    const data = reply(config);
+    return { data, status: 200, statusText: 'OK', headers: {}, config, request: {} };
   });
   return { client, calls, ui };
 }
@@ -95,16 +87,9 @@ describe('createUploadTransport', () => {
 
 describe('a piece the server is too busy for (429)', () => {
   function busyClient(status: number, body: unknown) {
-    const ui = { error: vi.fn(), closeAll: vi.fn(), confirm: vi.fn(async () => true) };
-    localStorage.setItem('AccessToken', 'tok');
-    const client = createHttpClient({
-      getPathname: () => '/my-sign',
-      storage: localStorage,
-      ui,
-      navigate: vi.fn(),
-      openLogin: vi.fn(),
-      adapter: async (config): Promise<AxiosResponse> => ({ data: body, status, statusText: '', headers: { 'retry-after': '3' }, config, request: {} }),
-    });
+    const { client, ui } = participantClientOver(
+      async (config): Promise<AxiosResponse> => ({ data: body, status, statusText: '', headers: { 'retry-after': '3' }, config, request: {} }),
+    );
     const send = () =>
       createUploadTransport(client).uploadPiece(
         { origin: 'TEAM', uploadId: 'up-1', chunks: 1, chunk: 0, name: 'a.pdf', blob: new Blob(['a']) },
