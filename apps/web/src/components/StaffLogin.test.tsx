@@ -86,7 +86,8 @@ describe('StaffLogin', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: '验证并继续' }));
     });
-    await waitFor(() => expect(localStorage.getItem('AdminToken')).toBe('admin-token'));
+    // The code check, then the login: lazily loaded parts on a loaded CI machine take longer than waitFor's 1 s.
+    await waitFor(() => expect(localStorage.getItem('AdminToken')).toBe('admin-token'), { timeout: 15_000 });
     expect(post).toHaveBeenCalledWith(
       '/admin/login',
       { username: 'admin', password: 'Admin@2025', imageKey: 'nonce-staff', slidingDistance: 0, locale: 'zh-CN' },
