@@ -25,6 +25,8 @@ const STAFF_INFO = {
   code: 'E0001',
 };
 
+const ADMIN_HOME_MENU = { code: 'home', name: '首页', nameEn: 'Home', path: '/admin/home', icon: 'HomeOutlined', children: [] };
+
 function fill(username: string, password: string) {
   fireEvent.change(screen.getByPlaceholderText('请输入用户名'), { target: { value: username } });
   fireEvent.change(screen.getByPlaceholderText('请输入密码'), { target: { value: password } });
@@ -71,9 +73,13 @@ describe('StaffLogin', () => {
       return ok({ accessToken: 'admin-token', account: 'admin', teamStatus: null, prelimDocStatus: null });
     });
     vi.spyOn(api, 'get').mockImplementation(async (url: string) =>
-      url === '/captcha' ? ok({ nonceStr: 'nonce-staff', canvasSrc: '', blockSrc: '', blockY: 0 }) : ok({ ...STAFF_INFO, account: 'admin', roleCode: 'SUPER_ADMIN' }),
+      url === '/captcha'
+        ? ok({ nonceStr: 'nonce-staff', canvasSrc: '', blockSrc: '', blockY: 0 })
+        : // With a menu: an admin without one is signed out by the console as soon as it loads,
+          // which on a slow machine came before the token was looked at.
+          ok({ ...STAFF_INFO, account: 'admin', roleCode: 'SUPER_ADMIN', menus: [ADMIN_HOME_MENU] }),
     );
-    renderRoute('/admin/login');
+    const { router } = renderRoute('/admin/login');
     await screen.findByText('管理员登录');
     fill('admin', 'Admin@2025');
     const toggle = await screen.findByRole('button', { name: '无法完成滑块验证？改用验证码' });
@@ -86,8 +92,9 @@ describe('StaffLogin', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: '验证并继续' }));
     });
-    // The code check, then the login: lazily loaded parts on a loaded CI machine take longer than waitFor's 1 s.
-    await waitFor(() => expect(localStorage.getItem('AdminToken')).toBe('admin-token'), { timeout: 15_000 });
+    // The code check, then the login and the console: lazily loaded parts on a loaded machine take longer than waitFor's 1 s.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'), { timeout: 15_000 });
+    expect(localStorage.getItem('AdminToken')).toBe('admin-token');
     expect(post).toHaveBeenCalledWith(
       '/admin/login',
       { username: 'admin', password: 'Admin@2025', imageKey: 'nonce-staff', slidingDistance: 0, locale: 'zh-CN' },
