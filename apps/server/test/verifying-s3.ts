@@ -1,6 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * A small S3-compatible store for the direct-upload tests (docs/decisions.md, "A verifying S3
@@ -10,19 +14,100 @@ import type { AddressInfo } from 'node:net';
  * part's x-amz-checksum-sha256 against its bytes (400 BadDigest); it implements ListParts
  * (with each part's ChecksumSHA256), CompleteMultipartUpload and AbortMultipartUpload.
  * Objects: PUT, GET (Range), HEAD, DELETE.
+ *
+ * Bodies are kept in memory (Buffers, what the tests read), or with `directory` in files there
+ * (`OnDisk`: a part streams to a file of its own while it is hashed, a completed object is its
+ * parts' files in order, nothing is copied), for loads larger than memory (the deadline rush's
+ * 1,000 x 20 MB, bench/deadline-rush.bench.ts). The directory is the caller's to remove.
  */
-export interface VerifyingS3 {
+export interface VerifyingS3<Body = Buffer> {
   endpoint: string;
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
   /** Stored objects by key (the bucket's keys, prefix included). */
-  objects: Map<string, Buffer>;
+  objects: Map<string, Body>;
   /** Multipart uploads not completed or aborted, by upload id. */
-  uploads: Map<string, { key: string; parts: Map<number, { body: Buffer; etag: string; sha256: string | null }> }>;
+  uploads: Map<string, { key: string; parts: Map<number, { body: Body; etag: string; sha256: string | null }> }>;
   /** Requests refused, with their S3 error code. */
   refusals: string[];
   close(): Promise<void>;
+}
+
+/** A body kept on disk: its bytes are the files' in order. */
+export interface OnDisk {
+  files: Array<{ path: string; length: number }>;
+  length: number;
+}
+
+/** How bodies are received (hashed on the way), joined, sent back and dropped. */
+interface Bodies<Body> {
+  take(req: IncomingMessage): Promise<{ body: Body; sha256: Buffer; md5: Buffer }>;
+  length(body: Body): number;
+  join(parts: Body[]): Body;
+  /** Ends `res` with bytes start..end (inclusive) of the body. */
+  send(body: Body, res: ServerResponse, start: number, end: number): void;
+  drop(body: Body): Promise<void>;
+}
+
+const inMemory: Bodies<Buffer> = {
+  async take(req) {
+    const body = await bodyOf(req);
+    return { body, sha256: createHash('sha256').update(body).digest(), md5: createHash('md5').update(body).digest() };
+  },
+  length: (body) => body.length,
+  join: (parts) => Buffer.concat(parts),
+  send: (body, res, start, end) => void res.end(body.subarray(start, end + 1)),
+  drop: async () => {},
+};
+
+function onDisk(directory: string): Bodies<OnDisk> {
+  let next = 0;
+  return {
+    async take(req) {
+      const file = join(directory, `body-${++next}`);
+      const sha256 = createHash('sha256');
+      const md5 = createHash('md5');
+      let length = 0;
+      const written = pipeline(
+        req,
+        async function* (source: AsyncIterable<Buffer>) {
+          for await (const chunk of source) {
+            sha256.update(chunk);
+            md5.update(chunk);
+            length += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(file),
+      );
+      // A body cut off leaves no file behind.
+      await written.catch(async (err: unknown) => {
+        await unlink(file).catch(() => {});
+        throw err;
+      });
+      return { body: { files: [{ path: file, length }], length }, sha256: sha256.digest(), md5: md5.digest() };
+    },
+    length: (body) => body.length,
+    join: (parts) => ({ files: parts.flatMap((p) => p.files), length: parts.reduce((n, p) => n + p.length, 0) }),
+    send(body, res, start, end) {
+      // One file after the other, each from where the range starts in it.
+      void (async () => {
+        let offset = 0;
+        for (const file of body.files) {
+          const from = Math.max(start - offset, 0);
+          const to = Math.min(end - offset, file.length - 1);
+          if (from <= to) await pipeline(createReadStream(file.path, { start: from, end: to }), res, { end: false });
+          offset += file.length;
+          if (offset > end) break;
+        }
+        res.end();
+      })().catch(() => res.destroy());
+    },
+    async drop(body) {
+      await Promise.all(body.files.map((f) => unlink(f.path).catch(() => {})));
+    },
+  };
 }
 
 const REGION = 'us-east-1';
@@ -116,12 +201,28 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startVerifyingS3(options: { bucket?: string; accessKeyId?: string; secretAccessKey?: string } = {}): Promise<VerifyingS3> {
+export interface VerifyingS3Options {
+  bucket?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Keeps bodies in files in this directory instead of memory (the caller removes it). */
+  directory?: string;
+  /** Listens on this port (default: a free one). */
+  port?: number;
+}
+
+export function startVerifyingS3(options?: VerifyingS3Options & { directory?: undefined }): Promise<VerifyingS3>;
+export function startVerifyingS3(options: VerifyingS3Options & { directory: string }): Promise<VerifyingS3<OnDisk>>;
+export function startVerifyingS3(options: VerifyingS3Options = {}): Promise<VerifyingS3<Buffer> | VerifyingS3<OnDisk>> {
+  return options.directory === undefined ? startWith(options, inMemory) : startWith(options, onDisk(options.directory));
+}
+
+async function startWith<Body>(options: VerifyingS3Options, bodies: Bodies<Body>): Promise<VerifyingS3<Body>> {
   const bucket = options.bucket ?? 'contest-files';
   const accessKeyId = options.accessKeyId ?? 'TESTKEY';
   const secretAccessKey = options.secretAccessKey ?? 'test-secret-key';
-  const objects = new Map<string, Buffer>();
-  const uploads: VerifyingS3['uploads'] = new Map();
+  const objects = new Map<string, Body>();
+  const uploads: VerifyingS3<Body>['uploads'] = new Map();
   const refusals: string[] = [];
   let nextUpload = 1;
 
@@ -137,8 +238,19 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
     if (bucketName !== bucket) throw new S3Failure(404, 'NoSuchBucket');
     const key = rest.map(decodeURIComponent).join('/');
     const q = url.searchParams;
-    const body = req.method === 'PUT' || req.method === 'POST' ? await bodyOf(req) : Buffer.alloc(0);
-    if (/^[0-9a-f]{64}$/.test(payloadHash) && sha256Hex(body) !== payloadHash) throw new S3Failure(400, 'XAmzContentSHA256Mismatch');
+    // A PUT's body goes to the store as it comes (hashed on the way); a POST's is a small XML document.
+    const put = req.method === 'PUT' ? await bodies.take(req) : null;
+    const body = req.method === 'POST' ? await bodyOf(req) : Buffer.alloc(0);
+    const bodySha256 = put ? put.sha256 : createHash('sha256').update(body).digest();
+    if (/^[0-9a-f]{64}$/.test(payloadHash) && bodySha256.toString('hex') !== payloadHash) {
+      if (put) await bodies.drop(put.body);
+      throw new S3Failure(400, 'XAmzContentSHA256Mismatch');
+    }
+    /** Refuses a PUT, its stored body dropped. */
+    const refusePut = async (failure: S3Failure) => {
+      if (put) await bodies.drop(put.body);
+      return failure;
+    };
     const uploadOf = (id: string | null) => {
       const upload = id ? uploads.get(id) : undefined;
       if (!upload || upload.key !== key) throw new S3Failure(404, 'NoSuchUpload');
@@ -151,14 +263,17 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
       return send(res, 200, `<InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${xmlEscape(key)}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
     }
     if (req.method === 'PUT' && q.has('uploadId')) {
-      const upload = uploadOf(q.get('uploadId'));
+      const upload = uploads.get(q.get('uploadId') ?? '');
+      if (!upload || upload.key !== key) throw await refusePut(new S3Failure(404, 'NoSuchUpload'));
       const partNumber = Number(q.get('partNumber'));
-      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new S3Failure(400, 'InvalidArgument');
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw await refusePut(new S3Failure(400, 'InvalidArgument'));
       const declared = req.headers['x-amz-checksum-sha256'];
-      const sha256 = createHash('sha256').update(body).digest('base64');
-      if (typeof declared === 'string' && declared !== sha256) throw new S3Failure(400, 'BadDigest');
-      const etag = `"${createHash('md5').update(body).digest('hex')}"`;
-      upload.parts.set(partNumber, { body, etag, sha256: typeof declared === 'string' ? sha256 : null });
+      const sha256 = put!.sha256.toString('base64');
+      if (typeof declared === 'string' && declared !== sha256) throw await refusePut(new S3Failure(400, 'BadDigest'));
+      const etag = `"${put!.md5.toString('hex')}"`;
+      const replaced = upload.parts.get(partNumber);
+      upload.parts.set(partNumber, { body: put!.body, etag, sha256: typeof declared === 'string' ? sha256 : null });
+      if (replaced) await bodies.drop(replaced.body);
       return send(res, 200, undefined, { etag, ...(typeof declared === 'string' ? { 'x-amz-checksum-sha256': sha256 } : {}) });
     }
     if (req.method === 'GET' && q.has('uploadId')) {
@@ -171,7 +286,7 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
       const parts = page
         .map((n) => {
           const p = upload.parts.get(n)!;
-          return `<Part><PartNumber>${n}</PartNumber><LastModified>${new Date().toISOString()}</LastModified><ETag>${xmlEscape(p.etag)}</ETag><Size>${p.body.length}</Size>${p.sha256 ? `<ChecksumSHA256>${p.sha256}</ChecksumSHA256>` : ''}</Part>`;
+          return `<Part><PartNumber>${n}</PartNumber><LastModified>${new Date().toISOString()}</LastModified><ETag>${xmlEscape(p.etag)}</ETag><Size>${bodies.length(p.body)}</Size>${p.sha256 ? `<ChecksumSHA256>${p.sha256}</ChecksumSHA256>` : ''}</Part>`;
         })
         .join('');
       return send(
@@ -189,7 +304,7 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
         sha256: /<ChecksumSHA256>([\s\S]*?)<\/ChecksumSHA256>/.exec(m[1]!)?.[1] ?? null,
       }));
       if (!listed.length) throw new S3Failure(400, 'MalformedXML');
-      const bodies: Buffer[] = [];
+      const listedBodies: Body[] = [];
       let previous = 0;
       for (const [i, item] of listed.entries()) {
         const part = upload.parts.get(item.partNumber);
@@ -197,41 +312,54 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
         previous = item.partNumber;
         if (!part || part.etag.replace(/"/g, '') !== item.etag.replace(/"/g, '')) throw new S3Failure(400, 'InvalidPart');
         if (item.sha256 !== null && item.sha256 !== part.sha256) throw new S3Failure(400, 'InvalidPart');
-        if (i < listed.length - 1 && part.body.length < 5 * 1024 * 1024) throw new S3Failure(400, 'EntityTooSmall');
-        bodies.push(part.body);
+        if (i < listed.length - 1 && bodies.length(part.body) < 5 * 1024 * 1024) throw new S3Failure(400, 'EntityTooSmall');
+        listedBodies.push(part.body);
       }
-      const whole = Buffer.concat(bodies);
-      objects.set(key, whole);
+      // As S3's: the MD5 of the parts' MD5s, then their count.
+      const etag = `"${createHash('md5')
+        .update(Buffer.concat(listed.map((item) => Buffer.from(upload.parts.get(item.partNumber)!.etag.replace(/"/g, ''), 'hex'))))
+        .digest('hex')}-${listed.length}"`;
+      const replaced = objects.get(key);
+      objects.set(key, bodies.join(listedBodies));
       uploads.delete(q.get('uploadId')!);
-      const etag = `"${createHash('md5').update(whole).digest('hex')}-${listed.length}"`;
+      // Parts sent but not listed are not part of the object.
+      const kept = new Set(listed.map((item) => item.partNumber));
+      for (const [n, part] of upload.parts) if (!kept.has(n)) await bodies.drop(part.body);
+      if (replaced !== undefined) await bodies.drop(replaced);
       return send(res, 200, `<CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${xmlEscape(key)}</Key><ETag>${xmlEscape(etag)}</ETag></CompleteMultipartUploadResult>`);
     }
     if (req.method === 'DELETE' && q.has('uploadId')) {
-      uploadOf(q.get('uploadId'));
+      const upload = uploadOf(q.get('uploadId'));
       uploads.delete(q.get('uploadId')!);
+      for (const part of upload.parts.values()) await bodies.drop(part.body);
       return send(res, 204);
     }
     if (req.method === 'PUT') {
-      objects.set(key, body);
-      return send(res, 200, undefined, { etag: `"${createHash('md5').update(body).digest('hex')}"` });
+      const replaced = objects.get(key);
+      objects.set(key, put!.body);
+      if (replaced !== undefined) await bodies.drop(replaced);
+      return send(res, 200, undefined, { etag: `"${put!.md5.toString('hex')}"` });
     }
     if (req.method === 'DELETE') {
+      const removed = objects.get(key);
       objects.delete(key);
+      if (removed !== undefined) await bodies.drop(removed);
       return send(res, 204);
     }
     const object = objects.get(key);
-    if (!object) throw new S3Failure(404, 'NoSuchKey');
-    if (req.method === 'HEAD') return send(res, 200, undefined, { 'content-length': String(object.length) });
+    if (object === undefined) throw new S3Failure(404, 'NoSuchKey');
+    const length = bodies.length(object);
+    if (req.method === 'HEAD') return send(res, 200, undefined, { 'content-length': String(length) });
     if (req.method === 'GET') {
       const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
       if (range) {
         const start = Number(range[1]);
-        const end = Math.min(range[2] ? Number(range[2]) : object.length - 1, object.length - 1);
-        res.writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${object.length}` });
-        return void res.end(object.subarray(start, end + 1));
+        const end = Math.min(range[2] ? Number(range[2]) : length - 1, length - 1);
+        res.writeHead(206, { 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${length}` });
+        return bodies.send(object, res, start, end);
       }
-      res.writeHead(200, { 'content-length': String(object.length) });
-      return void res.end(object);
+      res.writeHead(200, { 'content-length': String(length) });
+      return bodies.send(object, res, 0, length - 1);
     }
     throw new S3Failure(405, 'MethodNotAllowed');
   }
@@ -245,7 +373,7 @@ export async function startVerifyingS3(options: { bucket?: string; accessKeyId?:
       if (!res.headersSent) send(res, failure.status, req.method === 'HEAD' ? undefined : `<Error><Code>${failure.code}</Code><Message>${failure.code}</Message></Error>`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
