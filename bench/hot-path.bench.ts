@@ -197,23 +197,23 @@ async function servePortal(): Promise<void> {
 const SQL = {
   session: {
     name: 'session_lookup',
-    text: 'select "sessions"."id", "sessions"."realm", "sessions"."account_id", "sessions"."last_used_at", "sessions"."expires_at", "sessions"."revoked_at", "sessions"."revoke_reason", "accounts"."username", "accounts"."role_code", "accounts"."enabled" from "sessions" inner join "accounts" on "accounts"."id" = "sessions"."account_id" where "sessions"."token_hash" = $1 limit $2',
+    text: 'select "sessions"."id", "sessions"."realm", "sessions"."account_id", "sessions"."last_used_at", "sessions"."expires_at", "sessions"."revoked_at", "sessions"."revoke_reason", "accounts"."username", "accounts"."role_code", "accounts"."enabled", "accounts"."must_change_password" from "sessions" inner join "accounts" on "accounts"."id" = "sessions"."account_id" where "sessions"."token_hash" = $1 limit $2',
   },
   touch: { name: 'session_touch', text: 'update "sessions" set "last_used_at" = $1, "expires_at" = $2 where "sessions"."id" = $3' },
   participantInfo: {
     name: 'participant_info',
-    text: 'select "accounts"."username", "accounts"."phone", "accounts"."role_code", "accounts"."agreed_at", "teams"."status", "prelim_docs"."status", exists (select 1 from "message_recipients" where "message_recipients"."account_id" = "accounts"."id" and "message_recipients"."read_at" is null and not exists (select 1 from "messages" where "messages"."id" = "message_recipients"."message_id" and "messages"."recalled_at" is not null)), "settings"."value" from "accounts" left join "teams" on "teams"."owner_id" = "accounts"."id" left join "prelim_docs" on "prelim_docs"."owner_id" = "accounts"."id" left join "settings" on "settings"."key" = $1 where "accounts"."id" = $2 limit $3',
+    text: 'select "accounts"."username", "accounts"."phone", "accounts"."role_code", "accounts"."agreed_at", "accounts"."must_change_password", "teams_view"."id", "teams_view"."status", "teams_view"."track", "teams_view"."audit_reason", "prelim_docs_view"."status", exists (select 1 from "message_recipients" where "message_recipients"."account_id" = "accounts"."id" and "message_recipients"."read_at" is null and not exists (select 1 from "messages" where "messages"."id" = "message_recipients"."message_id" and "messages"."recalled_at" is not null)), "settings_view"."value" from "accounts" left join (select "id", "owner_id", "status", "org_name", "org_type", "credit_code", "region", "city", "track", "team_name", "leader", "members", "advisor", "certificate_file_id", "commitment_file_id", "recommendation_file_id", "audit_reason", "submitted_at", "audited_at", "version", "created_at", "updated_at" from "teams") "teams_view" on "teams_view"."owner_id" = "accounts"."id" left join (select "id", "team_id", "owner_id", "status", "project_name", "track", "summary", "keywords", "application_file_id", "application_chars", "presentation_file_id", "video_file_id", "other_file_ids", "audit_reason", "submitted_at", "audited_at", "version", "created_at", "updated_at" from "prelim_docs") "prelim_docs_view" on "prelim_docs_view"."owner_id" = "accounts"."id" left join (select "key", "value", "updated_at" from "settings") "settings_view" on "settings_view"."key" = $1 where "accounts"."id" = $2 limit $3',
   },
   accountById: {
     name: 'account_by_id',
-    text: 'select "id", "realm", "username", "phone", "email", "name", "code", "password_hash", "role_code", "enabled", "agreed_at", "password_changed_at", "last_login_at", "created_at", "updated_at" from "accounts" where "accounts"."id" = $1 limit $2',
+    text: 'select "id", "realm", "username", "phone", "email", "name", "code", "password_hash", "role_code", "enabled", "agreed_at", "password_changed_at", "must_change_password", "last_login_at", "locale", "created_at", "updated_at" from "accounts" where "accounts"."id" = $1 limit $2',
   },
   rolesOf: {
     name: 'account_roles_of',
-    text: 'select "roles"."id", "roles"."code", "roles"."name" from "account_roles" inner join "roles" on "roles"."id" = "account_roles"."role_id" where "account_roles"."account_id" = $1',
+    text: 'select "roles_view"."id", "roles_view"."code", "roles_view"."name" from (select "account_id", "role_id" from "account_roles") "account_roles_view" inner join (select "id", "code", "name", "description", "builtin", "created_at", "updated_at" from "roles") "roles_view" on "roles_view"."id" = "account_roles_view"."role_id" where "account_roles_view"."account_id" = $1',
   },
-  allMenus: { name: 'menus_all', text: 'select "code", "parent_code", "name", "name_en", "path", "icon", "sort" from "menus" order by "menus"."sort"' },
-  allButtons: { name: 'buttons_all', text: 'select "code" from "buttons"' },
+  allMenus: { name: 'menus_all', text: 'select "code", "parent_code", "name", "name_en", "path", "icon", "sort" from (select "code", "parent_code", "name", "name_en", "path", "icon", "sort" from "menus") "menus_view" order by "menus_view"."sort"' },
+  allButtons: { name: 'buttons_all', text: 'select "code" from (select "code", "name", "menu_code" from "buttons") "buttons_view"' },
   unreadCount: {
     name: 'messages_unread_count',
     text: 'select count(*) from "message_recipients" where ("message_recipients"."account_id" = $1 and "message_recipients"."read_at" is null and not exists (select 1 from "messages" where "messages"."id" = "message_recipients"."message_id" and "messages"."recalled_at" is not null))',
@@ -238,13 +238,13 @@ const envelope = (data: unknown) => ({ status: 200, code: 'OK', message: 'succes
 
 /** The ceiling's routes: the portal's checks and answers, written straight on the driver. */
 function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
-  async function authenticate(header: string | undefined, realms: Realm[]) {
+  async function authenticate(header: string | undefined, realms: Realm[], pendingPasswordChange = false) {
     const token = typeof header === 'string' ? /^(?:Bearer\s+)?(\S+)$/i.exec(header.trim())?.[1] : undefined;
     if (!token || token.length > 200) throw new HttpError(401, 'UNAUTHORIZED');
     const [row] = await run(SQL.session, [sha256(token), 1]);
     if (!row || !realms.includes(row[1] as Realm)) throw new HttpError(401, 'UNAUTHORIZED');
-    const [id, realm, accountId, lastUsed, expires, revokedAt, revokeReason, username, roleCode, enabled] = row as [
-      string, Realm, string, Date | string, Date | string, unknown, string | null, string, string, boolean,
+    const [id, realm, accountId, lastUsed, expires, revokedAt, revokeReason, username, roleCode, enabled, mustChangePassword] = row as [
+      string, Realm, string, Date | string, Date | string, unknown, string | null, string, string, boolean, boolean,
     ];
     // pg parses timestamps; the embedded database, set up as the app sets it for drizzle, gives text.
     const lastUsedAt = new Date(lastUsed);
@@ -253,6 +253,7 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
     const at = new Date();
     if (expiresAt <= at || !enabled) throw new HttpError(401, 'UNAUTHORIZED');
     if (at.getTime() - lastUsedAt.getTime() > 60_000) await run(SQL.touch, [at, new Date(at.getTime() + SESSION_TTL_MS[realm]), id]);
+    if (mustChangePassword && !pendingPasswordChange) throw new HttpError(403, 'FORBIDDEN');
     return { sessionId: id, accountId, realm, username, roleCode };
   }
   app.setErrorHandler((err, _request, reply) => {
@@ -266,11 +267,11 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
   });
 
   app.get('/user/account', async (request) => {
-    const ctx = await authenticate(request.headers.authorization, ['USER']);
+    const ctx = await authenticate(request.headers.authorization, ['USER'], true);
     const [row] = await run(SQL.participantInfo, ['site.dataDocMenuName', ctx.accountId, 1]);
     if (!row) throw new HttpError(401, 'UNAUTHORIZED');
-    const [username, phone, roleCode, agreedAt, teamStatus, prelimStatus, hasUnread, menuName] = row as [
-      string, string | null, string, unknown, string | null, string | null, boolean, unknown,
+    const [username, phone, roleCode, agreedAt, mustChangePassword, teamId, teamStatus, teamTrack, teamAuditReason, prelimStatus, hasUnread, menuName] = row as [
+      string, string | null, string, unknown, boolean, string | null, string | null, string | null, string | null, string | null, boolean, unknown,
     ];
     const prelimDocStatus = teamStatus === 'APPROVED' ? (prelimStatus ?? 'NOT_FILLED') : null;
     return envelope({
@@ -279,17 +280,28 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
       prelimDocStatus,
       hasUnReadMessage: hasUnread === true,
       agree: agreedAt !== null,
+      mustChangePassword,
       watermark: username,
       dataDocMenuName: typeof menuName === 'string' && menuName ? menuName : '数据文档',
-      user: { roleId: null, organizationType: null, organization: null, account: { name: username, phone } },
+      user: {
+        roleId: roleCode,
+        organizationType: roleCode,
+        organization:
+          teamId === null
+            ? null
+            : { id: teamId, direction: teamTrack, authenticationStatus: teamStatus, reason: teamStatus === 'REVISING' || teamStatus === 'REJECTED' ? teamAuditReason : null },
+        account: { name: username, phone },
+      },
     });
   });
 
   app.get('/admin/user/account', async (request) => {
-    const ctx = await authenticate(request.headers.authorization, ['ADMIN', 'EXPERT']);
+    const ctx = await authenticate(request.headers.authorization, ['ADMIN', 'EXPERT'], true);
     if (ctx.realm !== 'ADMIN' || ctx.roleCode !== 'SUPER_ADMIN') throw new HttpError(400, 'the ceiling serves the super admin only');
     const [account] = await run(SQL.accountById, [ctx.accountId, 1]);
-    const [id, , username, , , name, code, , roleCode, , agreedAt] = account as [string, string, string, unknown, unknown, string | null, string | null, unknown, string, boolean, unknown];
+    const [id, , username, , , name, code, , roleCode, , agreedAt, , mustChangePassword] = account as [
+      string, string, string, unknown, unknown, string | null, string | null, unknown, string, boolean, unknown, unknown, boolean,
+    ];
     const roles = (await run(SQL.rolesOf, [id])) as Array<[string, string, string]>;
     const menus = (await run(SQL.allMenus, [])) as Array<[string, string | null, string, string, string, string | null, number]>;
     const buttons = ((await run(SQL.allButtons, [])) as Array<[string]>).map((b) => b[0]);
@@ -316,6 +328,7 @@ function ceilingRoutes(app: import('fastify').FastifyInstance, run: Run): void {
       menus: build(null),
       buttons,
       agree: agreedAt !== null,
+      mustChangePassword,
       name: name ?? username,
       code,
     });
@@ -395,8 +408,8 @@ async function get(url: string, token: string): Promise<unknown> {
   return JSON.parse(text.replace(UUID, '<uuid>'));
 }
 
-/** Statements of the app's background work (job runner, kv sweep) that may run during a capture. */
-const BACKGROUND = /\b(?:from|into|update) "?(?:jobs|kv_store)"?[\s(]/;
+/** Statements of the app's background work (job runner, kv sweep, upload sweeps) that may run during a capture. */
+const BACKGROUND = /\b(?:from|into|update) "?(?:jobs|kv_store|direct_uploads|piece_uploads)"?[\s(]/;
 
 /** One call of each endpoint on both servers: the same answer and the same SQL, else the bench stops. */
 async function checkSameWork(portal: ServerProcess<Ready>, ceiling: ServerProcess<Ready>, tokens: Tokens): Promise<void> {
@@ -406,9 +419,10 @@ async function checkSameWork(portal: ServerProcess<Ready>, ceiling: ServerProces
     const a = await get(`${portal.ready.origin}${e.portal}`, token);
     const b = await get(`${ceiling.ready.origin}${e.ceiling}`, token);
     const [sa, sb] = await Promise.all([portal.ask<Statement[]>('captureStop'), ceiling.ask<Statement[]>('captureStop')]);
-    if (!isDeepStrictEqual(a, b)) throw new Error(`${e.name}: answers differ\n  portal:  ${JSON.stringify(a)}\n  ceiling: ${JSON.stringify(b)}`);
+    // The SQL first: a changed statement usually explains a changed answer.
     const diff = statementDiff(sa.filter((st) => !BACKGROUND.test(st.text)), sb);
     if (diff.length) throw new Error(`${e.name}: the ceiling does not run the portal's SQL\n${diff.join('\n')}`);
+    if (!isDeepStrictEqual(a, b)) throw new Error(`${e.name}: answers differ\n  portal:  ${JSON.stringify(a)}\n  ceiling: ${JSON.stringify(b)}`);
   }
 }
 

@@ -61,6 +61,7 @@ export async function startBenchApp(options: BenchAppOptions = {}): Promise<Benc
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: '100000000',
     ...options.env,
   });
   const app = await (options.build ?? buildApp)(config);
