@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -64,8 +64,9 @@ const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
  * in (0.1: just started; 1.15: answered just before). Fixed ms offsets would land before
  * everything on a slow machine and after everything on a fast one. `upload`: the four are sent
  * together and the kill comes the moment the upload's join reaches a step, seen in its folder
- * under DATA_DIR/uploads: `claimed` (the join claim exists: the join is running), `stored` (the
- * joined file has left the folder for the store: the row may not be written yet).
+ * under DATA_DIR/uploads: `claimed` (every piece is in the data file: the join claims or runs;
+ * the claim itself is a database row), `stored` (the joined file has left the folder for the
+ * store: the row may not be written yet).
  */
 type Kill = { fraction: number } | { upload: 'claimed' | 'stored' };
 const KILLS: Kill[] = [{ fraction: 0.1 }, { fraction: 0.5 }, { fraction: 1.15 }, { upload: 'claimed' }, { upload: 'stored' }];
@@ -595,10 +596,13 @@ describe.skipIf(postgres)('kill -9 during writes (embedded database)', () => {
         killAt = Math.round(at);
       } else {
         const folder = join(dataDir, 'uploads', round.upload.id);
+        const data = join(folder, 'data');
+        // The claim is a database row the server's embedded database holds: seen from here, the
+        // join is about to claim or has claimed once the last piece is wholly in the data file.
         const reached =
           kill.upload === 'claimed'
-            ? () => existsSync(join(folder, '.joining'))
-            : () => existsSync(join(folder, '.joining')) && !existsSync(join(folder, 'data'));
+            ? () => (statSync(data, { throwIfNoEntry: false })?.size ?? 0) >= round.upload.content.length
+            : () => existsSync(folder) && !existsSync(data);
         fired = await fire(server.base, fixtures, round, files);
         const seen = await until(reached, 60_000);
         killAt = seen ? `${kill.upload} seen` : `${kill.upload} not seen`;

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
+import { pieceUploads } from '../src/db/schema.js';
 import { fakeFile, newUploadId, piecesOf } from './files-helpers.js';
 import type { TestApp } from './helpers.js';
 import { signIn } from './sign-in.js';
@@ -90,21 +92,27 @@ describe.skipIf(postgres)('an upload whose server is killed (kill -9) while it j
     };
 
     // The last piece starts the join; the process dies the moment the join is claimed (a preload
-    // kills it right after the claim file is linked: watching for the file from here raced the
-    // join, which takes only milliseconds now that pieces are hashed as they arrive).
+    // kills it at the join's first read of the data file, right after the claim: watching for the
+    // claim from here raced the join, which takes only milliseconds now that pieces are hashed as
+    // they arrive).
     const first = startServer(dataDir, { LOG_LEVEL: 'fatal' }, [fileURLToPath(new URL('./kill-on-join-claim.mjs', import.meta.url))]);
     const firstUrl = await first.url;
     for (let chunk = 0; chunk < parts.length - 1; chunk++) expect((await send(firstUrl, chunk)).status).toBe(200);
-    const dir = join(dataDir, 'uploads', id);
-    const claimed = join(dir, '.joining');
     const firstExit = exited(first.child);
     await send(firstUrl, parts.length - 1).then(
       () => expect.fail('the server answered the last piece instead of dying at the claim'),
       () => {},
     );
     await firstExit;
-    expect(existsSync(claimed)).toBe(true);
-    expect(existsSync(join(dir, 'result.json'))).toBe(false);
+    // The killed process left its claim, and no result, in the upload's row.
+    const after = await openDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      const [state] = await after.db.select().from(pieceUploads).where(eq(pieceUploads.id, id));
+      expect(state?.claim).not.toBeNull();
+      expect(state?.result).toBeNull();
+    } finally {
+      await after.close();
+    }
 
     const second = startServer(dataDir, { LOG_LEVEL: 'fatal' });
     try {

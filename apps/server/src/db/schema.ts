@@ -26,3 +26,4 @@ export * from './schema/broadcast.js';
 export * from './schema/lib.js';
 export * from './schema/score-log.js';
 export * from './schema/results.js';
+export * from './schema/live-final.js';

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './auth.js';
 import { createdAt, jsonValue, updatedAt } from './columns.js';
 
@@ -65,4 +65,48 @@ export const directUploads = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('direct_uploads_owner_idx').on(t.ownerId), index('direct_uploads_open_idx').on(t.status, t.updatedAt)],
+);
+
+/** A received piece of a chunked upload: its size and a token naming the write that put it in place. */
+export interface PieceMark {
+  size: number;
+  token: string;
+}
+
+/** Who holds an upload's join (docs/files.md, "Chunked upload protocol"): a host's process, by its start. */
+export interface PieceJoinHolder {
+  host: string;
+  pid: number;
+  instance: string;
+  token: string;
+}
+
+/**
+ * The state of a chunked upload sent through the server (docs/files.md, "Chunked upload
+ * protocol"): what its first piece fixed, the pieces received (`pieces`: chunk -> mark), the join
+ * claim (`claim`, refreshed in `claimedAt`), the ids a join chose (`plan`) and the stored file
+ * (`result`). `id` is the client's upload id. Only the pieces' bytes live elsewhere (the disk
+ * store: DATA_DIR/uploads; S3: the store, under `bytesKey`).
+ */
+export const pieceUploads = pgTable(
+  'piece_uploads',
+  {
+    id: text('id').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    name: text('name').notNull(),
+    chunks: integer('chunks').notNull(),
+    /** Server-made storage key prefix the pieces' bytes live under in an S3 store. */
+    bytesKey: text('bytes_key').notNull(),
+    pieces: jsonValue('pieces').$type<Record<string, PieceMark>>().notNull(),
+    claim: jsonValue('claim').$type<PieceJoinHolder>(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    plan: jsonValue('plan').$type<{ id: string; uniqueNo: string; storageKey: string; size: number; sha256: string }>(),
+    result: jsonValue('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('piece_uploads_owner_idx').on(t.ownerId), index('piece_uploads_updated_idx').on(t.updatedAt)],
 );

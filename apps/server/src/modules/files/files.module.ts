@@ -9,7 +9,7 @@ import type { IdentityServices } from '../auth/identity.module.js';
 import { createDirectUploads } from './direct-upload.service.js';
 import { directUploadRoutes } from './direct-upload.routes.js';
 import type { AccessRules } from './files.access.js';
-import { createFilesRepository } from './files.repository.js';
+import { createFilesRepository, createPieceUploadState } from './files.repository.js';
 import { filesRoutes } from './files.routes.js';
 import { createFilesService, type FilesService } from './files.service.js';
 import { createPieceStore } from './piece-store.js';
@@ -47,7 +47,8 @@ export async function registerFiles(
 ): Promise<{ files: FilesService }> {
   const { config, database } = deps;
   const storage = options.storage ?? createStorage(config.files.storage);
-  const pieces = createPieceStore(join(config.dataDir, 'uploads'));
+  // Upload state in the database; the pieces' bytes on this host's disk, or in the S3 store (docs/files.md, "Several instances").
+  const pieces = createPieceStore(join(config.dataDir, 'uploads'), createPieceUploadState(database.db), storage.kind === 's3' ? { store: storage } : {});
   if (!config.files.linkSecret && config.env === 'production') {
     api.log.warn('FILE_LINK_SECRET is not set: file links are signed with a per-process key and stop working at restart or on another instance');
   }

@@ -1,12 +1,94 @@
 import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { attachments, directUploads } from '../../db/schema/files.js';
+import { attachments, directUploads, pieceUploads, type PieceJoinHolder, type PieceMark } from '../../db/schema/files.js';
 import { accountsView, sessionsView } from '../auth/auth.read-model.js';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 export type NewAttachment = typeof attachments.$inferInsert;
 export type DirectUploadRow = typeof directUploads.$inferSelect;
 export type NewDirectUpload = typeof directUploads.$inferInsert;
+export type PieceUploadRow = typeof pieceUploads.$inferSelect;
+export type NewPieceUpload = Pick<typeof pieceUploads.$inferInsert, 'id' | 'ownerId' | 'origin' | 'name' | 'chunks' | 'bytesKey'>;
+
+/**
+ * The state of chunked uploads sent through the server (docs/files.md, "Chunked upload protocol"),
+ * in the database so that any instance resumes or completes any upload. Every change is one
+ * statement: concurrent requests for one upload (on any instance) never lose each other's piece,
+ * and of concurrent claims exactly one wins.
+ */
+export function createPieceUploadState(db: Db) {
+  const touch = () => new Date();
+  return {
+    async find(id: string): Promise<PieceUploadRow | undefined> {
+      const [row] = await db.select().from(pieceUploads).where(eq(pieceUploads.id, id)).limit(1);
+      return row;
+    },
+
+    /** Creates the upload unless it exists; the row that is there afterwards (a concurrent first piece's, maybe). */
+    async open(values: NewPieceUpload): Promise<PieceUploadRow> {
+      const [created] = await db.insert(pieceUploads).values({ ...values, pieces: {} }).onConflictDoNothing().returning();
+      if (created) return created;
+      const [row] = await db.select().from(pieceUploads).where(eq(pieceUploads.id, values.id)).limit(1);
+      // Deleted between the two statements (discarded, swept): open it again.
+      return row ?? this.open(values);
+    },
+
+    async setPiece(id: string, chunk: number, mark: PieceMark): Promise<void> {
+      await db
+        .update(pieceUploads)
+        .set({ pieces: sql`${pieceUploads.pieces} || jsonb_build_object(${String(chunk)}::text, ${JSON.stringify(mark)}::jsonb)`, updatedAt: touch() })
+        .where(eq(pieceUploads.id, id));
+    },
+
+    async unsetPiece(id: string, chunk: number): Promise<void> {
+      await db
+        .update(pieceUploads)
+        .set({ pieces: sql`${pieceUploads.pieces} - ${String(chunk)}::text`, updatedAt: touch() })
+        .where(eq(pieceUploads.id, id));
+    },
+
+    /**
+     * Sets the join claim when it is free (`replacing` null) or still the stale one `replacing`
+     * names (a takeover): true for the one caller that got it.
+     */
+    async claim(id: string, holder: PieceJoinHolder, at: Date, replacing: string | null): Promise<boolean> {
+      const free = replacing === null ? isNull(pieceUploads.claim) : sql`${pieceUploads.claim}->>'token' = ${replacing}`;
+      const rows = await db
+        .update(pieceUploads)
+        .set({ claim: holder, claimedAt: at, updatedAt: touch() })
+        .where(and(eq(pieceUploads.id, id), isNull(pieceUploads.result), free))
+        .returning({ id: pieceUploads.id });
+      return rows.length > 0;
+    },
+
+    /** Refreshes a held claim (its heartbeat). */
+    async beat(id: string, token: string, at: Date): Promise<void> {
+      await db
+        .update(pieceUploads)
+        .set({ claimedAt: at, updatedAt: touch() })
+        .where(and(eq(pieceUploads.id, id), sql`${pieceUploads.claim}->>'token' = ${token}`));
+    },
+
+    async setPlan(id: string, plan: NonNullable<PieceUploadRow['plan']>): Promise<void> {
+      await db.update(pieceUploads).set({ plan, updatedAt: touch() }).where(eq(pieceUploads.id, id));
+    },
+
+    /** The stored file: pieces, claim and plan are done with; meta and result stay until the sweep. */
+    async setResult(id: string, result: Record<string, unknown>): Promise<void> {
+      await db.update(pieceUploads).set({ result, pieces: {}, claim: null, claimedAt: null, plan: null, updatedAt: touch() }).where(eq(pieceUploads.id, id));
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.delete(pieceUploads).where(eq(pieceUploads.id, id));
+    },
+
+    /** Uploads untouched since `before` (finished or not), removed; what they were, so their bytes go too. */
+    async removeStale(before: Date): Promise<PieceUploadRow[]> {
+      return db.delete(pieceUploads).where(lt(pieceUploads.updatedAt, before)).returning();
+    },
+  };
+}
+export type PieceUploadState = ReturnType<typeof createPieceUploadState>;
 
 /**
  * Sets which of `ids` (files of one origin) are public links: those in `publicIds` are, the others

@@ -31,7 +31,7 @@ import { isStrippable, stampPdf, stampTime, stripMetadata } from './blind-copy.j
 import { createAdmission, PIECE_WAIT_MS } from './admission.js';
 import { ANONYMOUS, canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import type { AttachmentRow, FilesRepository } from './files.repository.js';
-import { CLAIM_HEARTBEAT_MS, type JoinClaim, type PieceStore, type StorePlan, type UploadMeta } from './piece-store.js';
+import { CLAIM_HEARTBEAT_MS, type JoinClaim, type PieceSink, type PieceStore, type StorePlan, type UploadMeta } from './piece-store.js';
 import type { LinkParams, LinkSigner } from './signed-link.js';
 
 /** Whoever uploads: a signed-in account, with request details for the operation record. */
@@ -333,11 +333,11 @@ export function createFilesService(deps: FilesServiceDeps) {
   async function claimedJoin(uploader: Uploader, id: string, meta: UploadMeta): Promise<PieceUploadAnswer> {
     const claim = await pieces.claimJoin(id);
     if (!claim) {
-      // Another process holds the join (shared DATA_DIR): report progress; status calls show the end.
+      // Another request or instance holds the join: report progress; status calls show the end.
       const file = await pieces.result(id);
       return file ? done(id, meta.chunks, file) : pending(id, meta.chunks, await pieces.received(id));
     }
-    // The claim's mtime is its heartbeat: a join slower than the stale bound is not taken over.
+    // The claim's claimed_at is its heartbeat: a join slower than the stale bound is not taken over.
     const heartbeat = setInterval(() => void claim.beat().catch(() => {}), CLAIM_HEARTBEAT_MS);
     heartbeat.unref();
     try {
@@ -386,16 +386,21 @@ export function createFilesService(deps: FilesServiceDeps) {
       if (!contentMatchesExtension(extensionOfName(meta.name), await pieces.head(id, 0))) throw badRequest(UPLOAD_MSG.contentMismatch);
     }
     const joined = await pieces.join(id, total);
-    if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
-    // A redone join must find the bytes the first one planned to store (pieces sent again since are the same file).
-    if (plan && (plan.sha256 !== joined.sha256 || plan.size !== joined.size)) throw interrupted();
-    const chosen = plan ?? newPlan(joined);
-    if (!plan) await pieces.writePlan(id, chosen);
-    // A holder that stalled past the stale bound has been replaced: leave the work to the new one.
-    if (!(await claim.holds())) return null;
-    const file = await store(uploader, meta.origin, meta.name, joined.path, chosen);
-    await pieces.complete(id, file);
-    return file;
+    try {
+      if (joined.size !== total) throw badRequest(UPLOAD_MSG.uploadFailed);
+      // A redone join must find the bytes the first one planned to store (pieces sent again since are the same file).
+      if (plan && (plan.sha256 !== joined.sha256 || plan.size !== joined.size)) throw interrupted();
+      const chosen = plan ?? newPlan(joined);
+      if (!plan) await pieces.writePlan(id, chosen);
+      // A holder that stalled past the stale bound has been replaced: leave the work to the new one.
+      if (!(await claim.holds())) return null;
+      const file = await store(uploader, meta.origin, meta.name, joined.path, chosen);
+      await pieces.complete(id, file);
+      return file;
+    } finally {
+      // S3: the joined file is a temporary copy of the pieces (storage took it over if it got that far).
+      if (pieces.inStore) await rm(joined.path, { force: true });
+    }
   }
 
   async function readerFor(accountId: string | null, sessionId: string | null = null): Promise<Reader> {
@@ -485,22 +490,25 @@ export function createFilesService(deps: FilesServiceDeps) {
       if (joins.has(id)) return null;
       startWrite(id);
       let released = false;
+      let sink: PieceSink | undefined;
       const release = async (failed: boolean) => {
         if (released) return;
         released = true;
         // A failed write may have overwritten the piece's range: it counts as not received.
         if (failed) await pieces.unmarkPiece(id, chunk).catch(() => {});
+        await sink?.drop().catch(() => {});
         endWrite(id);
         // A refused first piece leaves nothing behind, as long as no other piece is on its way.
         if (failed && !writers.has(id) && !joins.has(id) && (await pieces.received(id)).length === 0) await pieces.discard(id);
       };
-      let stream: Writable;
       try {
-        stream = await pieces.pieceWriter(id, chunk);
+        sink = await pieces.pieceWriter(id, chunk);
       } catch (err) {
         await release(true);
         throw err;
       }
+      const { stream } = sink;
+      const written = sink;
       return {
         stream,
         release: () => release(true),
@@ -510,10 +518,11 @@ export function createFilesService(deps: FilesServiceDeps) {
             if (chunk === 0 && !contentMatchesExtension(extensionOfName(input.name), head)) {
               released = true;
               endWrite(id);
+              await written.drop();
               await pieces.discard(id);
               throw badRequest(UPLOAD_MSG.contentMismatch);
             }
-            await pieces.markPiece(id, chunk, size);
+            await written.mark(size);
           } catch (err) {
             await release(true);
             throw err;

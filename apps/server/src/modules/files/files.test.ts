@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +12,15 @@ import { buildApp } from '../../app.js';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { fakeFile, filesUnder, multipart, newUploadId, piecesOf } from '../../../test/files-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
-import { accounts, attachments, operationRecords } from '../../db/schema.js';
+import { accounts, attachments, operationRecords, pieceUploads } from '../../db/schema.js';
 import { createAuthRepository } from '../auth/auth.repository.js';
 import { createPermissionService } from '../auth/permission.service.js';
 import { createSessionService } from '../auth/session.service.js';
 import { registerFiles, type FilesOptions } from './files.module.js';
 import type { FilesService } from './files.service.js';
 import { createStorage } from '../../lib/storage/create-storage.js';
-import { CLAIM_FILE, createPieceStore, type ClaimRecord, type StorePlan } from './piece-store.js';
+import { createPieceUploadState } from './files.repository.js';
+import { createPieceStore, type ClaimRecord, type StorePlan } from './piece-store.js';
 
 let t: TestApp;
 let files: FilesService;
@@ -135,7 +136,10 @@ describe.each(BODIES)('chunked upload (%s bodies)', (body) => {
     const rows = await t.database.db.select().from(attachments).where(eq(attachments.uniqueNo, file.uniqueNo));
     expect(rows).toMatchObject([{ ownerId: participant.accountId, origin: 'PRELIM', sha256: sha256(content), size: content.length }]);
     expect(storedFiles().length).toBe(before + 1);
-    expect(filesUnder(join(uploadsDir(), id)).map((p) => p.split('/').pop()).sort()).toEqual(['meta.json', 'result.json']);
+    // The upload's state stays in the database (meta and result, for a re-sent piece); no bytes are left.
+    const [state] = await t.database.db.select().from(pieceUploads).where(eq(pieceUploads.id, id));
+    expect(state).toMatchObject({ pieces: {}, claim: null, plan: null, result: { uniqueNo: file.uniqueNo } });
+    expect(existsSync(join(uploadsDir(), id))).toBe(false);
 
     const download = await get(file.filePath, participant.headers);
     expect(download.statusCode).toBe(200);
@@ -395,13 +399,10 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
   const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid;
   const LAST_NAME = 'crash.pdf';
 
-  /** What a killed joiner leaves: its claim file naming it, `ageMs` old. */
-  function leaveClaim(id: string, record: Partial<ClaimRecord>, ageMs = 0) {
-    const path = join(uploadsDir(), id, CLAIM_FILE);
-    const full: ClaimRecord = { host: hostname(), pid: deadPid(), instance: randomUUID(), token: randomUUID(), at: new Date().toISOString(), ...record };
-    writeFileSync(path, JSON.stringify(full));
-    const at = new Date(Date.now() - ageMs);
-    utimesSync(path, at, at);
+  /** What a killed joiner leaves: its claim naming it, last refreshed `ageMs` ago. */
+  async function leaveClaim(id: string, record: Partial<ClaimRecord>, ageMs = 0) {
+    const claim: ClaimRecord = { host: hostname(), pid: deadPid(), instance: randomUUID(), token: randomUUID(), ...record };
+    await t.database.db.update(pieceUploads).set({ claim, claimedAt: new Date(Date.now() - ageMs) }).where(eq(pieceUploads.id, id));
   }
 
   /** Every piece but the last sent; the last one is what the client sends again on retry. */
@@ -419,7 +420,7 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
   /** Also the last piece in place, as the killed request had written it before claiming the join. */
   async function allPieces(content: Buffer) {
     const upload = await allButLast(content);
-    const store = createPieceStore(uploadsDir());
+    const store = createPieceStore(uploadsDir(), createPieceUploadState(t.database.db));
     const body = join(tmpdir(), `piece-${randomUUID()}`);
     writeFileSync(body, upload.parts.at(-1)!);
     await store.putPiece(upload.id, upload.parts.length - 1, body, upload.parts.at(-1)!.length);
@@ -441,7 +442,7 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
   it('finishes once the client sends the last piece again, when the joiner is dead', async () => {
     const content = fakeFile.pdf(2 * UPLOAD_PIECE_SIZE + 77);
     const { id, last } = await allButLast(content);
-    leaveClaim(id, {});
+    await leaveClaim(id, {});
     const file = await expectStored(await last(), content);
     expect(await rowsOf(file.uniqueNo)).toHaveLength(1);
     // Sent once more (a lost answer): the same file.
@@ -451,7 +452,7 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
   it('takes over the claim of its own earlier life (same pid after a container restart)', async () => {
     const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
     const { id, last } = await allButLast(content);
-    leaveClaim(id, { pid: process.pid, instance: 'before-the-restart' });
+    await leaveClaim(id, { pid: process.pid, instance: 'before-the-restart' });
     await expectStored(await last(), content);
   });
 
@@ -459,19 +460,9 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
     const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
     const { id, last } = await allButLast(content);
     // Another host: its process cannot be asked, only its heartbeat (the claim's mtime) seen.
-    leaveClaim(id, { host: 'other-instance' }, 10_000);
+    await leaveClaim(id, { host: 'other-instance' }, 10_000);
     expect((await last()).json().data).toMatchObject({ complete: false });
-    leaveClaim(id, { host: 'other-instance' }, 10 * 60_000);
-    await expectStored(await last(), content);
-  });
-
-  it('takes over an old claim left by an earlier version (an empty directory)', async () => {
-    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
-    const { id, last } = await allButLast(content);
-    const dir = join(uploadsDir(), id, CLAIM_FILE);
-    mkdirSync(dir);
-    const old = new Date(Date.now() - 10 * 60_000);
-    utimesSync(dir, old, old);
+    await leaveClaim(id, { host: 'other-instance' }, 10 * 60_000);
     await expectStored(await last(), content);
   });
 
@@ -490,7 +481,7 @@ describe('an upload whose join was cut off (process killed mid-join)', () => {
         mimeType: 'application/pdf', size: plan.size, sha256: plan.sha256, storageKey: plan.storageKey, isPublic: false,
       });
     }
-    leaveClaim(upload.id, {});
+    await leaveClaim(upload.id, {});
     return { ...upload, plan };
   }
 

@@ -1,17 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentMatchesExtension, fileNameProblem, sniffContentFamily, UPLOAD_MSG, UPLOAD_PIECE_SIZE } from '@contest/shared';
 import { ConfigError, loadConfig } from '../../config/config.js';
 import { canReadAttachment, type AccessRules, type Reader } from './files.access.js';
 import { contentDisposition, etagMatches, isInlinePreviewable, parseRange } from './files.http.js';
 import { uniqueNoOf } from './files.service.js';
-import { CLAIM_FILE, createPieceStore, type ClaimRecord } from './piece-store.js';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { signIn } from '../../../test/sign-in.js';
+import { pieceUploads } from '../../db/schema.js';
+import { createPieceUploadState, type PieceUploadState } from './files.repository.js';
+import { createPieceStore as createStoreOn, type ClaimRecord, type PieceStoreOptions } from './piece-store.js';
 import { createLinkSigner } from './signed-link.js';
 
 describe('parseRange', () => {
@@ -146,33 +151,50 @@ describe('canReadAttachment matrix', () => {
   });
 });
 
+// The piece store keeps its state in the database (piece_uploads): one database for these tests,
+// owners are real accounts.
+let t: TestApp;
+let state: PieceUploadState;
+let a = '';
+const owners: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp({}, { bare: true });
+  state = createPieceUploadState(t.database.db);
+  for (let i = 0; i < 3; i++) owners.push((await signIn(t, { realm: 'USER' })).accountId);
+  a = owners[0]!;
+});
+afterAll(async () => {
+  await t?.close();
+});
+const createPieceStore = (root: string, options?: PieceStoreOptions) => createStoreOn(root, state, options);
+const uid = () => `u-${randomBytes(8).toString('hex')}`;
+
 describe('piece store', () => {
+  const [u1, u2, u3, u4, u5, u7] = [uid(), uid(), uid(), uid(), uid(), uid()];
   it('lets exactly one of many concurrent callers claim the join', async () => {
     const store = createPieceStore(mkdtempSync(join(tmpdir(), 'pieces-')));
-    await store.openUpload('u1', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
-    const claims = await Promise.all(Array.from({ length: 20 }, () => store.claimJoin('u1')));
+    await store.openUpload(u1, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    const claims = await Promise.all(Array.from({ length: 20 }, () => store.claimJoin(u1)));
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 
   /** A pid that was just used and is gone (the process ran and exited). */
   const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid;
   const otherProcess = (pid: number) => ({ host: hostname(), pid, instance: `other-${pid}` });
-  /** What a holder leaves behind when it is killed: its claim file, `ageMs` old. */
-  function leaveClaim(root: string, id: string, record: Partial<ClaimRecord>, ageMs = 0) {
-    const path = join(root, id, CLAIM_FILE);
-    writeFileSync(path, JSON.stringify({ host: hostname(), pid: 1, instance: 'gone', token: 'c0ffee00-0000-4000-8000-000000000000', at: new Date().toISOString(), ...record }));
-    const at = new Date(Date.now() - ageMs);
-    utimesSync(path, at, at);
+  /** What a holder leaves behind when it is killed: its claim, last refreshed `ageMs` ago. */
+  async function leaveClaim(_root: string, id: string, record: Partial<ClaimRecord>, ageMs = 0) {
+    const claim = { host: hostname(), pid: 1, instance: 'gone', token: 'c0ffee00-0000-4000-8000-000000000000', ...record };
+    await t.database.db.update(pieceUploads).set({ claim, claimedAt: new Date(Date.now() - ageMs) }).where(eq(pieceUploads.id, id));
   }
 
   it('takes over a claim whose holder died, in exactly one of many processes', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
-    await createPieceStore(root).openUpload('u3', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    await createPieceStore(root).openUpload(u3, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
     const dead = deadPid();
-    leaveClaim(root, 'u3', { pid: dead });
+    await leaveClaim(root, u3, { pid: dead });
     // Ten live processes sharing DATA_DIR, each with its own pid and instance.
     const stores = Array.from({ length: 10 }, (_, i) => createPieceStore(root, { owner: otherProcess(process.pid + 1000 + i), isAlive: (pid) => pid !== dead }));
-    const claims = await Promise.all(stores.map((store) => store.claimJoin('u3')));
+    const claims = await Promise.all(stores.map((store) => store.claimJoin(u3)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     const winner = claims.find(Boolean)!;
     expect(await winner.holds()).toBe(true);
@@ -182,75 +204,79 @@ describe('piece store', () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
     const holder = createPieceStore(root, { owner: otherProcess(process.pid + 1), isAlive: () => true });
     const other = createPieceStore(root, { owner: otherProcess(process.pid + 2), isAlive: () => true });
-    await holder.openUpload('u4', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
-    const held = await holder.claimJoin('u4');
+    await holder.openUpload(u4, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    const held = await holder.claimJoin(u4);
     expect(held).not.toBeNull();
-    expect(await other.claimJoin('u4')).toBeNull();
+    expect(await other.claimJoin(u4)).toBeNull();
     // Three minutes without a heartbeat: the holder hangs (or runs on a host we cannot ask).
-    const old = new Date(Date.now() - 3 * 60_000);
-    utimesSync(join(root, 'u4', CLAIM_FILE), old, old);
-    const taken = await other.claimJoin('u4');
+    await t.database.db.update(pieceUploads).set({ claimedAt: new Date(Date.now() - 3 * 60_000) }).where(eq(pieceUploads.id, u4));
+    const taken = await other.claimJoin(u4);
     expect(taken).not.toBeNull();
     expect(await held!.holds()).toBe(false);
     expect(await taken!.holds()).toBe(true);
     // The new holder's heartbeat keeps others out.
     await taken!.beat();
-    expect(await holder.claimJoin('u4')).toBeNull();
+    expect(await holder.claimJoin(u4)).toBeNull();
   });
 
-  it('takes over the claim of an earlier life of this process (same pid, other instance), and an old unreadable one', async () => {
+  it('takes over the claim of an earlier life of this process (same pid, other instance)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
     const store = createPieceStore(root);
-    await store.openUpload('u5', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
-    leaveClaim(root, 'u5', { pid: process.pid, instance: 'before-restart' });
-    expect(await store.claimJoin('u5')).not.toBeNull();
+    await store.openUpload(u5, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    await leaveClaim(root, u5, { pid: process.pid, instance: 'before-restart' });
+    expect(await store.claimJoin(u5)).not.toBeNull();
 
-    await store.openUpload('u6', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
-    // As earlier versions left it: an empty directory, no holder named.
-    mkdirSync(join(root, 'u6', CLAIM_FILE));
-    expect(await store.claimJoin('u6')).toBeNull();
-    const old = new Date(Date.now() - 3 * 60_000);
-    utimesSync(join(root, 'u6', CLAIM_FILE), old, old);
-    expect(await store.claimJoin('u6')).not.toBeNull();
   });
 
   it('keeps a claim of another host while it is refreshed', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
     const store = createPieceStore(root);
-    await store.openUpload('u7', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
-    leaveClaim(root, 'u7', { host: 'another-host', pid: deadPid() }, 60_000);
-    expect(await store.claimJoin('u7')).toBeNull();
-    leaveClaim(root, 'u7', { host: 'another-host', pid: deadPid() }, 3 * 60_000);
-    expect(await store.claimJoin('u7')).not.toBeNull();
+    await store.openUpload(u7, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+    await leaveClaim(root, u7, { host: 'another-host', pid: deadPid() }, 60_000);
+    expect(await store.claimJoin(u7)).toBeNull();
+    await leaveClaim(root, u7, { host: 'another-host', pid: deadPid() }, 3 * 60_000);
+    expect(await store.claimJoin(u7)).not.toBeNull();
   });
 
   it('keeps the first meta when two first pieces race', async () => {
     const store = createPieceStore(mkdtempSync(join(tmpdir(), 'pieces-')));
     const metas = await Promise.all(
-      ['a', 'b', 'c'].map((owner) => store.openUpload('u2', { owner, origin: 'OTHER', name: 'x.pdf', chunks: 1 })),
+      owners.map((owner) => store.openUpload(u2, { owner, origin: 'OTHER', name: 'x.pdf', chunks: 1 })),
     );
-    const winner = metas.find((m, i) => m.owner === ['a', 'b', 'c'][i])!;
+    const winner = metas.find((m, i) => m.owner === owners[i])!;
     for (const m of metas) expect(m).toEqual(winner);
   });
 
   it('sweeps uploads and stray request bodies idle for a day, and nothing newer', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
     const store = createPieceStore(root);
-    await store.openUpload('old', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 2 });
-    await store.openUpload('fresh', { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 2 });
+    const [old, fresh] = [uid(), uid()];
+    await store.openUpload(old, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 2 });
+    await store.openUpload(fresh, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 2 });
+    await put(store, old, 0);
     const stray = await store.incomingPath();
     writeFileSync(stray, 'partial');
     const dayAndABit = new Date(Date.now() - 25 * 3600_000);
-    utimesSync(join(root, 'old'), dayAndABit, dayAndABit);
+    await t.database.db.update(pieceUploads).set({ updatedAt: dayAndABit }).where(eq(pieceUploads.id, old));
     utimesSync(stray, dayAndABit, dayAndABit);
+    // Bytes no upload names (an earlier version's folder): old ones go, new ones stay.
+    mkdirSync(join(root, 'orphan-old'));
+    utimesSync(join(root, 'orphan-old'), dayAndABit, dayAndABit);
     mkdirSync(join(root, 'empty-new'));
-    expect(await store.sweep(24 * 3600_000)).toBe(2);
-    expect(existsSync(join(root, 'old'))).toBe(false);
+    expect(await store.sweep(24 * 3600_000)).toBe(3);
+    expect(await state.find(old)).toBeUndefined();
+    expect(existsSync(join(root, old))).toBe(false);
     expect(existsSync(stray)).toBe(false);
-    expect(existsSync(join(root, 'fresh'))).toBe(true);
+    expect(existsSync(join(root, 'orphan-old'))).toBe(false);
+    expect(await state.find(fresh)).toBeDefined();
     expect(existsSync(join(root, 'empty-new'))).toBe(true);
-    expect(await createPieceStore(join(root, 'missing')).sweep(1)).toBe(0);
   });
+
+  async function put(store: ReturnType<typeof createPieceStore>, id: string, chunk: number) {
+    const sink = await store.pieceWriter(id, chunk);
+    await pipeline(Readable.from([Buffer.alloc(UPLOAD_PIECE_SIZE, 1)]), sink.stream);
+    await sink.mark(UPLOAD_PIECE_SIZE);
+  }
 });
 
 describe('piece store: the running hash (folded as pieces come)', () => {
@@ -261,15 +287,16 @@ describe('piece store: the running hash (folded as pieces come)', () => {
 
   async function setup(root = mkdtempSync(join(tmpdir(), 'pieces-'))) {
     const store = createPieceStore(root);
-    const id = 'u-hash';
-    await store.openUpload(id, { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 3 });
+    const id = uid();
+    await store.openUpload(id, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 3 });
     return { root, store, id };
   }
 
   /** As the service takes a piece: written into its range, marked, folded. */
   async function put(store: ReturnType<typeof createPieceStore>, id: string, chunk: number, bytes = pieceOf(chunk), fold = true) {
-    await pipeline(Readable.from([bytes]), await store.pieceWriter(id, chunk));
-    await store.markPiece(id, chunk, bytes.length);
+    const sink = await store.pieceWriter(id, chunk);
+    await pipeline(Readable.from([bytes]), sink.stream);
+    await sink.mark(bytes.length);
     if (fold) await store.fold(id);
   }
 
@@ -312,7 +339,7 @@ describe('piece store: the running hash (folded as pieces come)', () => {
     expect((await store.join(id, expected.length)).sha256).toBe(sha(expected));
   });
 
-  it('a piece rewritten by another instance (its marker token changed) is read back at the join', async () => {
+  it('a piece rewritten by another instance (its mark token changed) is read back at the join', async () => {
     const { root, store, id } = await setup();
     for (const chunk of [0, 1, 2]) await put(store, id, chunk);
     const other = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(UPLOAD_PIECE_SIZE - 9)]);
@@ -344,21 +371,11 @@ describe('piece store: the running hash (folded as pieces come)', () => {
     expect(await store.join(id, expected.length)).toMatchObject({ sha256: sha(expected), rehashedBytes: expected.length });
   });
 
-  it('reads markers of the earlier format (the size alone) and hashes those pieces at the join', async () => {
-    const { root, store, id } = await setup();
-    await put(store, id, 0, pieceOf(0), false);
-    writeFileSync(join(root, id, '0.part'), String(UPLOAD_PIECE_SIZE));
-    expect(await store.pieceSize(id, 0)).toBe(UPLOAD_PIECE_SIZE);
-    await put(store, id, 1);
-    await put(store, id, 2);
-    expect(await store.join(id, content.length)).toMatchObject({ sha256: sha(content), rehashedBytes: content.length });
-  });
-
   it('keeps at most maxFolds running hashes, dropping the idlest (its join reads the file back)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'pieces-'));
     const store = createPieceStore(root, { maxFolds: 1 });
     for (const id of ['first', 'second']) {
-      await store.openUpload(id, { owner: 'a', origin: 'OTHER', name: 'x.pdf', chunks: 1 });
+      await store.openUpload(id, { owner: a, origin: 'OTHER', name: 'x.pdf', chunks: 1 });
       await put(store, id, 0, pieceOf(2));
     }
     expect(await store.join('first', pieceOf(2).length)).toMatchObject({ sha256: sha(pieceOf(2)), rehashedBytes: pieceOf(2).length });
