@@ -30,6 +30,7 @@ import { UPLOAD_MAX_AGE_MS } from './modules/files/files.module.js';
 import { registerTemplates } from './modules/templates/templates.module.js';
 import { registerResults } from './modules/results/results.module.js';
 import { registerScoreLog } from './modules/score-log/score-log.module.js';
+import { registerLiveFinal } from './modules/live-final/live-final.module.js';
 
 /** The leftover-upload sweep (docs/decisions.md, "Jobs, templates and email"): one run a day across all instances. */
 export const FILES_SWEEP_JOB = 'files.sweep';
@@ -191,6 +192,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const { outbox } = await registerContest(api, app.deps, identity);
       const review = await registerReview(api, app.deps, identity, { outbox });
       await registerResults(api, app.deps, identity, review);
+      await registerLiveFinal(api, app.deps, review);
       await registerAdmin(api, app.deps, identity);
       await registerContent(api, app.deps, identity, { outbox });
       await registerTemplates(api, app.deps, identity);

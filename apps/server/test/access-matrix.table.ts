@@ -213,6 +213,34 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'POST /api/admin/review/final/sheets/:id/return': ADMIN('final-score:return'),
   'POST /api/admin/review/final/projects/:id/rereview': ADMIN('final-score:return'),
 
+  // ---- the live final (modules/live-final, docs/live-final.md): a LIVE session with A's project on
+  // stage; judges exp (expected), expConf (a judge, in conflict with A) and expNew (no agreement).
+  'GET /api/admin/live/candidates': MENU('liveFinal'),
+  'GET /api/admin/live/sessions': MENU('liveFinal'),
+  'POST /api/admin/live/sessions': ADMIN('live:plan'),
+  'GET /api/admin/live/sessions/:id': MENU('liveFinal'),
+  'PUT /api/admin/live/sessions/:id': ADMIN('live:plan'),
+  'DELETE /api/admin/live/sessions/:id': ADMIN('live:plan'),
+  'PUT /api/admin/live/sessions/:id/projects': ADMIN('live:plan'),
+  'POST /api/admin/live/sessions/:id/projects/import': ADMIN('live:plan'),
+  'GET /api/admin/live/sessions/:id/running-order': MENU('liveFinal'),
+  'GET /api/admin/live/sessions/:id/displays': MENU('liveFinal'),
+  'POST /api/admin/live/sessions/:id/displays': ADMIN('live:display'),
+  'DELETE /api/admin/live/sessions/:id/displays/:linkId': ADMIN('live:display'),
+  'GET /api/admin/live/sessions/:id/chair': ADMIN('live:chair'),
+  // Server-sent events: `ok` = the stream opened (access-matrix.test.ts CUSTOM).
+  'GET /api/admin/live/sessions/:id/events': ADMIN('live:chair'),
+  'POST /api/admin/live/sessions/:id/actions': ADMIN('live:chair'),
+  'GET /api/expert/live/sessions': EXPERT_AGREED,
+  // A session's judges only: another expert is told it does not exist.
+  //                                                  anon  A   B  | admin noBtn | exp expOther expConf expNew
+  'GET /api/expert/live/sessions/:id':             r('401 401 401 | 401   401   | ok  404      ok      403'),
+  'GET /api/expert/live/sessions/:id/events':      r('401 401 401 | 401   401   | ok  404      ok      403'),
+  'POST /api/expert/live/sessions/:id/projects/:projectId/score': r('401 401 401 | 401 401 | ok 404 ok 403'),
+  // The big screen: no login, the display token is the key (a wrong one is 404, live-final.test.ts).
+  'GET /api/live/display/:token': PUBLIC,
+  'GET /api/live/display/:token/events': PUBLIC,
+
   'GET /api/admin/review/prelim/scores': MENU('gradeManageGrade'),
   'GET /api/admin/review/prelim/scores/export': ADMIN('score:export'),
   'GET /api/admin/review/prelim/scores/:id': MENU('gradeManageGrade'),

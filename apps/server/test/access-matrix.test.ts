@@ -23,7 +23,12 @@ import {
   roles,
   scoreSheets,
   teams,
+  liveDisplayLinks,
+  liveSessionJudges,
+  liveSessionProjects,
+  liveSessions,
 } from '../src/db/schema.js';
+import { hashDisplayToken } from '../src/modules/live-final/live-final.service.js';
 import type { GuardInfo } from '../src/modules/admin/admin.guard.js';
 import { ACCESS_MATRIX, IDENTITIES, routeOf, type Cell, type GuardSpec, type Identity } from './access-matrix.table.js';
 import { REACH_REASONS, isAccountOrRoleWrite, reachRequest, reachRows } from './access-matrix.reach.js';
@@ -89,7 +94,13 @@ const f = {} as {
   templateSpare: string;
   templateToDelete: string;
   batch: string;
+  liveSession: string;
+  liveSpare: string;
+  liveLinkSpare: string;
 };
+
+/** The big screen's token of the access matrix's live session. */
+const LIVE_TOKEN = 'accessMatrixLiveDisplayToken0123456789abcde';
 
 const DOC_CODE = 'ACCESS_MATRIX_TPL';
 /** A direct upload id nobody has (the matrix runs on the disk store, where direct upload is refused). */
@@ -168,6 +179,27 @@ async function buildFixtures() {
     await seedGroup(t, round, [exp!.accountId, expConf!.accountId, expNew!.accountId], [f.prelimA]);
     await seedGroup(t, round, [expOther!.accountId, sheetExpert!.accountId], [otherProject!, f.spareProject]);
   }
+  // The live final: a LIVE session with A's project presenting; exp, expConf, expNew judges (exp expected).
+  const [live, liveSpare] = await db()
+    .insert(liveSessions)
+    .values([
+      { name: '答辩场次', venue: '会场', date: '2026-12-01', presentationMinutes: 8, qaMinutes: 5, status: 'LIVE', currentPrelimId: f.prelimA },
+      { name: '备用场次', venue: '会场', date: '2026-12-02', presentationMinutes: 8, qaMinutes: 5 },
+    ])
+    .returning({ id: liveSessions.id });
+  f.liveSession = live!.id;
+  f.liveSpare = liveSpare!.id;
+  await db().insert(liveSessionJudges).values([exp!, expConf!, expNew!].map((e, sort) => ({ sessionId: f.liveSession, expertId: e.accountId, sort })));
+  await db().insert(liveSessionProjects).values({ sessionId: f.liveSession, prelimId: f.prelimA, sort: 0, status: 'PRESENTING', expectedJudgeIds: [exp!.accountId], presentingAt: new Date() });
+  const links = await db()
+    .insert(liveDisplayLinks)
+    .values([
+      { sessionId: f.liveSession, name: '主屏', tokenHash: hashDisplayToken(LIVE_TOKEN), tokenPrefix: LIVE_TOKEN.slice(0, 6) },
+      { sessionId: f.liveSession, name: '备用', tokenHash: hashDisplayToken(`${LIVE_TOKEN}x`), tokenPrefix: 'spare0' },
+    ])
+    .returning({ id: liveDisplayLinks.id });
+  f.liveLinkSpare = links[1]!.id;
+
   f.spareGroupPrelim = await seedGroup(t, 'PRELIMINARY', [], []);
   f.spareGroupFinal = await seedGroup(t, 'FINAL', [], []);
   const sheet = (round: 'PRELIMINARY' | 'FINAL') => ({
@@ -351,6 +383,25 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'GET /api/admin/review/final/scores/:id': () => ({ params: { id: f.prelimA } }),
   'GET /api/admin/review/final/monitor/experts/:id': () => ({ params: { id: who.exp!.accountId } }),
 
+  'GET /api/admin/live/sessions/:id': () => ({ params: { id: f.liveSession } }),
+  'PUT /api/admin/live/sessions/:id': () => ({ params: { id: f.liveSession }, body: {} }),
+  'DELETE /api/admin/live/sessions/:id': () => ({ params: { id: f.liveSpare } }),
+  'PUT /api/admin/live/sessions/:id/projects': () => ({ params: { id: f.liveSession }, body: {} }),
+  'POST /api/admin/live/sessions/:id/projects/import': () => ({ params: { id: f.liveSession }, body: {} }),
+  'GET /api/admin/live/sessions/:id/running-order': () => ({ params: { id: f.liveSession } }),
+  'GET /api/admin/live/sessions/:id/displays': () => ({ params: { id: f.liveSession } }),
+  'POST /api/admin/live/sessions/:id/displays': () => ({ params: { id: f.liveSession }, body: { name: 1 } }),
+  'DELETE /api/admin/live/sessions/:id/displays/:linkId': () => ({ params: { id: f.liveSession, linkId: f.liveLinkSpare } }),
+  'GET /api/admin/live/sessions/:id/chair': () => ({ params: { id: f.liveSession } }),
+  'POST /api/admin/live/sessions/:id/actions': () => ({ params: { id: f.liveSession }, body: {} }),
+  'GET /api/expert/live/sessions/:id': () => ({ params: { id: f.liveSession } }),
+  // Scores left out: a 400 for whoever is let in (the judge's sheet is not written).
+  'POST /api/expert/live/sessions/:id/projects/:projectId/score': () => ({
+    params: { id: f.liveSession, projectId: f.prelimA },
+    body: { scores: {}, comment: '好', key: '00000000-0000-4000-8000-0000000011fe' },
+  }),
+  'GET /api/live/display/:token': () => ({ params: { token: LIVE_TOKEN } }),
+
   'GET /api/admin/results/prelim/versions/compare': () => ({ query: { a: '1', b: '1' } }),
   'GET /api/admin/results/final/versions/compare': () => ({ query: { a: '1', b: '1' } }),
   'GET /api/admin/results/prelim/versions/:n/entries': () => ({ params: { n: '1' } }),
@@ -429,7 +480,17 @@ const uploadName = (id: Identity) => (uploadOrigin(id) === 'NEWS' ? 'img.png' : 
 const uploadContent = (id: Identity) => (uploadOrigin(id) === 'NEWS' ? fakeFile.png(1000) : fakeFile.pdf(1000));
 
 /** Rows answered by a few calls rather than one. */
+/** A server-sent-events stream: the status once the headers are out (the stream is left open; the app's close ends it). */
+async function openStream(url: string, id: Identity): Promise<{ status: number; detail: string }> {
+  const res = await t.app.inject({ method: 'GET', url, headers: headersOf(id), remoteAddress: addressOf(id), payloadAsStream: true });
+  const detail = res.statusCode >= 400 ? (await res.stream().toArray()).join('').slice(0, 160) : '';
+  return { status: res.statusCode, detail };
+}
+
 const CUSTOM: Record<string, (id: Identity) => Promise<{ status: number; detail: string }>> = {
+  'GET /api/admin/live/sessions/:id/events': (id) => openStream(`/api/admin/live/sessions/${f.liveSession}/events`, id),
+  'GET /api/expert/live/sessions/:id/events': (id) => openStream(`/api/expert/live/sessions/${f.liveSession}/events`, id),
+  'GET /api/live/display/:token/events': (id) => openStream(`/api/live/display/${LIVE_TOKEN}/events`, id),
   /**
    * The caller asks for a signed link to A's file; with one, it is used without any header.
    * Without one, A's own link is re-pointed at the caller (acct swapped): a forged link, 403.

@@ -23,6 +23,7 @@ export const ADMIN_MENU_PATHS = {
   reviewAdminGroup: '/admin/grade/review-admin-group',
   gradeManageAdminGrade: '/admin/grade/gradeManage-admin-grade',
   scoringMonitoringAdminExpert: '/admin/grade/scoringMonitoringAdminExpert',
+  liveFinal: '/admin/final/live',
   results: '/admin/results',
   resultPublish: '/admin/results/publish',
   appealManage: '/admin/results/appeals',

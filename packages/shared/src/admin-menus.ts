@@ -47,6 +47,8 @@ export const ADMIN_MENUS = [
       { code: 'reviewAdminGroup', name: '决赛评审分组', nameEn: 'Final groups', path: P.reviewAdminGroup },
       { code: 'gradeManageAdminGrade', name: '决赛成绩查询', nameEn: 'Final scores', path: P.gradeManageAdminGrade },
       { code: 'scoringMonitoringAdminExpert', name: '决赛评分监控', nameEn: 'Final monitoring', path: P.scoringMonitoringAdminExpert },
+      // docs/live-final.md: sessions, the chair's console, display links.
+      { code: 'liveFinal', name: '现场答辩', nameEn: 'Live final', path: P.liveFinal },
     ],
   },
   {
@@ -135,6 +137,9 @@ export const ADMIN_BUTTONS = [
   { code: 'final-score:return', name: '退回决赛评分', menuCode: 'gradeManageAdminGrade' },
   { code: 'final-score:export', name: '导出决赛成绩', menuCode: 'gradeManageAdminGrade' },
   { code: 'final-monitor:remind', name: '提醒决赛专家', menuCode: 'scoringMonitoringAdminExpert' },
+  { code: 'live:plan', name: '编排答辩场次', menuCode: 'liveFinal' },
+  { code: 'live:chair', name: '主持现场答辩', menuCode: 'liveFinal' },
+  { code: 'live:display', name: '管理大屏链接', menuCode: 'liveFinal' },
   { code: 'result:publish', name: '发布结果', menuCode: 'resultPublish' },
   { code: 'appeal:decide', name: '处理申诉', menuCode: 'appealManage' },
   { code: 'score-log:export', name: '导出评分存证', menuCode: 'scoreLog' },

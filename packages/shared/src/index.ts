@@ -23,3 +23,4 @@ export * from './results/messages.js';
 export * from './results/api.js';
 export * from './results/appeal-workflow.js';
 export * from './results/result-workflow.js';
+export * from './live-final/index.js';

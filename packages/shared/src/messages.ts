@@ -12,6 +12,7 @@ import { FEEDBACK_MSG } from './content/feedback-messages.js';
 import { NEWS_MSG } from './content/news-messages.js';
 import { SCORE_LOG_MSG } from './results/score-log-messages.js';
 import { RESULTS_MSG } from './results/messages.js';
+import { LIVE_MSG } from './live-final/messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -129,6 +130,7 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(NEWS_MSG),
     ...Object.values(SCORE_LOG_MSG),
     ...Object.values(RESULTS_MSG),
+    ...Object.values(LIVE_MSG),
   ]);
   return userMessages.has(message);
 }

@@ -392,6 +392,8 @@ export interface SheetRevisionView {
 }
 
 export interface AdminSheetView extends SheetView {
+  /** Sealed by the live final: status only, no scores (ScoreDetail.sealed). */
+  sealed?: boolean;
   /** This total was dropped by the trimmed mean (highest or lowest). */
   dropped: boolean;
   revisions: SheetRevisionView[];
@@ -400,6 +402,11 @@ export interface AdminSheetView extends SheetView {
 export interface ScoreDetail {
   round: ReviewRound;
   project: { id: string; projectName: string; teamName: string; orgName: string; track: string | null; groupId: string | null; groupName: string | null };
+  /**
+   * Scored on site and sealed now (docs/live-final.md, "Sealing"): the aggregate counts no score and
+   * each sheet shows its status only (scores empty, total 0, `sheet.sealed`), until the chair closes it.
+   */
+  sealed?: boolean;
   aggregate: ProjectAggregate;
   rule: ScoringRule;
   criteria: Criterion[];

@@ -15,6 +15,7 @@ import { groupsRoutes } from './groups.routes.js';
 import { resultsRoutes } from './scores.routes.js';
 import { createRoundView, type RoundView } from './round-view.js';
 import { createRubricStore, type RubricStore } from './rubric-store.js';
+import { createScoreSeal, type ScoreSeal } from './score-seal.js';
 import { scoringRoutes } from './scoring.routes.js';
 
 /** What every part of the review module is built from (one object, so tests can build it too). */
@@ -34,6 +35,8 @@ export interface ReviewDeps {
   reminders: Reminders;
   /** Wakes the notice outbox after a commit that queued SMS or email. */
   afterCommit: () => void;
+  /** Projects whose single scores are sealed (the live final provides the rule). */
+  seal: ScoreSeal;
 }
 
 export interface ReviewOptions {
@@ -62,6 +65,7 @@ export async function registerReview(api: FastifyInstance, deps: AppDeps, identi
     workflow: createWorkflowService({ now }),
     reminders: createReminders({ now }),
     afterCommit: () => options.outbox?.kick(),
+    seal: createScoreSeal(),
   };
   await api.register(async (scope) => {
     if (!scope.hasRequestDecorator('auth')) scope.decorateRequest('auth', null);

@@ -38,6 +38,7 @@ import { beijingDay } from '../workflow/reminders.js';
 import { createScoresRepository, reminderSubject, type ScoresRepository, type SheetRow } from './scores.repository.js';
 import type { ReviewDeps } from './review.module.js';
 import type { RoundProject, RoundSnapshot } from './round-view.js';
+import type { ScoreSeal } from './score-seal.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'reminders' | 'afterCommit'>;
 
@@ -53,6 +54,8 @@ export interface RoundScores {
   rule: ScoringRule;
   criteria: Criterion[];
   threshold: number;
+  /** Projects whose scores are sealed now: left out of the computation, masked in the detail. */
+  sealed: ReadonlySet<string>;
   snapshot: RoundSnapshot;
   aggregate: RoundAggregate;
   byId: Map<string, ProjectAggregate>;
@@ -64,13 +67,21 @@ export interface RoundScores {
  * one of an expert who no longer scores it (moved group, later conflict): a submitted score is
  * only taken back by returning it. `expected` is the project's scorers now.
  */
-export async function computeRound(deps: Pick<Deps, 'view' | 'rubrics' | 'settingsOf'>, repo: ScoresRepository, tx: Db, round: ReviewRound): Promise<RoundScores> {
-  const [settings, rubric, snapshot, sheets] = await Promise.all([
+export async function computeRound(
+  deps: Pick<Deps, 'view' | 'rubrics' | 'settingsOf'> & { seal?: ScoreSeal },
+  repo: ScoresRepository,
+  tx: Db,
+  round: ReviewRound,
+): Promise<RoundScores> {
+  const [settings, rubric, snapshot, allSheets, sealed] = await Promise.all([
     deps.settingsOf(tx),
     deps.rubrics.get(tx, round),
     deps.view.snapshot(tx, round),
     repo.submittedScores(tx, round),
+    deps.seal ? deps.seal.sealed(tx, round) : Promise.resolve(new Set<string>()),
   ]);
+  // Sealed projects (the live final, docs/live-final.md, "Sealing") count no score until the seal lifts.
+  const sheets = sealed.size ? allSheets.filter((s) => !sealed.has(s.prelimId)) : allSheets;
   const rule = settings.review.rules[round];
   const threshold = settings.review.divergenceThreshold;
   const byProject = new Map<string, SheetScore[]>();
@@ -92,6 +103,7 @@ export async function computeRound(deps: Pick<Deps, 'view' | 'rubrics' | 'settin
     rule,
     criteria: rubric.criteria,
     threshold,
+    sealed,
     snapshot,
     aggregate,
     byId: new Map(aggregate.projects.map((a) => [a.projectId, a])),
@@ -109,11 +121,12 @@ export async function computeRound(deps: Pick<Deps, 'view' | 'rubrics' | 'settin
  * transaction computes for itself (sharing a computation that reads through `db` would wait on
  * the connection the transaction holds, on PGlite).
  */
-export function createRoundScores(deps: Pick<Deps, 'db' | 'view' | 'rubrics' | 'settingsOf'>, repo: ScoresRepository) {
+export function createRoundScores(deps: Pick<Deps, 'db' | 'view' | 'rubrics' | 'settingsOf'> & { seal?: ScoreSeal }, repo: ScoresRepository) {
   const cache = new Map<ReviewRound, { fingerprint: string; value: Promise<RoundScores> }>();
   return {
     async get(round: ReviewRound): Promise<RoundScores> {
-      const fingerprint = await repo.fingerprint(deps.db, round);
+      const sealed = deps.seal ? [...(await deps.seal.sealed(deps.db, round))].sort().join(',') : '';
+      const fingerprint = `${await repo.fingerprint(deps.db, round)}|${sealed}`;
       const hit = cache.get(round);
       if (hit?.fingerprint === fingerprint) return hit.value;
       const value = computeRound(deps, repo, deps.db, round);
@@ -201,7 +214,7 @@ function toSheetView(s: SheetRow, dropped: boolean, revisions: AdminSheetView['r
   };
 }
 
-export function createScoresService(deps: Deps, repo: ScoresRepository = createScoresRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
+export function createScoresService(deps: Deps & { seal?: ScoreSeal }, repo: ScoresRepository = createScoresRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
   const { db } = deps;
 
   /** Every expert of the round (in a group or added for re-review) with their progress, in code order. */
@@ -272,9 +285,12 @@ export function createScoresService(deps: Deps, repo: ScoresRepository = createS
       const others = sheets.filter((s) => !scorers.some((x) => x.expert.id === s.expertId)).map((s) => s.expertId);
       const otherExperts = await deps.view.experts(db, others);
       const dropped = new Set(aggregate.droppedExpertIds);
+      const sealed = scores.sealed.has(id);
       const sheetOf = (expertId: string) => {
         const s = sheets.find((x) => x.expertId === expertId);
         if (!s) return null;
+        // Sealed (live final): whether each expert has scored, never what.
+        if (sealed) return { ...toSheetView({ ...s, scores: {}, total: 0, comment: '' }, false, []), sealed: true };
         const revs = revisions
           .filter((r) => r.sheetId === s.id)
           .map((r) => ({
@@ -301,6 +317,7 @@ export function createScoresService(deps: Deps, repo: ScoresRepository = createS
       return {
         round,
         project: { id: p.id, projectName: p.projectName, teamName: p.teamName, orgName: p.orgName, track: p.track, groupId: p.groupId, groupName: p.groupName },
+        sealed,
         aggregate,
         rule: scores.rule,
         criteria: scores.criteria,
@@ -338,6 +355,7 @@ export function createScoresService(deps: Deps, repo: ScoresRepository = createS
       if (!row || !expert) throw notFound(M.expertNotFound);
       const mine = assigned.get(expertId) ?? new Map<string, { extra: boolean }>();
       const own = new Map((sheetsOf.get(expertId) ?? []).map((s) => [s.prelimId, s]));
+      const sealed = deps.seal ? await deps.seal.sealed(db, round) : new Set<string>();
       // snapshot.projects is in list order (project name, id), as the expert's own list.
       const projects = snapshot.projects
         .filter((p) => mine.has(p.id))
@@ -348,7 +366,8 @@ export function createScoresService(deps: Deps, repo: ScoresRepository = createS
             projectName: p.projectName,
             track: p.track,
             status: (s?.status ?? 'NONE') as SheetViewStatus,
-            total: s ? points(s.total) : null,
+            // A sealed live-final project shows that the expert scored, not what.
+            total: s && !sealed.has(p.id) ? points(s.total) : null,
             updatedAt: iso(s?.updatedAt),
             submittedAt: iso(s?.submittedAt),
             groupName: p.groupName,

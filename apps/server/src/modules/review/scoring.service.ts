@@ -172,60 +172,64 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
   }
 
   async function write(actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody, submit: boolean): Promise<ExpertProjectDetail> {
-    const expertId = actor.auth.accountId;
-    await db.transaction(async (tx) => {
-      // Shared with other saves, exclusive against rubric, rule, group and assignment changes of
-      // the round (rubric.service.ts): a first save never slips past a rubric change or a move.
-      await lockReviewRound(tx, round, 'shared');
-      await assertSees(tx, round, expertId, prelimId);
-      if (!isOpen(await settingsOf(tx), round, now())) throw badRequest(M.reviewClosed, { reason: 'CLOSED' });
-      const { criteria } = await rubrics.get(tx, round);
-      const scores = checkScores(criteria, body, submit);
-      const action = submit ? 'SUBMIT' : 'SAVE';
-      const at = now();
-      const values = {
-        scores,
-        total: toHalfPoints(criteria.reduce((sum, c) => sum + (Object.hasOwn(scores, c.key) ? scores[c.key]! : 0), 0)),
-        comment: body.comment.trim(),
-        updatedAt: at,
-        ...(submit ? { submittedAt: at, returnReason: null } : {}),
-      };
+    await db.transaction((tx) => writeIn(tx, actor, round, prelimId, body, submit));
+    return detail(actor.auth.accountId, round, prelimId);
+  }
 
-      let current = await repo.lockOwn(tx, round, prelimId, expertId);
-      let saved: SheetRow | null = null;
-      if (!current) {
-        const to = workflow.check(SHEET_WORKFLOW, action, null, actor);
-        saved = await repo.insert(tx, { ...values, round, prelimId, expertId, status: to, createdAt: at });
-        // A concurrent first save won the insert: this one is now a save over its row.
-        if (!saved) current = await repo.lockOwn(tx, round, prelimId, expertId);
+  /** A save or submit inside the caller's transaction (the live final's judges, modules/live-final): the saved sheet. */
+  async function writeIn(tx: Db, actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody, submit: boolean): Promise<SheetRow> {
+    const expertId = actor.auth.accountId;
+    // Shared with other saves, exclusive against rubric, rule, group and assignment changes of
+    // the round (rubric.service.ts): a first save never slips past a rubric change or a move.
+    await lockReviewRound(tx, round, 'shared');
+    await assertSees(tx, round, expertId, prelimId);
+    if (!isOpen(await settingsOf(tx), round, now())) throw badRequest(M.reviewClosed, { reason: 'CLOSED' });
+    const { criteria } = await rubrics.get(tx, round);
+    const scores = checkScores(criteria, body, submit);
+    const action = submit ? 'SUBMIT' : 'SAVE';
+    const at = now();
+    const values = {
+      scores,
+      total: toHalfPoints(criteria.reduce((sum, c) => sum + (Object.hasOwn(scores, c.key) ? scores[c.key]! : 0), 0)),
+      comment: body.comment.trim(),
+      updatedAt: at,
+      ...(submit ? { submittedAt: at, returnReason: null } : {}),
+    };
+
+    let current = await repo.lockOwn(tx, round, prelimId, expertId);
+    let saved: SheetRow | null = null;
+    if (!current) {
+      const to = workflow.check(SHEET_WORKFLOW, action, null, actor);
+      saved = await repo.insert(tx, { ...values, round, prelimId, expertId, status: to, createdAt: at });
+      // A concurrent first save won the insert: this one is now a save over its row.
+      if (!saved) current = await repo.lockOwn(tx, round, prelimId, expertId);
+    }
+    const from = current?.status ?? null;
+    if (current) {
+      if (body.version !== undefined && current.version !== body.version) {
+        throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: current.status, version: current.version });
       }
-      const from = current?.status ?? null;
-      if (current) {
-        if (body.version !== undefined && current.version !== body.version) {
-          throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: current.status, version: current.version });
-        }
-        const to = workflow.check(SHEET_WORKFLOW, action, current.status, actor);
-        saved = await repo.update(tx, current.id, { ...values, status: to });
-      }
-      const sheet = saved!;
-      const projectName = await repo.projectName(tx, prelimId);
-      await workflow.record(tx, {
-        workflow: SHEET_WORKFLOW,
-        subjectId: sheet.id,
-        from,
-        to: sheet.status,
-        actor,
-        operation: {
-          action: submit ? 'review:submit' : 'review:save',
-          targetType: 'score_sheet',
-          targetId: sheet.id,
-          summary: `${submit ? '提交' : '保存'}${ROUND_NAMES[round]}评分「${projectName}」：总分 ${fromHalfPoints(sheet.total)}`,
-        },
-      });
-      // 评分存证 (docs/rules/results.md, "Score log"): the last step, so the log's lock is held only to the commit.
-      if (submit) await logScoreSubmitted(tx, { actor, round, sheet, projectName, at });
+      const to = workflow.check(SHEET_WORKFLOW, action, current.status, actor);
+      saved = await repo.update(tx, current.id, { ...values, status: to });
+    }
+    const sheet = saved!;
+    const projectName = await repo.projectName(tx, prelimId);
+    await workflow.record(tx, {
+      workflow: SHEET_WORKFLOW,
+      subjectId: sheet.id,
+      from,
+      to: sheet.status,
+      actor,
+      operation: {
+        action: submit ? 'review:submit' : 'review:save',
+        targetType: 'score_sheet',
+        targetId: sheet.id,
+        summary: `${submit ? '提交' : '保存'}${ROUND_NAMES[round]}评分「${projectName}」：总分 ${fromHalfPoints(sheet.total)}`,
+      },
     });
-    return detail(expertId, round, prelimId);
+    // 评分存证 (docs/rules/results.md, "Score log"): the last step, so the log's lock is held only to the commit.
+    if (submit) await logScoreSubmitted(tx, { actor, round, sheet, projectName, at });
+    return sheet;
   }
 
   /**
@@ -239,7 +243,7 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
     round: ReviewRound,
     sheetId: string,
     reason: string,
-    opts: { version?: number | undefined; operation: boolean },
+    opts: { version?: number | undefined; operation: boolean; rereview?: boolean },
   ): Promise<SheetRow> {
     let projectName = '';
     let expertName = '';
@@ -275,7 +279,7 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
         : undefined,
     });
     // 评分存证: the returned sheet still holds the submitted scores (a return changes only its status).
-    await logScoreReturned(tx, { actor, round, sheet: row, reason, rereview: !opts.operation, projectName, at: row.updatedAt });
+    await logScoreReturned(tx, { actor, round, sheet: row, reason, rereview: opts.rereview ?? !opts.operation, projectName, at: row.updatedAt });
     return row;
   }
 
@@ -335,6 +339,20 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
       const row = await db.transaction((tx) => returnOne(tx, actor, round, sheetId, body.reason, { version: body.version, operation: true }));
       deps.afterCommit();
       return toSheetView(row);
+    },
+
+    /**
+     * For the live final (modules/live-final, docs/live-final.md): the same submit and return, in
+     * the caller's transaction (the live state changes with the sheet), and the sheets of some
+     * projects. Scores leave through the caller's sealing rule only.
+     */
+    live: {
+      submitIn: (tx: Db, actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody): Promise<SheetRow> => writeIn(tx, actor, round, prelimId, body, true),
+      /** The return's operation record is the caller's (the chair's action). */
+      returnIn: (tx: Db, actor: OperationActor, round: ReviewRound, sheetId: string, reason: string): Promise<SheetRow> =>
+        returnOne(tx, actor, round, sheetId, reason, { operation: false, rereview: false }),
+      sheetsOf: (tx: Db, round: ReviewRound, prelimIds: readonly string[]): Promise<SheetRow[]> => repo.ofProjects(tx, round, prelimIds),
+      own: (tx: Db, round: ReviewRound, prelimId: string, expertId: string): Promise<SheetRow | undefined> => repo.own(tx, round, prelimId, expertId),
     },
 
     /**

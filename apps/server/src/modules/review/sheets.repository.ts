@@ -25,6 +25,10 @@ export function createSheetsRepository() {
     ofExpert: (tx: Db, round: ReviewRound, expertId: string) =>
       tx.select().from(scoreSheets).where(and(eq(scoreSheets.round, round), eq(scoreSheets.expertId, expertId))),
 
+    /** Every sheet of some projects in a round (the live final's progress). */
+    ofProjects: (tx: Db, round: ReviewRound, prelimIds: readonly string[]): Promise<SheetRow[]> =>
+      prelimIds.length ? tx.select().from(scoreSheets).where(and(eq(scoreSheets.round, round), inArray(scoreSheets.prelimId, [...prelimIds]))) : Promise.resolve([]),
+
     own: async (tx: Db, round: ReviewRound, prelimId: string, expertId: string): Promise<SheetRow | undefined> =>
       (await tx.select().from(scoreSheets).where(own(round, prelimId, expertId)).limit(1))[0],
 

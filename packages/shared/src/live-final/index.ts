@@ -1,0 +1,3 @@
+export * from './messages.js';
+export * from './workflow.js';
+export * from './api.js';
