@@ -9,6 +9,8 @@ import { ROOT_ROUTE_ID, routeTree } from './route-tree';
 const CONSOLES: { prefix: RegExp; load(): Promise<RouteObject[]> }[] = [
   { prefix: /^\/admin(\/|$)/, load: async () => (await import('../areas/admin/routes')).adminRoutes },
   { prefix: /^\/expert(\/|$)/, load: async () => (await import('../areas/expert/routes')).expertRoutes },
+  // The live final's big screen (no login): docs/live-final.md, "Big screen and display links".
+  { prefix: /^\/live\//, load: async () => (await import('../areas/live/routes')).liveRoutes },
 ];
 
 export function createAppRouter(): ReturnType<typeof createBrowserRouter> {

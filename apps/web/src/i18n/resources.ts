@@ -13,6 +13,8 @@ import zhNewsAdmin from './locales/zh-cn/newsAdmin.json';
 import zhMessaging from './locales/zh-cn/messaging.json';
 import zhScoreLog from './locales/zh-cn/scoreLog.json';
 import zhResults from './locales/zh-cn/results.json';
+import zhLiveAdmin from './locales/zh-cn/liveAdmin.json';
+import zhLive from './locales/zh-cn/live.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
@@ -27,6 +29,8 @@ import enNewsAdmin from './locales/en/newsAdmin.json';
 import enMessaging from './locales/en/messaging.json';
 import enScoreLog from './locales/en/scoreLog.json';
 import enResults from './locales/en/results.json';
+import enLiveAdmin from './locales/en/liveAdmin.json';
+import enLive from './locales/en/live.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -44,6 +48,8 @@ export const zhCnResources = {
   messaging: zhMessaging,
   scoreLog: zhScoreLog,
   results: zhResults,
+  liveAdmin: zhLiveAdmin,
+  live: zhLive,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -64,6 +70,8 @@ const enResources: AppResources = {
   messaging: enMessaging,
   scoreLog: enScoreLog,
   results: enResults,
+  liveAdmin: enLiveAdmin,
+  live: enLive,
 };
 
 export const resources: Record<Locale, AppResources> = {

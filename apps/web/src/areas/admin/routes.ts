@@ -50,7 +50,11 @@ const consoleNotFound: Lazy = async () => ({
   Component: (await import('../../components/admin-kit/ConsoleNotFound')).ConsoleNotFound,
 });
 
-const P = ADMIN_PATHS;
+const P = { ...ADMIN_MENU_PATHS, ...ADMIN_PATHS };
+
+/** The live final's pages (./live, one chunk) with their texts. */
+const livePage = (name: keyof typeof import('./live/live-pages')): Lazy =>
+  withNamespaces(['liveAdmin'], async () => ({ Component: (await import('./live/live-pages'))[name] }));
 
 const consoleRoutes: RouteObject[] = [
   // The logo and session-expiry redirects target /admin; its home is /admin/home.
@@ -108,6 +112,7 @@ const consoleRoutes: RouteObject[] = [
   page('scoringMonitoringAdminExpert', 'admin:titles.scoringMonitoringAdminExpert', withNamespaces(['review'], async () => ({
     Component: (await import('./review/MonitorPage')).FinalMonitorPage,
   }))),
+  page('liveFinal', 'admin:titles.liveFinal', livePage('LiveSessionsPage')),
 
   // 结果公示: /admin/results opens its first permitted entry (the console's `*` route).
   page('resultPublish', 'admin:titles.resultPublish', withNamespaces(['results'], async () => ({
@@ -218,6 +223,11 @@ const consoleRoutes: RouteObject[] = [
   detail('/admin/results/appeals/:id', 'appealManage', 'admin:titles.appealDetail', withNamespaces(['results', 'review'], async () => ({
     Component: (await import('./results/AppealDetailPage')).AppealDetailPage,
   }))),
+
+  // 现场答辩: a session's planning page, its printable running order and the chair's console.
+  detail(`${P.liveFinal}/:id`, 'liveFinal', 'admin:titles.liveSession', livePage('LiveSessionPage')),
+  detail(`${P.liveFinal}/:id/running-order`, 'liveFinal', 'admin:titles.liveRunningOrder', livePage('RunningOrderPage')),
+  detail(`${P.liveFinal}/:id/chair`, 'liveFinal', 'admin:titles.liveChair', livePage('LiveChairPage')),
 
   // Any other /admin path: a menu group's own path (/admin/system, /admin/final...) opens its
   // first permitted entry, from the menus the server sent; the rest is a 404 inside the console.

@@ -19,6 +19,8 @@ export const EXPERT_PATHS = {
   reviewAdminManage: '/expert/review-admin-manage',
   reviewDetail: '/expert/review-detail',
   reviewAdminDetail: '/expert/review-admin-detail',
+  /** 现场答辩: the sessions the expert judges, and the phone page of one (docs/live-final.md, "Judges"). */
+  live: '/expert/live',
 } as const;
 
 export interface RoundPages {
@@ -91,9 +93,10 @@ export const expertRoutes: RouteObject[] = [
             {
               path: EXPERT_PATHS.home,
               handle: { title: 'expert:titles.home', code: 'expertIndex' } satisfies ConsoleRouteHandle,
-              lazy: async () => ({
+              // 'live': the 现场答辩 entry of the home page.
+              lazy: withNamespaces(['live'], async () => ({
                 Component: (await import('./pages/ExpertHomePage')).ExpertHomePage,
-              }),
+              })),
             },
             {
               lazy: async () => ({
@@ -113,6 +116,20 @@ export const expertRoutes: RouteObject[] = [
                   lazy: async () => ({
                     Component: (await import('./pages/ReviewListPage')).FinalReviewListPage,
                   }),
+                },
+                {
+                  path: EXPERT_PATHS.live,
+                  handle: { title: 'live:titles.sessions', notInMenu: true, activeMenu: 'expertIndex' } satisfies ConsoleRouteHandle,
+                  lazy: withNamespaces(['live'], async () => ({
+                    Component: (await import('./live/LiveSessionsPage')).LiveSessionsPage,
+                  })),
+                },
+                {
+                  path: `${EXPERT_PATHS.live}/:id`,
+                  handle: { title: 'live:titles.judge', notInMenu: true, activeMenu: 'expertIndex' } satisfies ConsoleRouteHandle,
+                  lazy: withNamespaces(['live'], async () => ({
+                    Component: (await import('./live/LiveJudgePage')).LiveJudgePage,
+                  })),
                 },
                 {
                   path: `${ROUND_PAGES.PRELIMINARY.detail}/:id?`,

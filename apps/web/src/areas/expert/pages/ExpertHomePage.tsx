@@ -12,6 +12,7 @@ import { EXPERT_QUERY_KEYS, acceptAgreement, fetchOverview } from '../expert-api
 import { ROUND_PAGES } from '../paths';
 import { ROUND_STATE_COLORS, beijingMinute, roundState } from '../review-format';
 import { EXPERT_ACCOUNT_KEY } from '../use-agreement';
+import { LiveSessionsCard } from '../live/LiveSessionsPage';
 import '../expert.css';
 
 /** What the card's button leads to: the next project needing work (see ReviewDetailPage without id) or the list. */
@@ -167,6 +168,7 @@ export function ExpertHomePage() {
     <div className="expert-home" data-testid="expert-home">
       {greeting}
       {body}
+      <LiveSessionsCard />
       <ExpertNotices />
     </div>
   );
