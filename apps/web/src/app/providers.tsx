@@ -89,6 +89,15 @@ function ThemeVariables({ mode }: { mode: Preferences['theme'] }) {
       '--app-text-secondary': token.colorTextSecondary,
       '--app-border': token.colorBorderSecondary,
       '--app-font-family': token.fontFamily,
+      // For the plain buttons and skeleton of the home page's first paint (components/plain-button).
+      '--app-primary-border': token.colorPrimaryBorder,
+      '--app-text-light-solid': token.colorTextLightSolid,
+      '--app-control-border': token.colorBorder,
+      '--app-control-outline': token.controlOutline,
+      '--app-control-tmp-outline': token.controlTmpOutline,
+      '--app-fill': token.colorFill,
+      '--app-fill-content': token.colorFillContent,
+      '--app-fill-tertiary': token.colorFillTertiary,
     };
     for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
     root.dataset.theme = mode;

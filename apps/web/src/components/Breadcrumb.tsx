@@ -1,4 +1,4 @@
-import { Button } from 'antd';
+import { PlainButton } from './plain-button/PlainButton';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +64,7 @@ export function Breadcrumb({ topLevelPaths, label, className }: BreadcrumbProps)
   return (
     <div className={['app-breadcrumb', className].filter(Boolean).join(' ')} data-testid="breadcrumb" style={ROW}>
       {back && (
-        <Button
+        <PlainButton
           type="text"
           size="small"
           className="app-breadcrumb__back"

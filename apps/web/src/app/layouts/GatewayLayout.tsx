@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button } from 'antd';
+import { PlainButton } from '../../components/plain-button/PlainButton';
 import { MenuOutlined } from '@ant-design/icons';
 import { NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -102,26 +102,26 @@ export function GatewayLayout() {
                     </Suspense>
                   ) : (
                     <>
-                      <Button
+                      <PlainButton
                         type="primary"
                         onClick={() => openAuth('login')}
                         onPointerEnter={preloadAuthModal}
                         onFocus={preloadAuthModal}
                       >
                         {t('actions.login')}
-                      </Button>
-                      <Button
+                      </PlainButton>
+                      <PlainButton
                         onClick={() => openAuth('register')}
                         onPointerEnter={preloadAuthModal}
                         onFocus={preloadAuthModal}
                       >
                         {t('actions.register')}
-                      </Button>
+                      </PlainButton>
                     </>
                   )}
                 </div>
               )}
-              <Button
+              <PlainButton
                 className="gw-menu-button"
                 type="text"
                 icon={<MenuOutlined />}

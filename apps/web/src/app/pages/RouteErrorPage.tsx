@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Button } from 'antd';
+import { PlainButton } from '../../components/plain-button/PlainButton';
 import { CloseCircleFilled } from '@ant-design/icons';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -30,9 +30,9 @@ export function RouteErrorPage() {
         <p className="status-result__subtitle">{t('routeError.subtitle')}</p>
         <div className="status-result__extra">
           {/* A full reload also picks up chunks renamed by a new deployment. */}
-          <Button type="primary" onClick={() => window.location.reload()}>
+          <PlainButton type="primary" onClick={() => window.location.reload()}>
             {t('actions.reload')}
-          </Button>
+          </PlainButton>
         </div>
       </div>
     </main>

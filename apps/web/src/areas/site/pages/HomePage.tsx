@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Skeleton } from 'antd';
+import { PlainButton } from '../../../components/plain-button/PlainButton';
 import {
   AuditOutlined,
   CloudUploadOutlined,
@@ -153,6 +153,8 @@ function Schedule({ contest: answer }: { contest: ContestPublic | undefined }) {
   );
 }
 
+const SKELETON_ROWS = [1, 2, 3, 4, 5];
+
 function LatestNews({ category, title, more }: { category: NewsCategory; title: string; more: string }) {
   const { t } = useTranslation('site');
   const { data, isPending } = useNewsPage(category, 1, LATEST_SIZE);
@@ -167,7 +169,14 @@ function LatestNews({ category, title, more }: { category: NewsCategory; title: 
         </Link>
       </div>
       {isPending || !parts ? (
-        <Skeleton active title={false} paragraph={{ rows: 5 }} />
+        // antd's Skeleton (5 rows, no title) drawn in CSS: its style code is no first-paint load.
+        <div className="home-skeleton" data-testid="home-news-loading">
+          <ul className="home-skeleton__rows">
+            {SKELETON_ROWS.map((row) => (
+              <li key={row} />
+            ))}
+          </ul>
+        </div>
       ) : list.length === 0 ? (
         <parts.NewsEmpty description={t('news.empty')} />
       ) : (
@@ -205,9 +214,9 @@ function CallToAction({ contest }: { contest: ContestPublic | undefined }) {
         {(!signUp || state === 'OPEN') && (
           <div className="home-cta__actions">
             <Link to={SITE_PATHS.signUp}>
-              <Button type="primary" size="large" className="home-banner__cta">
+              <PlainButton type="primary" size="large" className="home-banner__cta">
                 {t('home.signUpCall.action')}
-              </Button>
+              </PlainButton>
             </Link>
           </div>
         )}
@@ -232,9 +241,9 @@ function BannerCall({ contest }: { contest: ContestPublic | undefined }) {
   if (!signUp || signUp.state === 'OPEN') {
     return (
       <Link to={SITE_PATHS.signUp}>
-        <Button type="primary" size="large" className="home-banner__cta">
+        <PlainButton type="primary" size="large" className="home-banner__cta">
           {t('home.cta')}
-        </Button>
+        </PlainButton>
       </Link>
     );
   }
@@ -283,9 +292,9 @@ export function HomePage() {
           <div className="home-banner__actions">
             <BannerCall contest={contest} />
             <Link to={SITE_PATHS.signGuide}>
-              <Button size="large" ghost className="home-banner__secondary">
+              <PlainButton size="large" ghost className="home-banner__secondary">
                 {t('home.guide')}
-              </Button>
+              </PlainButton>
             </Link>
           </div>
         </div>
