@@ -55,7 +55,12 @@ export async function launchPortal(dataDir: string, extraEnv: Record<string, str
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`portal did not start in 60 s:\n${out}`)), 60_000);
+    // A busy machine (several journeys at once, E2E_WORKERS) slows the start: 120 s before giving
+    // up, and the server is stopped then, not left running behind the failed run.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`portal did not start in 120 s:\n${out}`));
+    }, 120_000);
     const onData = () => {
       const match = /running at (http:\/\/\S+)/.exec(out);
       if (match) {
