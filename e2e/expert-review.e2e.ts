@@ -11,6 +11,7 @@ import { openBrowser, type Browser } from './support/browser.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
 import { startPortal, type Portal } from './support/portal.js';
+import { expertToken as signInExpert, setReviewPhases } from './support/review-data.js';
 import { apiClient, collectErrors, dialogsStill, openDialog, ownPassword, passSlider, row, staffLogin, tableSettled, toast } from './support/ui.js';
 
 /**
@@ -65,12 +66,6 @@ const VERSION_REASON = '申诉复评后成绩变化，更正晋级名单';
 const DAY = 86_400_000;
 const ARTIFACTS = fileURLToPath(new URL('./artifacts', import.meta.url));
 
-interface Settings {
-  phases: Record<string, { start: string | null; end: string | null } | null>;
-  review: { minExpertsPerProject: number; blind: boolean };
-  [key: string]: unknown;
-}
-
 async function importSheet(): Promise<string> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('专家');
@@ -83,9 +78,7 @@ async function importSheet(): Promise<string> {
 
 /** Signs an expert in through the API (no slider for a first attempt) and accepts the agreement. */
 async function expertToken(code: string, password: string): Promise<string> {
-  const { accessToken } = await api.ok<{ accessToken: string }>('POST', '/expert/login', null, { username: code.toLowerCase(), password });
-  await api.ok('PUT', '/user/agreement', accessToken);
-  return accessToken;
+  return signInExpert(api, code, password);
 }
 
 interface ListRow {
@@ -144,14 +137,7 @@ beforeAll(async () => {
 
 /** The phase windows of the preliminary review (open now), or of the final review (open now). */
 async function setPhases(round: 'prelim' | 'final'): Promise<void> {
-  const settings = await api.ok<Settings>('GET', '/admin/settings', superToken);
-  const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
-  settings.phases =
-    round === 'prelim'
-      ? { signUp: { start: at(-30), end: at(-20) }, prelimSubmission: { start: at(-20), end: at(-2) }, prelimReview: { start: at(-1), end: at(10) }, finalReview: { start: at(11), end: at(20) } }
-      : { signUp: { start: at(-30), end: at(-20) }, prelimSubmission: { start: at(-20), end: at(-2) }, prelimReview: { start: at(-1.5), end: at(-0.001) }, finalReview: { start: at(-0.0005), end: at(10) } };
-  settings.review = { ...settings.review, minExpertsPerProject: 2 };
-  await api.ok('PUT', '/admin/settings', superToken, settings);
+  await setReviewPhases(api, superToken, round, { minExpertsPerProject: 2 });
 }
 
 afterAll(async () => {

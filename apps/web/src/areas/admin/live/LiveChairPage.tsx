@@ -323,7 +323,9 @@ function StageProject({
 
       {project.result && (
         <div className="live-stage__result" data-testid="live-stage-result">
-          {t('chair.result')}: <strong>{project.result.score ?? '--'}</strong>
+          {t('chair.result')}
+          {t('plan.colon')}
+          <strong>{project.result.score ?? '--'}</strong>
           {project.result.rank !== null && <span> · {t('chair.rank', { rank: project.result.rank })}</span>}
         </div>
       )}
