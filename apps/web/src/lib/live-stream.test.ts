@@ -154,6 +154,27 @@ describe('openLiveStream', () => {
     stream.close();
   });
 
+  it('counts the connection as lost when the browser goes offline, and tries again once back online', async () => {
+    vi.useFakeTimers();
+    const first = streamResponse();
+    const second = streamResponse();
+    const fetchMock = vi.fn().mockResolvedValueOnce(first.response).mockResolvedValueOnce(second.response);
+    const h = handlers();
+    const stream = openLiveStream({ path: '/p', realm: null, fetch: fetchMock, random: () => 0.5 }, h);
+    await vi.advanceTimersByTimeAsync(0);
+    first.write('event: state\ndata: {}\n\n');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.onConnected).toHaveBeenLastCalledWith(true);
+    window.dispatchEvent(new Event('offline'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.onConnected).toHaveBeenLastCalledWith(false);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    stream.close();
+  });
+
   it('stops on a refusal before the stream starts and lets the client handle it', async () => {
     vi.useFakeTimers();
     const fetchMock = vi.fn().mockResolvedValue(

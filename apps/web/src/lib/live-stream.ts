@@ -148,14 +148,26 @@ export function openLiveStream<T>(options: LiveStreamOptions<T>, handlers: LiveS
     controller?.abort();
     reader?.cancel().catch(() => {});
     wake?.();
-    if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+    }
   };
 
   // Back online: try at once instead of waiting out the backoff.
   function onOnline() {
     wake?.();
   }
-  if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
+  // Offline: the open connection counts as lost at once (a browser may keep it open and silent
+  // until the silence limit, while the page would still say "connected").
+  function onOffline() {
+    controller?.abort();
+    reader?.cancel().catch(() => {});
+  }
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+  }
 
   const refetch = () => {
     if (!options.fetchState) return;
