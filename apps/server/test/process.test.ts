@@ -23,8 +23,9 @@ function startServer(dataDir: string, extra: Record<string, string> = {}, preloa
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
+  // tsx compiles the server and PGlite runs 16 migrations: ~16 s alone, over 40 s on a 2-core machine under full load.
   const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 40_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
     child.stdout!.on('data', () => {
       const match = /running at (http:\/\/\S+)/.exec(out);
       if (match) {
