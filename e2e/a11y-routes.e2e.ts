@@ -51,6 +51,8 @@ interface DemoIds {
   appeal: string;
   /** Made in beforeAll: a project in the walk expert's preliminary group, not yet scored by them. */
   toScore: string;
+  /** Made in beforeAll: a planned live-final session with the finalist and the walk expert as its judge. */
+  liveSession: string;
 }
 
 /**
@@ -77,6 +79,9 @@ const PARAMS: Record<string, (ids: DemoIds) => string> = {
   // The live final: an unknown session / display token shows its not-found state (docs/live-final.md, "Web pages").
   '/expert/live/:id': () => '00000000-0000-4000-8000-000000000000',
   '/live/:token': () => 'unknown',
+  '/admin/final/live/:id': (ids) => ids.liveSession,
+  '/admin/final/live/:id/running-order': (ids) => ids.liveSession,
+  '/admin/final/live/:id/chair': (ids) => ids.liveSession,
 };
 
 /**
@@ -90,8 +95,12 @@ const RECORD_TEXT: Record<string, (names: RecordNames) => string> = {
   '/admin/results/appeals/:id': (n) => n.appellant,
   '/expert/review-detail/:id?': (n) => n.toScore,
   '/expert/review-admin-detail/:id?': (n) => n.finalist,
+  '/admin/final/live/:id': (n) => n.finalist,
+  '/admin/final/live/:id/running-order': (n) => n.finalist,
+  '/admin/final/live/:id/chair': (n) => n.liveSession,
 };
 interface RecordNames {
+  liveSession: string;
   finalist: string;
   prelimDraft: string;
   appellant: string;
@@ -501,7 +510,20 @@ async function reviewRecords(api: ReturnType<typeof apiClient>, admin: string, e
 
   const finalGroup = await api.ok<{ id: string }>('POST', '/admin/review/final/groups', admin, { name: '无障碍走查决赛组', expertIds: [e1] });
   await api.ok('POST', `/admin/review/final/projects/${finalist.id}/move`, admin, { groupId: finalGroup.id, reason: '无障碍走查' });
-  return { finalist, appeal: appeal.id, appellant: appealed.name, toScore };
+
+  // A planned live-final session (docs/live-final.md): the finalist on its running order, E0001 its judge.
+  const liveName = '无障碍走查场次';
+  const live = await api.ok<{ id: string; version: number }>('POST', '/admin/live/sessions', admin, {
+    name: liveName,
+    venue: '走查会场',
+    date: at(12).slice(0, 10),
+    startTime: '09:00',
+    presentationMinutes: 8,
+    qaMinutes: 5,
+    judgeIds: [e1],
+  });
+  await api.ok('PUT', `/admin/live/sessions/${live.id}/projects`, admin, { projectIds: [finalist.id], version: live.version });
+  return { finalist, appeal: appeal.id, appellant: appealed.name, toScore, live: { id: live.id, name: liveName } };
 }
 
 beforeAll(async () => {
@@ -536,8 +558,9 @@ beforeAll(async () => {
     finalist: review.finalist.id,
     appeal: review.appeal,
     toScore: review.toScore.id,
+    liveSession: review.live.id,
   };
-  const names: RecordNames = { finalist: review.finalist.name, prelimDraft: drafts.list[0].projectName, appellant: review.appellant, toScore: review.toScore.name };
+  const names: RecordNames = { finalist: review.finalist.name, prelimDraft: drafts.list[0].projectName, appellant: review.appellant, toScore: review.toScore.name, liveSession: review.live.name };
 
   const unknownParams: string[] = [];
   for (const { area, paths } of tables) {
@@ -549,7 +572,10 @@ beforeAll(async () => {
           unknownParams.push(pattern);
           continue;
         }
-        url = pattern.replace(/\/:[^/]+\??$/, id(ids) ? `/${encodeURIComponent(id(ids))}` : '');
+        // A trailing (maybe optional) parameter may be left out; one in the middle is always filled.
+        url = /\/:[^/]+\??$/.test(pattern)
+          ? pattern.replace(/\/:[^/]+\??$/, id(ids) ? `/${encodeURIComponent(id(ids))}` : '')
+          : pattern.replace(/:[^/]+/, encodeURIComponent(id(ids)));
       }
       const query = QUERY[pattern];
       if (query) url += `?${query(ids)}`;
