@@ -14,7 +14,11 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     fileParallelism: workers > 1,
     maxWorkers: workers,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Two journeys and the PostgreSQL suite share two cores in CI: steps take up to ~2x their time
+    // alone, so the limits leave room (a hang still fails, only later).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // expect.poll's own default (5 s) timed out under that load; Playwright's waits default to 30 s.
+    expect: { poll: { timeout: 20_000 } },
   },
 });
