@@ -63,9 +63,18 @@ async function login(page: Page, username = USER.username): Promise<void> {
 }
 
 async function logout(page: Page): Promise<void> {
-  await page.getByTestId('account-menu').hover(); // opens on hover; a click would toggle it shut again
-  await page.getByRole('menuitem', { name: '退出登录' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  // Opens on hover (a click would toggle it shut again). Under load a click once landed while the
+  // menu was closing and nothing happened: open it and click again then.
+  for (let attempt = 1; ; attempt++) {
+    await page.getByTestId('account-menu').hover();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    const left = await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (left) return;
+    if (attempt === 3) throw new Error('logout did not reach / after three clicks');
+  }
 }
 
 async function upload(scope: Locator, label: string, file: string): Promise<void> {

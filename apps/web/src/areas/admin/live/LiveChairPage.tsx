@@ -141,10 +141,10 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
             <ArrowLeftOutlined /> {ta('titles.liveSession')}
           </Link>
           <h1 className="admin-page__title live-head__title">
-            {t('chair.title', { name: session.name })} <SessionStatusTag status={session.status} />
+            {t('chair.title', { name: '' })}<span data-user-content>{session.name}</span> <SessionStatusTag status={session.status} />
           </h1>
           <p className="live-head__meta">
-            {session.venue} · {session.date} · {t('fields.minutes', { presentation: session.presentationMinutes, qa: session.qaMinutes })} ·{' '}
+            <span data-user-content>{session.venue}</span> · {session.date} · {t('fields.minutes', { presentation: session.presentationMinutes, qa: session.qaMinutes })} ·{' '}
             {t('chair.displays', { count: state.displays })} · <span data-testid="live-version">{t('chair.version', { version: session.version })}</span>
           </p>
         </div>
@@ -193,8 +193,8 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
                   <tr key={r.projectId}>
                     <td>{r.rank}</td>
                     <td>
-                      {r.projectName}
-                      <div className="live-muted">{r.teamName}</div>
+                      <span data-user-content>{r.projectName}</span>
+                      <div className="live-muted" data-user-content>{r.teamName}</div>
                     </td>
                     <td>{r.score ?? '--'}</td>
                   </tr>
@@ -228,9 +228,9 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
                   <tr key={p.projectId} className={p.projectId === current?.projectId ? 'live-table__current' : undefined} data-testid="live-chair-project">
                     <td>{p.order}</td>
                     <td>
-                      {p.projectName}
+                      <span data-user-content>{p.projectName}</span>
                       <div className="live-muted">
-                        {p.teamName} · {p.orgName}
+                        <span data-user-content>{p.teamName} · {p.orgName}</span>
                       </div>
                     </td>
                     <td>
@@ -294,10 +294,10 @@ function StageProject({
       <div className="live-stage__project">
         <div className="live-muted">{t('chair.order', { order: project.order })}</div>
         <div className="live-stage__name" data-testid="live-stage-name">
-          {project.projectName}
+          <span data-user-content>{project.projectName}</span>
         </div>
         <div className="live-muted">
-          {project.teamName} · {project.orgName}
+          <span data-user-content>{project.teamName} · {project.orgName}</span>
         </div>
         <div className="live-stage__state">
           <ProjectStateTag state={project.state} />
