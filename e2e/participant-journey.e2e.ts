@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from './support/browser.js';
@@ -90,12 +91,19 @@ async function upload(scope: Locator, label: string, file: string): Promise<void
 async function confirmSubmit(page: Page, detailUrl: string): Promise<void> {
   const confirm = page.locator('.ant-modal-confirm');
   await confirm.getByRole('button', { name: /确\s*认/ }).click();
-  const refused = page.locator('.ant-message-error, .ant-message-warning').first();
+  // A refusal shows as a toast or above the form (form-refusal).
+  const refused = page.locator('.ant-message-error, .ant-message-warning, [data-testid="form-refusal"]').first();
   const outcome = await Promise.race([
     page.waitForURL(detailUrl, { timeout: 60_000 }).then(() => 'navigated' as const),
     refused.waitFor({ timeout: 60_000 }).then(() => 'refused' as const),
-  ]);
+  ]).catch(() => 'timeout' as const);
   if (outcome === 'refused') throw new Error(`the submission was refused: ${await refused.innerText()}`);
+  if (outcome === 'timeout') {
+    // Say where the page stood (seen once with two journeys at once): its address, and a screenshot.
+    await page.screenshot({ path: fileURLToPath(new URL('./artifacts/participant-submit-timeout.png', import.meta.url)), fullPage: true }).catch(() => undefined);
+    const modal = await page.locator('.ant-modal-confirm').count();
+    throw new Error(`no detail page after 60 s: at ${page.url()}, confirm dialogs open: ${modal}; the portal said:\n${portal.output().slice(-4000)}`);
+  }
 }
 
 async function api<T>(method: string, path: string, token: string, body?: unknown): Promise<T> {

@@ -192,8 +192,12 @@ describe('初赛管理 and 决赛项目管理 pages', { timeout: 60_000 }, () =>
     // queue is empty), faster than a poll of the current path would see it.
     const visited: string[] = [];
     const unsubscribe = router.subscribe((state) => visited.push(state.location.pathname));
-    fireEvent.click(await screen.findByTestId('start-audit', {}, SLOW));
-    await waitFor(() => expect(visited).toContain('/admin/preliminary/audit/queue'), SLOW);
+    // Under load the list may re-render between finding the button and the click (a click on the
+    // detached button does nothing): each retry presses the button on screen now.
+    await waitFor(() => {
+      fireEvent.click(screen.getByTestId('start-audit'));
+      expect(visited).toContain('/admin/preliminary/audit/queue');
+    }, { ...SLOW, interval: 500 });
     unsubscribe();
   });
 
