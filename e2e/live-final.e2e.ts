@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchPortal, startPortal, type Portal } from './support/portal.js';
-import { apiClient, choose, collectErrors, dialogsStill, row, tableSettled, toast } from './support/ui.js';
+import { apiClient, choose, collectErrors, dialogsStill, openDialog, row, tableSettled, toast } from './support/ui.js';
 import { demoProjects, expertIds, expertToken, finalGroup, newExpert, promoteToFinal, setReviewPhases } from './support/review-data.js';
 
 /**
@@ -10,9 +10,14 @@ import { demoProjects, expertIds, expertToken, finalGroup, newExpert, promoteToF
  * judges, reorder with the keyboard) and creates a display link; a 1920x1080 big screen opens it;
  * five judges open the judge page on 390-px phones; the chair starts the first project; four
  * judges submit and the screen shows the count and no score; the fifth submits offline, sees the
- * unsent state, comes back online and the score goes once; the chair reveals; the screen shows
+ * unsent state, comes back online and the score is recorded once; the chair reveals; the screen shows
  * the score and the ranking; the score query (决赛成绩) lists it. Then the server is stopped and
- * started again on the same data and port, and the chair's page carries on where it was.
+ * started again on the same data and port, and the chair's page carries on where it was: the
+ * phones follow the next project, all five judges score it during its presentation, 结束答辩
+ * finds every score in, the chair reveals and ends the session. An admin then publishes the final
+ * round's result in 结果发布 (awards by rank, preview, confirm), and each team reads on its own page
+ * the award, rank and score the screen showed (docs/rules/results.md, "The public notice": no
+ * scores in public, so the scores are checked on the teams' pages; the notice names both).
  *
  * Set-up the other journeys walk in the browser goes through the API here (support/review-data.ts):
  * two demo projects promoted to the final round, a final group of five judges holding them, the
@@ -28,7 +33,11 @@ const RUN = String(Math.floor(Math.random() * 9000) + 1000);
 const SESSION = `决赛第一场${RUN}`;
 const GROUP = `现场决赛组${RUN}`;
 // demo6 and demo7's projects; neither is of 示例医科大学 (E0001's organisation: a conflict).
+// The final round holds only these two (promoteToFinal), so the session is the whole final and
+// its result can be published once both are scored.
 const PROJECTS = ['基于知识图谱的医保基金智能监管平台', '住院费用智能审核与异常检测系统'];
+/** The teams' owners (apps/server/src/seed/demo-data.ts), who read the result on their pages. */
+const OWNERS: Record<string, string> = { [PROJECTS[0]!]: 'demo6', [PROJECTS[1]!]: 'demo7' };
 
 interface Judge {
   code: string;
@@ -47,7 +56,13 @@ let sessionId = '';
 let displayUrl = '';
 /** The project on stage first: the second by name, moved up with the keyboard. */
 let first = '';
+/** The project on stage after the restart. */
+let second = '';
 const totals: string[] = [];
+/** What the big screen showed per project once revealed: score (two decimals) and rank in the session. */
+const shownOnScreen = new Map<string, { score: string; rank: number }>();
+/** Pages a later step opens (score query, results, the teams'), shot too when a step fails. */
+const laterPages: (readonly [string, Page])[] = [];
 
 async function newContext(width: number, height: number, storage: Record<string, string>): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN', ...(width < 500 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
@@ -60,13 +75,37 @@ async function newContext(width: number, height: number, storage: Record<string,
 /** A button of the project on stage in the chair's console (the other projects' rows have their own). */
 const stage = (action: string) => chair.getByTestId('live-stage').getByTestId(`live-action-${action}`);
 
-/** Accepts the confirmation antd opened (modal.confirm), once it stands still. */
-async function confirm(page: Page): Promise<void> {
+/** Accepts the confirmation antd opened (modal.confirm), once it stands still: its primary button, or the one named. */
+async function confirm(page: Page, name?: string): Promise<void> {
   const ask = page.locator('.ant-modal-confirm');
   await ask.waitFor();
   await dialogsStill(page);
-  await ask.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+  await (name ? ask.getByRole('button', { name }) : ask.locator('.ant-modal-confirm-btns .ant-btn-primary')).click();
   await ask.waitFor({ state: 'detached' });
+}
+
+/** The session's ranking as the big screen shows it: per project its rank and score text. */
+async function screenRanking(): Promise<Map<string, { score: string; rank: number }>> {
+  const rows = await screen.getByTestId('ranking-row').evaluateAll((trs) =>
+    trs.map((tr) => ({
+      rank: Number(tr.querySelector('.screen-ranking__rank')?.textContent),
+      name: tr.querySelector('.screen-ranking__project')?.textContent ?? '',
+      score: tr.querySelector('.screen-ranking__num')?.textContent ?? '',
+    })),
+  );
+  return new Map(rows.map((r) => [r.name, { score: r.score, rank: r.rank }]));
+}
+
+/**
+ * The numbers a text shows, as numbers: a judge's total (say 88) must not be found in the session
+ * name's random digits or a date, nor 90.5 in a score of 90.50 when that is the rule's score.
+ */
+const numbersIn = (text: string): number[] => (text.match(/\d+(?:\.\d+)?/g) ?? []).map(Number);
+
+/** The trimmed mean of five totals (the round's rule): without the highest and the lowest. */
+function trimmedMean(values: string[]): number {
+  const middle = values.map(Number).sort((a, b) => a - b).slice(1, -1);
+  return middle.reduce((a, b) => a + b, 0) / middle.length;
 }
 
 /** A judge fills the score form on the phone (every criterion, a comment) and presses 提交评分, then confirms. */
@@ -141,7 +180,7 @@ afterEach(async (ctx) => {
   const result = ctx.task.result;
   if (result?.state !== 'fail' && !result?.errors?.length) return;
   broken = true;
-  for (const [name, page] of [['chair', chair], ['screen', screen], ...judges.map((j) => [j.code, j.page] as const)] as const) {
+  for (const [name, page] of [['chair', chair], ['screen', screen], ...judges.map((j) => [j.code, j.page] as const), ...laterPages] as const) {
     if (!page || page.isClosed()) continue;
     const path = `artifacts/live-failed-${name}.png`;
     await page.screenshot({ path, fullPage: true }).catch(() => undefined);
@@ -186,6 +225,7 @@ describe('live final: plan, big screen, judges on phones, chair, offline submit,
     // By name, then the second moved up with the keyboard (its 上移 button, Enter) and saved.
     const before = await rows.locator('.live-order__name').allInnerTexts();
     first = before[1]!;
+    second = before[0]!;
     const up = page.getByRole('button', { name: `上移「${first}」` });
     await up.focus();
     await page.keyboard.press('Enter');
@@ -255,19 +295,25 @@ describe('live final: plan, big screen, judges on phones, chair, offline submit,
     await expect.poll(() => screen.getByTestId('screen-progress').innerText()).toContain('已提交 4/5');
     const text = await screen.getByTestId('live-screen').innerText();
     expect(await screen.getByTestId('screen-score').count()).toBe(0);
-    for (const total of totals) expect(text).not.toContain(total);
+    for (const total of totals) expect(numbersIn(text)).not.toContain(Number(total));
     await expect.poll(() => chair.getByTestId('live-stage-progress').innerText()).toContain('4');
     // The chair sees who is in, not their totals, while sealed.
     expect(await chair.getByTestId('live-judges-table').innerText()).toContain('已提交');
-    for (const total of totals) expect(await chair.getByTestId('live-judges-table').innerText()).not.toContain(total);
+    for (const total of totals) expect(numbersIn(await chair.getByTestId('live-judges-table').innerText())).not.toContain(Number(total));
     await screen.screenshot({ path: 'artifacts/live-screen-scoring-1920.png' });
   });
 
-  it('the fifth judge submits offline, sees it unsent, comes back online: the score is sent once', async () => {
+  it('the fifth judge submits offline, sees it unsent, comes back online: the score is recorded once', async () => {
     const judge = judges[4]!;
-    const sent: number[] = [];
+    const sent: Promise<{ status: number; duplicate: boolean | null }>[] = [];
     judge.page.on('response', (res) => {
-      if (res.request().method() === 'POST' && /\/api\/expert\/live\/sessions\/[^/]+\/projects\/[^/]+\/score$/.test(res.url())) sent.push(res.status());
+      if (res.request().method() !== 'POST' || !/\/api\/expert\/live\/sessions\/[^/]+\/projects\/[^/]+\/score$/.test(res.url())) return;
+      sent.push(
+        res
+          .json()
+          .then((body: { data?: { duplicate?: boolean } }) => ({ status: res.status(), duplicate: body.data?.duplicate ?? null }))
+          .catch(() => ({ status: res.status(), duplicate: null })),
+      );
     });
     await judge.page.getByTestId('score-form').waitFor();
     await judge.context.setOffline(true);
@@ -281,7 +327,14 @@ describe('live final: plan, big screen, judges on phones, chair, offline submit,
 
     await judge.context.setOffline(false);
     await judge.page.getByTestId('locked').waitFor({ timeout: 20_000 });
-    expect(sent).toEqual([200]);
+    // Recorded once (docs/live-final.md, "Offline and resends"): one answer records the sheet. Under
+    // load the stream's new state (own sheet SUBMITTED) can reach the phone before that answer;
+    // the page then mounts the project's sheet anew and its sender resends the stored key, which
+    // the server answers as a duplicate: allowed, and never a second record.
+    const answers = await Promise.all(sent);
+    expect(answers.length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((a) => a.status === 200 && a.duplicate === false)).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200 || a.duplicate !== false)).toEqual(answers.slice(1).map(() => ({ status: 200, duplicate: true })));
     await judge.page.screenshot({ path: 'artifacts/live-judge-locked-390.png' });
   });
 
@@ -295,18 +348,20 @@ describe('live final: plan, big screen, judges on phones, chair, offline submit,
     expect(shown).toBeCloseTo(chairScore, 2);
     // The round's rule (计分规则 on the screen): the mean of the five totals without the highest and the lowest.
     expect(await screen.getByTestId('screen-ranking').innerText()).toContain('去掉最高最低分后平均');
-    const middle = totals.map(Number).sort((a, b) => a - b).slice(1, -1);
-    expect(shown).toBeCloseTo(middle.reduce((a, b) => a + b, 0) / middle.length, 2);
+    expect(shown).toBeCloseTo(trimmedMean(totals), 2);
     const ranking = screen.getByTestId('ranking-row');
     await expect.poll(() => ranking.count()).toBe(1);
     expect(await ranking.first().innerText()).toContain(first);
+    shownOnScreen.set(first, (await screenRanking()).get(first)!);
+    expect(shownOnScreen.get(first)).toEqual({ score: await screen.getByTestId('screen-score').innerText(), rank: 1 });
     // Never a judge's total on the screen, even after the reveal (unless it is the score itself).
     const text = await screen.getByTestId('live-screen').innerText();
-    for (const total of totals) if (Number(total) !== shown) expect(text).not.toContain(`${total}`);
+    for (const total of totals) if (Number(total) !== shown) expect(numbersIn(text)).not.toContain(Number(total));
     await screen.screenshot({ path: 'artifacts/live-screen-revealed-1920.png' });
 
     // 决赛成绩: the live project's score as the score query shows a desk-scored one.
     const query = await adminContext.newPage();
+    laterPages.push(['query', query]);
     await query.goto(`${portal.url}/admin/grade/gradeManage-admin-grade`);
     await tableSettled(query);
     const line = row(query, first);
@@ -334,6 +389,144 @@ describe('live final: plan, big screen, judges on phones, chair, offline submit,
     await chair.getByTestId('live-session-actions').getByTestId('live-action-NEXT').click();
     await expect.poll(() => chair.getByTestId('live-stage-name').innerText(), { timeout: 15_000 }).not.toBe(first);
     await expect.poll(() => screen.getByTestId('screen-project').innerText(), { timeout: 30_000 }).not.toBe(first);
+    expect(adminErrors).toEqual([]);
+    expect(screenErrors).toEqual([]);
+    for (const judge of judges) expect(judge.errors, judge.code).toEqual([]);
+  });
+
+  it('after the restart the phones follow: five judges score the next project while it is presented; 结束答辩 completes it; the chair reveals', async () => {
+    await expect.poll(() => chair.getByTestId('live-stage-name').innerText()).toBe(second);
+    await stage('START').click();
+    await expect.poll(() => screen.getByTestId('screen-project').innerText()).toBe(second);
+    // Each phone's stream came back by itself after the restart and shows the new project.
+    for (const judge of judges) await expect.poll(() => judge.page.getByTestId('judge-project').innerText(), { timeout: 30_000 }).toContain(second);
+
+    // Scoring is open from 开始陈述 on (docs/live-final.md, "Judges' submissions"): the judges
+    // score during the presentation, all at once; other marks than on the first project.
+    const secondTotals = await Promise.all(
+      judges.map(async (judge, i) => {
+        const total = await score(judge, i + 3);
+        await judge.page.getByTestId('locked').waitFor();
+        return total;
+      }),
+    );
+    await expect.poll(() => chair.getByTestId('live-stage-progress').innerText()).toBe('已提交 5 / 5');
+    // Still sealed while presenting: no score on the screen, no judge's total at the chair.
+    expect(await screen.getByTestId('screen-score').count()).toBe(0);
+    for (const total of secondTotals) expect(numbersIn(await chair.getByTestId('live-judges-table').innerText())).not.toContain(Number(total));
+    // 结束答辩 finds every expected judge in: the project closes at once (COMPLETE).
+    await stage('SCORE').click();
+    await screen.getByTestId('screen-closed').waitFor();
+    await stage('REVEAL').click();
+    await confirm(chair);
+    await screen.getByTestId('screen-score').waitFor();
+    const shown = await screen.getByTestId('screen-score').innerText();
+    expect(Number(shown)).toBeCloseTo(trimmedMean(secondTotals), 2);
+    expect(Number(await chair.getByTestId('live-stage-result').locator('strong').innerText())).toBeCloseTo(Number(shown), 2);
+
+    // The running ranking holds both, ranked by score; the first project's line is as it was.
+    await expect.poll(() => screen.getByTestId('ranking-row').count()).toBe(2);
+    const ranking = await screenRanking();
+    expect(ranking.get(first)!.score).toBe(shownOnScreen.get(first)!.score);
+    expect(ranking.get(second)!.score).toBe(shown);
+    const [a, b] = [Number(shownOnScreen.get(first)!.score), Number(shown)];
+    expect([ranking.get(first)!.rank, ranking.get(second)!.rank]).toEqual(a === b ? [1, 1] : a > b ? [1, 2] : [2, 1]);
+    for (const [name, line] of ranking) shownOnScreen.set(name, line);
+    const text = await screen.getByTestId('live-screen').innerText();
+    // Never a judge's total, unless it happens to be a project's score.
+    const scores = [...ranking.values()].map((r) => Number(r.score));
+    for (const total of secondTotals) if (!scores.includes(Number(total))) expect(numbersIn(text)).not.toContain(Number(total));
+    await screen.screenshot({ path: 'artifacts/live-screen-final-ranking-1920.png' });
+  });
+
+  it('the chair ends the session; the screen keeps the final ranking', async () => {
+    // Nothing waits: no 下一个, and 结束场次 asks first.
+    const actions = chair.getByTestId('live-session-actions');
+    await actions.getByTestId('live-action-END').waitFor();
+    expect(await actions.getByTestId('live-action-NEXT').count()).toBe(0);
+    await actions.getByTestId('live-action-END').click();
+    await confirm(chair, '结束场次');
+    await expect.poll(() => chair.getByTestId('live-session-status').innerText()).toBe('已结束');
+    expect((await api.ok<{ status: string; done: number }>('GET', `/admin/live/sessions/${sessionId}`, admin))).toMatchObject({ status: 'ENDED', done: 2 });
+    await expect.poll(() => screenRanking()).toEqual(shownOnScreen);
+  });
+
+  it('an admin publishes the final result in 结果发布: awards by rank, the preview and the lines carry the screen\'s scores', async () => {
+    const page = await adminContext.newPage();
+    laterPages.push(['results', page]);
+    const errors = collectErrors(page);
+    await page.goto(`${portal.url}/admin/results/publish?round=final`);
+    const panel = page.getByTestId('results-round-final');
+    await panel.getByTestId('results-unpublished').waitFor();
+    // Every final project is scored by all its judges: nothing holds the publication.
+    expect(await panel.getByTestId('publish-blocker').count()).toBe(0);
+    await panel.getByTestId('publish-open').click();
+    const dialog = openDialog(page);
+    await dialog.getByTestId('awards-editor').waitFor();
+    await dialogsStill(page);
+    // 一等奖 one place, 二等奖 the rest (its count left empty); the third default level removed.
+    await dialog.getByRole('button', { name: '删除第 3 等' }).click();
+    await expect.poll(() => dialog.getByTestId('award-level').count()).toBe(2);
+    await dialog.getByLabel('名额 1', { exact: true }).fill('1');
+    await dialog.getByTestId('publish-preview').click();
+    await dialog.getByTestId('publish-result').waitFor();
+    expect(await dialog.getByTestId('publish-count').innerText()).toBe('2 / 共 2 个项目');
+    const award = (name: string) => (shownOnScreen.get(name)!.rank === 1 ? '一等奖' : '二等奖');
+    for (const [name, line] of shownOnScreen) {
+      const cells = await row(dialog.getByTestId('publish-entries'), name).locator('td').allInnerTexts();
+      expect(cells, name).toEqual(expect.arrayContaining([String(line.rank), line.score, award(name)]));
+    }
+    await dialog.screenshot({ path: 'artifacts/live-final-publish-preview-1440.png' });
+    await dialog.getByTestId('publish-confirm').click();
+    await confirm(page, '确认发布');
+    await toast(page, '结果已发布，公示期开始').waitFor();
+    await expect.poll(() => panel.getByTestId('current-version').innerText()).toBe('第 1 版');
+    // The published version's lines, as the console lists them.
+    const entries = panel.getByTestId('results-entries');
+    await tableSettled(entries);
+    await expect.poll(() => entries.locator('tr.ant-table-row').count()).toBe(2);
+    for (const [name, line] of shownOnScreen) {
+      const cells = await row(entries, name).locator('td').allInnerTexts();
+      expect(cells, name).toEqual(expect.arrayContaining([String(line.rank), line.score, award(name)]));
+    }
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('each team reads its final result on its own page: the award, the rank and the score the screen showed; the notice names both without scores', async () => {
+    await Promise.all(
+      [...shownOnScreen].map(async ([name, line], i) => {
+        const { accessToken } = await api.ok<{ accessToken: string }>('POST', '/login', null, { username: OWNERS[name], password: 'Demo@2025' });
+        const context = await newContext(390, 844, { AccessToken: accessToken });
+        const page = await context.newPage();
+        laterPages.push([OWNERS[name]!, page]);
+        const errors = collectErrors(page);
+        await page.goto(`${portal.url}/material-submission/detail`);
+        const result = page.getByTestId('result-card-FINAL');
+        await result.waitFor();
+        expect(await result.getByTestId('outcome-tag').getAttribute('data-outcome')).toBe('AWARDED');
+        expect(await result.getByTestId('outcome-tag').innerText()).toContain(line.rank === 1 ? '一等奖' : '二等奖');
+        // Both projects are of the same track: the track rank is the rank.
+        expect(await result.getByTestId('my-rank').innerText()).toBe(`第 ${line.rank} 名（赛道第 ${line.rank} 名）`);
+        const scoreItem = result.locator('.ant-descriptions-item').filter({ has: page.locator('.ant-descriptions-item-label', { hasText: /^成绩$/ }) });
+        expect(await scoreItem.locator('.ant-descriptions-item-content').innerText()).toBe(line.score);
+        await result.screenshot({ path: `artifacts/live-final-result-team${i + 1}-390.png` });
+        if (i === 0) {
+          // The public notice (大赛动态) the card links to: both projects, no score.
+          await result.getByRole('link', { name: '查看公告' }).click();
+          await page.waitForURL('**/dynamic-detail?id=*');
+          const article = page.getByTestId('news-article');
+          await expect.poll(() => article.locator('h1').innerText()).toContain('决赛');
+          const notice = await article.innerText();
+          for (const [other, shown] of shownOnScreen) {
+            expect(notice).toContain(other);
+            expect(notice).not.toContain(shown.score);
+          }
+        }
+        await context.close();
+        expect(errors, name).toEqual([]);
+      }),
+    );
     expect(adminErrors).toEqual([]);
     expect(screenErrors).toEqual([]);
     for (const judge of judges) expect(judge.errors, judge.code).toEqual([]);

@@ -10,7 +10,8 @@ const PING_MS = 15_000;
 /**
  * How instances tell each other that a live session changed (docs/live-final.md, "Event
  * stream"): a Redis channel when Redis is configured, an in-process emitter otherwise. Only the
- * session id travels; each instance recomputes its own streams' snapshots from the database.
+ * session id travels; each instance rebuilds its own streams' snapshots from the database, once
+ * per session and kind (the feeds).
  */
 export interface LiveHub {
   publish(signal: LiveChangeSignal): Promise<void>;
@@ -18,6 +19,11 @@ export interface LiveHub {
   subscribe(sessionId: string, listener: (signal: LiveChangeSignal) => void): () => void;
   /** Resolves once the instance listens (Redis: subscribed). */
   ready(): Promise<void>;
+  /**
+   * Joins the feed of a session and kind (see `openStream`): after each change the feed builds
+   * the snapshot once and offers it to every member. Answers the leave.
+   */
+  feed(sessionId: string, kind: string, build: () => Promise<unknown>, member: FeedMember): () => void;
   /** Keeps an open stream's end, so `endAll` can end it; answers the forget. */
   track(end: () => void): () => void;
   /** Open streams on this instance (tests). */
@@ -58,6 +64,14 @@ export function createLiveHub(opts: { redis: Redis | null; prefix: string; log: 
     );
   }
 
+  const subscribe = (sessionId: string, listener: (signal: LiveChangeSignal) => void) => {
+    local.on(sessionId, listener);
+    return () => {
+      local.off(sessionId, listener);
+    };
+  };
+  const feed = createFeeds(subscribe);
+
   return {
     async publish(signal) {
       if (!opts.redis) {
@@ -72,10 +86,8 @@ export function createLiveHub(opts: { redis: Redis | null; prefix: string; log: 
         dispatch(signal);
       }
     },
-    subscribe(sessionId, listener) {
-      local.on(sessionId, listener);
-      return () => local.off(sessionId, listener);
-    },
+    subscribe,
+    feed,
     ready: () => ready,
     track(end) {
       streams.add(end);
@@ -99,20 +111,102 @@ export function createLiveHub(opts: { redis: Redis | null; prefix: string; log: 
 export interface StreamOptions<T> {
   hub: LiveHub;
   sessionId: string;
+  /**
+   * Which snapshot the stream shows. Streams of one session with the same kind share one
+   * snapshot, built once per change: the kind names the role and, where the snapshot differs per
+   * person, the person (`chair`, `screen`, `judge:<expertId>`). Sealing rests on it: a kind's
+   * snapshot goes to that kind's streams only.
+   */
+  kind: string;
   res: ServerResponse;
   /** Headers already set on the reply (security headers, request id). */
   headers: Record<string, string | string[] | number | undefined>;
-  /** The snapshot of this stream now; throws when the caller may no longer see it. */
-  compute(): Promise<T>;
-  /** What to tell the client when `compute` refuses (then the stream ends). Null: rethrow as an end without a message. */
+  /** This stream's caller may still see it (their session and permission, the link); throws otherwise. Per stream, before every snapshot. */
+  check(): Promise<unknown>;
+  /**
+   * The kind's snapshot now; throws when no one may see it. It must depend on the session and the
+   * kind only, never on the caller: the feed builds with the first stream's function for all.
+   */
+  build(): Promise<T>;
+  /** What to tell the client when `check` or `build` refuses (then the stream ends). Null: an end without a message (logged). */
   gone(err: unknown): LiveGoneEvent | null;
   log: FastifyBaseLogger;
 }
 
+/** A snapshot as sent (serialised once for every stream of its kind), or why it could not be built. */
+export type BuiltSnapshot = { ok: true; text: string } | { ok: false; err: unknown };
+
+/** One stream in a feed: takes a snapshot whose build started at `seq` (a later build has a larger one). */
+export interface FeedMember {
+  offer(seq: number, built: Promise<BuiltSnapshot>): void;
+}
+
+/** Build order on this instance: a build started later reads a state at least as new. */
+let lastSeq = 0;
+const nextSnapshotSeq = () => ++lastSeq;
+
+function buildSnapshot<T>(build: () => Promise<T>): Promise<BuiltSnapshot> {
+  return build().then(
+    (state) => ({ ok: true as const, text: JSON.stringify(state) }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+}
+
 /**
- * One server-sent-events stream (docs/live-final.md, "Event stream"): the full snapshot first,
- * then a new one after each change of the session (coalesced: a change during a computation
- * causes one more), a comment every 15 s, `gone` and the end when the caller may no longer see it.
+ * The feeds of one hub: the open streams of one session and kind on this instance form a feed.
+ * After a change the feed builds the snapshot once and offers the same text to each stream
+ * (coalesced: a change during a build causes one more build after it). Answers the join, whose
+ * result is the leave; the last stream to leave closes the feed.
+ */
+function createFeeds(subscribe: LiveHub['subscribe']) {
+  const feeds = new Map<string, { members: Set<FeedMember>; unsubscribe: () => void }>();
+  return (sessionId: string, kind: string, build: () => Promise<unknown>, member: FeedMember): (() => void) => {
+    const key = `${sessionId}\n${kind}`;
+    let feed = feeds.get(key);
+    if (!feed) {
+      const members = new Set<FeedMember>();
+      let running = false;
+      let dirty = false;
+      const changed = () => {
+        if (running) {
+          dirty = true;
+          return;
+        }
+        running = true;
+        void (async () => {
+          try {
+            do {
+              dirty = false;
+              const seq = nextSnapshotSeq();
+              const built = buildSnapshot(build);
+              for (const m of members) m.offer(seq, built);
+              await built;
+            } while (dirty && members.size);
+          } finally {
+            running = false;
+          }
+        })();
+      };
+      feed = { members, unsubscribe: subscribe(sessionId, changed) };
+      feeds.set(key, feed);
+    }
+    const mine = feed;
+    mine.members.add(member);
+    return () => {
+      mine.members.delete(member);
+      if (mine.members.size) return;
+      mine.unsubscribe();
+      if (feeds.get(key) === mine) feeds.delete(key);
+    };
+  };
+}
+
+/**
+ * One server-sent-events stream (docs/live-final.md, "Event stream"): the full snapshot first
+ * (built for this stream), then after each change of the session the snapshot its feed built
+ * once for all streams of its kind, each time after this stream's own `check`; a comment every
+ * 15 s; `gone` and the end when the caller may no longer see it. A snapshot older than the one
+ * already sent is dropped, so a stream never steps back.
  */
 export async function openStream<T>(o: StreamOptions<T>): Promise<void> {
   const { res } = o;
@@ -126,9 +220,10 @@ export async function openStream<T>(o: StreamOptions<T>): Promise<void> {
     'x-accel-buffering': 'no',
   });
   let id = 0;
-  let running = false;
-  let dirty = false;
   let closed = false;
+  let shown = 0;
+  let pending: { seq: number; built: Promise<BuiltSnapshot> } | null = null;
+  let pumping = false;
   const write = (chunk: string) => {
     if (!closed) res.write(chunk);
   };
@@ -136,40 +231,53 @@ export async function openStream<T>(o: StreamOptions<T>): Promise<void> {
     if (closed) return;
     closed = true;
     clearInterval(ping);
-    unsubscribe();
+    leave();
     forget();
     res.end();
   };
-  const send = async (): Promise<void> => {
-    if (running) {
-      dirty = true;
-      return;
-    }
-    running = true;
+  const refuse = (err: unknown) => {
+    const gone = o.gone(err);
+    if (gone) write(`event: ${LIVE_EVENTS.gone}\ndata: ${JSON.stringify(gone)}\n\n`);
+    else o.log.error({ err }, 'live-final: stream snapshot failed');
+    end();
+  };
+  const pump = async (): Promise<void> => {
+    pumping = true;
     try {
-      do {
-        dirty = false;
-        let state: T;
+      while (pending && !closed) {
+        const { seq, built } = pending;
+        pending = null;
+        if (seq <= shown) continue;
+        shown = seq;
         try {
-          state = await o.compute();
+          await o.check();
         } catch (err) {
-          const gone = o.gone(err);
-          if (gone) write(`event: ${LIVE_EVENTS.gone}\ndata: ${JSON.stringify(gone)}\n\n`);
-          else o.log.error({ err }, 'live-final: stream snapshot failed');
-          end();
+          refuse(err);
           return;
         }
-        write(`id: ${++id}\nevent: ${LIVE_EVENTS.state}\ndata: ${JSON.stringify(state)}\n\n`);
-      } while (dirty && !closed);
+        const snapshot = await built;
+        if (!snapshot.ok) {
+          refuse(snapshot.err);
+          return;
+        }
+        write(`id: ${++id}\nevent: ${LIVE_EVENTS.state}\ndata: ${snapshot.text}\n\n`);
+      }
     } finally {
-      running = false;
+      pumping = false;
     }
   };
-  const unsubscribe = o.hub.subscribe(o.sessionId, () => void send());
+  /** Keeps the newest snapshot offered; the pump sends them in order, one at a time. */
+  const offer = (seq: number, built: Promise<BuiltSnapshot>): Promise<void> => {
+    if (closed || seq <= shown || (pending && seq <= pending.seq)) return Promise.resolve();
+    pending = { seq, built };
+    return pumping ? Promise.resolve() : pump();
+  };
+  const leave = o.hub.feed(o.sessionId, o.kind, o.build, { offer: (seq, built) => void offer(seq, built) });
   const ping = setInterval(() => write(': ping\n\n'), PING_MS);
   const forget = o.hub.track(end);
   res.on('close', end);
   res.on('error', end);
   write('retry: 3000\n\n');
-  await send();
+  // Joined first, built second: a change from here on is either in this snapshot or in a later one.
+  await offer(nextSnapshotSeq(), buildSnapshot(o.build));
 }

@@ -57,10 +57,28 @@ export async function liveFinalRoutes(base: FastifyInstance, deps: LiveFinalRout
   const chair = guards.button('live:chair');
   const display = guards.button('live:display');
 
-  async function stream<T>(request: FastifyRequest, reply: FastifyReply, sessionId: string, compute: () => Promise<T>, notFound: LiveGoneEvent['reason']) {
+  /**
+   * One stream (docs/live-final.md, "Event stream"): `check` is this caller's, run before every
+   * snapshot; `build` is the kind's, built once per change for all streams of the kind.
+   */
+  async function stream<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    o: { sessionId: string; kind: string; check: () => Promise<unknown>; build: () => Promise<T>; notFound: LiveGoneEvent['reason'] },
+  ) {
     await hub.ready();
     reply.hijack();
-    await openStream({ hub, sessionId, res: reply.raw, headers: reply.getHeaders(), compute, gone: (err) => goneOf(err, notFound), log: request.log });
+    await openStream({
+      hub,
+      sessionId: o.sessionId,
+      kind: o.kind,
+      res: reply.raw,
+      headers: reply.getHeaders(),
+      check: o.check,
+      build: o.build,
+      gone: (err) => goneOf(err, o.notFound),
+      log: request.log,
+    });
   }
 
   // ---------------------------------------------------------------- planning
@@ -99,10 +117,7 @@ export async function liveFinalRoutes(base: FastifyInstance, deps: LiveFinalRout
   app.get('/admin/live/sessions/:id/chair', { onRequest: chair, schema: { params: idParamsSchema } }, async (request) => ok(await service.chair(request.params.id)));
   app.get('/admin/live/sessions/:id/events', { onRequest: chair, schema: { params: idParamsSchema } }, async (request, reply) => {
     const id = await service.sessionId(request.params.id);
-    await stream(request, reply, id, async () => {
-      await chair(request);
-      return service.chair(id);
-    }, 'DELETED');
+    await stream(request, reply, { sessionId: id, kind: 'chair', check: () => chair(request), build: () => service.chair(id), notFound: 'DELETED' });
   });
   app.post('/admin/live/sessions/:id/actions', { config: { audit: 'live:chair' }, onRequest: chair, schema: { params: idParamsSchema, body: liveActionBodySchema } }, async (request) =>
     ok(await service.act(actorOf(request), request.params.id, request.body)),
@@ -116,10 +131,14 @@ export async function liveFinalRoutes(base: FastifyInstance, deps: LiveFinalRout
   app.get('/expert/live/sessions/:id/events', { onRequest: expert.agreed, schema: { params: idParamsSchema } }, async (request, reply) => {
     const expertId = authOf(request).accountId;
     const id = await service.judgeSessionId(request.params.id, expertId);
-    await stream(request, reply, id, async () => {
-      await expert.agreed(request);
-      return service.judgeState(id, expertId);
-    }, 'NOT_JUDGE');
+    // Per judge: the snapshot carries this judge's own sheet.
+    await stream(request, reply, {
+      sessionId: id,
+      kind: `judge:${expertId}`,
+      check: () => expert.agreed(request),
+      build: () => service.judgeState(id, expertId),
+      notFound: 'NOT_JUDGE',
+    });
   });
   app.post(
     '/expert/live/sessions/:id/projects/:projectId/score',
@@ -132,6 +151,6 @@ export async function liveFinalRoutes(base: FastifyInstance, deps: LiveFinalRout
   app.get('/live/display/:token/events', { schema: { params: liveTokenParamsSchema } }, async (request, reply) => {
     const { token } = request.params;
     const id = await service.displaySessionId(token);
-    await stream(request, reply, id, () => service.display(token), 'REVOKED');
+    await stream(request, reply, { sessionId: id, kind: 'screen', check: () => service.displaySessionId(token), build: () => service.displayState(id), notFound: 'REVOKED' });
   });
 }

@@ -900,6 +900,13 @@ export function createLiveFinalService(deps: Deps, repo: LiveFinalRepository = c
       return displayOf(await context(db, session));
     },
 
+    /** The big screen's snapshot of a session (the streams: built once per change for all its screens, each stream checks its own token). */
+    async displayState(sessionId: string): Promise<LiveDisplayState> {
+      const session = await repo.get(db, sessionId);
+      if (!session) throw new AppError('NOT_FOUND', M.displayNotFound, { reason: 'REVOKED' });
+      return displayOf(await context(db, session));
+    },
+
     /** The session a display token opens (404 when unknown or revoked). */
     displaySessionId: async (token: string) => (await displaySession(token)).session.id,
 

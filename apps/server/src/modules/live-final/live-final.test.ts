@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   LIVE_MSG as M,
@@ -12,20 +10,24 @@ import {
   type LiveJudgeState,
   type LiveSessionDetail,
 } from '@contest/shared';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
-import { openDatabase } from '../../db/client.js';
+import { registerIdentity } from '../auth/identity.module.js';
+import { registerReview } from '../review/review.module.js';
 import { liveSessionJudges, liveSessionProjects, liveSessions, liveSubmitKeys, operationRecords, scoreLog, scoreSheets, statusHistory } from '../../db/schema.js';
 import { api, type Reply } from '../../../test/admin-helpers.js';
 import { openWindow, setSetting } from '../../../test/contest-helpers.js';
-import { createTestApp, createTestDatabase, deleteRedisPrefix, type TestApp } from '../../../test/helpers.js';
+import { createTestApp, createTestDatabase, type TestApp } from '../../../test/helpers.js';
 import { seedExperts, seedGroup, seedProjects, type SeededExpert } from '../../../test/review-helpers.js';
 import { signIn, type SignedIn } from '../../../test/sign-in.js';
-import { withDatabaseName } from '../../../test/test-database.js';
 import { loadTestConfig } from '../../config/test-config.js';
+import { registerLiveFinal } from './live-final.module.js';
+import { listen, openSse, rawGet, split } from './live-final.fixtures.js';
 
 /**
  * The live final (docs/live-final.md): planning, the chair, the judges' phones, the big screen,
- * sealing, idempotent submits, races, the event streams, a restart, and two instances.
+ * sealing, idempotent submits, races, the event streams and a restart (two instances, the
+ * feeds and the ranking beside desk scores: live-final.instances.test.ts).
  */
 
 let t: TestApp;
@@ -47,19 +49,6 @@ beforeEach(async () => {
 const db = () => t.database.db;
 const A = '/api/admin/live';
 const E = '/api/expert/live';
-
-/** A full final-rubric score with this total (every criterion filled in rubric order, 0.5 steps). */
-function split(total: number): Record<string, number> {
-  const maxes: [string, number][] = [['innovation', 20], ['feasibility', 20], ['value', 25], ['completeness', 15], ['defense', 20]];
-  let left = total;
-  const out: Record<string, number> = {};
-  for (const [k, max] of maxes) {
-    const v = Math.min(max, left);
-    out[k] = v;
-    left -= v;
-  }
-  return out;
-}
 
 interface World {
   projects: string[];
@@ -423,6 +412,66 @@ describe('sealing', () => {
   });
 });
 
+describe('one set of rules', () => {
+  it('a project scored live and one scored at a desk rank together in the score query, under the round\'s rule', async () => {
+    const k = Math.random().toString(36).slice(2, 8);
+    const [live, desk] = await seedProjects(t, [
+      { projectName: `${k}-现场`, final: true },
+      { projectName: `${k}-书面`, final: true },
+    ]);
+    const experts = await seedExperts(t, 5);
+    await seedGroup(t, 'FINAL', experts.map((e) => e.accountId), [live!, desk!]);
+    const boss = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    const rule = (aggregate: 'TRIMMED_MEAN' | 'MEAN') => ({ aggregate, minScoresForTrim: 5, tieBreak: ['RULE_SCORE', 'TRIMMED_MEAN', 'CRITERIA', 'RAW_MEAN'] });
+    const rules = (aggregate: 'TRIMMED_MEAN' | 'MEAN') => setSetting(t, 'review.rules', { PRELIMINARY: rule('TRIMMED_MEAN'), FINAL: rule(aggregate) });
+    await rules('TRIMMED_MEAN');
+    try {
+      // Live: five judges on the phone; the trimmed mean drops 95 and 40 (70), the mean does not (69).
+      const created = await api<LiveSessionDetail>(t, 'POST', `${A}/sessions`, {
+        headers: admin.headers,
+        body: { name: `规则${k}`, venue: '会场', date: '2026-12-01', presentationMinutes: 8, qaMinutes: 5, judgeIds: experts.map((e) => e.accountId) },
+      });
+      const w = { sessionId: created.body.data.id };
+      expect((await api(t, 'PUT', `${A}/sessions/${w.sessionId}/projects`, { headers: admin.headers, body: { projectIds: [live] } })).statusCode).toBe(200);
+      const link = await newLink(w);
+      await actOk(w, { action: 'OPEN' });
+      await actOk(w, { action: 'START', projectId: live });
+      for (const [i, total] of [95, 70, 70, 70, 40].entries()) expect((await submit(w, experts[i]!, live!, total)).statusCode).toBe(200);
+      expect((await actOk(w, { action: 'SCORE', projectId: live })).current?.state).toBe('CLOSED');
+      await actOk(w, { action: 'REVEAL', projectId: live });
+      // At a desk: the same experts through the review module's own submit, 69.5 each (mean = trimmed mean = 69.5).
+      for (const e of experts) {
+        const r = await api(t, 'POST', `/api/expert/review/final/${desk}/sheet/submit`, { headers: e.headers, body: { scores: split(69.5), comment: '书面评审' } });
+        expect(r.statusCode, JSON.stringify(r.body)).toBe(200);
+      }
+      const ranked = async () => {
+        const r = await api(t, 'GET', `/api/admin/review/final/scores?keyword=${k}&size=100`, { headers: boss.headers });
+        expect(r.statusCode).toBe(200);
+        const rows = r.body.data.list as { projectId: string; ruleScore: number | null; rank: number | null; count: number }[];
+        return { live: rows.find((x) => x.projectId === live)!, desk: rows.find((x) => x.projectId === desk)!, order: rows.map((x) => x.projectId) };
+      };
+      // Trimmed mean: live 70 ahead of desk 69.5, both counted with five sheets.
+      let q = await ranked();
+      expect(q.live).toMatchObject({ ruleScore: 70, count: 5 });
+      expect(q.desk).toMatchObject({ ruleScore: 69.5, count: 5 });
+      expect(q.order).toEqual([live, desk]);
+      expect(q.live.rank! + 1).toBe(q.desk.rank);
+      // The screen shows the same figure the score query ranks by.
+      expect((await display(link.token)).body.data).toMatchObject({ rule: 'TRIMMED_MEAN', current: { projectId: live, result: { score: 70 } } });
+      // The same rule change moves both: by the mean, desk 69.5 is ahead of live 69.
+      await rules('MEAN');
+      q = await ranked();
+      expect(q.live.ruleScore).toBe(69);
+      expect(q.desk.ruleScore).toBe(69.5);
+      expect(q.order).toEqual([desk, live]);
+      expect(q.desk.rank! + 1).toBe(q.live.rank);
+      expect((await display(link.token)).body.data).toMatchObject({ rule: 'MEAN', current: { projectId: live, result: { score: 69 } } });
+    } finally {
+      await setSetting(t, 'review.rules', undefined);
+    }
+  });
+});
+
 describe('judges: idempotent submits and access', () => {
   it('the same key twice, and twice at once, records one sheet, one history row, one log entry', async () => {
     const w = await world();
@@ -505,7 +554,22 @@ describe('state lives in the database', () => {
   it('a restarted app resumes the session where it was, the timer from stored timestamps', async () => {
     const config = loadTestConfig({ REDIS_PREFIX: `test:${randomUUID().slice(0, 8)}:` });
     const { database, drop } = await createTestDatabase(config, { migrated: true });
-    let app = await buildApp(config, { database });
+    // The module's clock (review's `now`: the workflow's step times and each snapshot's time), moved by hand.
+    let clock = Date.now();
+    const tick = (ms: number) => (clock += ms);
+    const start = async () => {
+      const built = await buildApp(config, { database, bare: true });
+      await built.register(
+        async (scope: FastifyInstance) => {
+          const identity = await registerIdentity(scope, built.deps);
+          await registerLiveFinal(scope, built.deps, await registerReview(scope, built.deps, identity, { now: () => new Date(clock) }));
+        },
+        { prefix: '/api' },
+      );
+      await built.ready();
+      return built;
+    };
+    let app = await start();
     const local: TestApp = { app, config, database, close: async () => {} };
     const saved = t;
     t = local;
@@ -526,8 +590,9 @@ describe('state lives in the database', () => {
       };
       await go({ action: 'OPEN' });
       await go({ action: 'START', projectId: projects[0] });
-      await new Promise((r) => setTimeout(r, 50));
+      tick(90_000);
       const pausedState = await go({ action: 'PAUSE', projectId: projects[0] });
+      expect(pausedState.current?.timer).toMatchObject({ phase: 'PRESENTATION', running: false, elapsedMs: 90_000, at: new Date(clock).toISOString() });
       await submit(w, judges[0]!, projects[0]!, 75);
       const before = (await api<LiveChairState>(t, 'GET', `${A}/sessions/${w.sessionId}/chair`, { headers: boss.headers })).body.data;
 
@@ -536,16 +601,20 @@ describe('state lives in the database', () => {
       await stream.next(() => true);
       await app.close();
       await stream.ended;
-      app = await buildApp(config, { database });
+      // Paused time does not count, across the restart.
+      tick(30_000);
+      app = await start();
       t = { ...local, app };
       const after = (await api<LiveChairState>(t, 'GET', `${A}/sessions/${w.sessionId}/chair`, { headers: boss.headers })).body.data;
       expect(after.session).toEqual(before.session);
       expect(after.current).toMatchObject({ projectId: projects[0], state: 'PRESENTING', submitted: 1, expected: 2 });
-      expect(after.current?.timer).toMatchObject({ phase: 'PRESENTATION', running: false, elapsedMs: pausedState.current!.timer!.elapsedMs });
-      expect(after.current?.timer?.elapsedMs).toBeGreaterThanOrEqual(50);
-      // And it carries on.
+      expect(after.current?.timer).toMatchObject({ phase: 'PRESENTATION', running: false, elapsedMs: 90_000 });
+      // And it carries on: resumed after 30 s of pause, then 10 s more on the clock.
       const resumed = await go({ action: 'RESUME', projectId: projects[0] });
-      expect(resumed.current?.timer?.running).toBe(true);
+      expect(resumed.current?.timer).toMatchObject({ running: true, elapsedMs: 90_000 });
+      tick(10_000);
+      const later = (await api<LiveChairState>(t, 'GET', `${A}/sessions/${w.sessionId}/chair`, { headers: boss.headers })).body.data;
+      expect(later.current?.timer).toMatchObject({ running: true, elapsedMs: 100_000, limitSeconds: 480 });
     } finally {
       t = saved;
       await app.close();
@@ -587,159 +656,3 @@ describe('event streams', () => {
     }
   });
 });
-
-const DATABASE_URL = process.env.DATABASE_URL;
-const REDIS_URL = process.env.REDIS_URL;
-const twoInstances = Boolean(DATABASE_URL?.startsWith('postgres') && REDIS_URL);
-
-describe.skipIf(!twoInstances)('two instances with Redis', () => {
-  it('a chair action on one instance reaches the streams of the other', async () => {
-    const prefix = `test:${randomUUID().slice(0, 8)}:`;
-    const config = loadTestConfig({ REDIS_PREFIX: prefix });
-    const { database, drop } = await createTestDatabase(config, { migrated: true });
-    const one = await buildApp(config, { database });
-    // The second instance: its own connection pool to the same database, its own Redis connections.
-    const [{ name }] = ((await database.db.execute(sql`select current_database() as name`)) as unknown as { rows: [{ name: string }] }).rows;
-    const second = await openDatabase({ databaseUrl: withDatabaseName(config.databaseUrl!, name), dataDir: config.dataDir });
-    const two = await buildApp(config, { database: second });
-    const saved = t;
-    t = { app: one, config, database, close: async () => {} };
-    const server2 = await listen({ app: two } as TestApp);
-    try {
-      const boss = await signIn(t, { realm: 'ADMIN', buttons: ['live:plan', 'live:chair', 'live:display'] });
-      const projects = await seedProjects(t, [{ final: true }]);
-      const judges = await seedExperts(t, 1);
-      const groupId = await seedGroup(t, 'FINAL', judges.map((j) => j.accountId), projects);
-      const created = await api<LiveSessionDetail>(t, 'POST', `${A}/sessions`, { headers: boss.headers, body: { name: '双实例', venue: '会场', date: '2026-12-01', presentationMinutes: 8, qaMinutes: 5, judgeIds: judges.map((j) => j.accountId) } });
-      const id = created.body.data.id;
-      await api(t, 'POST', `${A}/sessions/${id}/projects/import`, { headers: boss.headers, body: { groupId } });
-      const link = (await api<LiveDisplayLink>(t, 'POST', `${A}/sessions/${id}/displays`, { headers: boss.headers, body: {} })).body.data;
-      const onTwo = await openSse(server2, `/api/live/display/${link.token}/events`);
-      const chairOnTwo = await openSse(server2, `${A}/sessions/${id}/events`, boss.headers);
-      await onTwo.next(() => true);
-      await chairOnTwo.next(() => true);
-      const version = (await api<LiveChairState>(t, 'GET', `${A}/sessions/${id}/chair`, { headers: boss.headers })).body.data.session.version;
-      const r = await api(t, 'POST', `${A}/sessions/${id}/actions`, { headers: boss.headers, body: { action: 'OPEN', version } });
-      expect(r.statusCode, JSON.stringify(r.body)).toBe(200);
-      const seen = await onTwo.next((e) => e.data.session?.status === 'LIVE');
-      expect(seen.data.current?.projectId).toBe(projects[0]);
-      await chairOnTwo.next((e) => e.data.session?.status === 'LIVE');
-      onTwo.close();
-      chairOnTwo.close();
-    } finally {
-      t = saved;
-      await server2.close();
-      await one.close();
-      await second.close();
-      await drop();
-      await deleteRedisPrefix(REDIS_URL!, prefix);
-    }
-  });
-});
-
-// ---- a real listening server and an SSE client ----------------------------------------------------
-
-interface Listening {
-  port: number;
-  close(): Promise<void>;
-}
-
-const listening = new WeakMap<object, Listening>();
-
-/** The app listening on a free port (once per app; the app's close ends it and its open streams). */
-async function listen(tt: Pick<TestApp, 'app'>): Promise<Listening> {
-  const app = tt.app;
-  const known = listening.get(app);
-  if (known) return known;
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const l = { port: (app.server.address() as AddressInfo).port, close: async () => {} };
-  listening.set(app, l);
-  return l;
-}
-
-interface SseEvent {
-  event: string;
-  data: any;
-}
-
-async function openSse(server: Listening, path: string, headers: Record<string, string> = {}) {
-  const events: SseEvent[] = [];
-  const waiters: { pred: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void; from: number }[] = [];
-  let cursor = 0;
-  let endedResolve!: () => void;
-  const ended = new Promise<void>((r) => (endedResolve = r));
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers: { accept: 'text/event-stream', ...headers } }, resolve);
-    req.on('error', reject);
-    req.end();
-  });
-  expect(response.statusCode).toBe(200);
-  let buffer = '';
-  response.setEncoding('utf8');
-  response.on('data', (chunk: string) => {
-    buffer += chunk;
-    let at: number;
-    while ((at = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, at);
-      buffer = buffer.slice(at + 2);
-      let event = 'message';
-      let data = '';
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) event = line.slice(7);
-        else if (line.startsWith('data: ')) data += line.slice(6);
-      }
-      if (!data) continue;
-      const e = { event, data: JSON.parse(data) };
-      events.push(e);
-      for (const w of [...waiters]) {
-        if (w.pred(e)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(e);
-        }
-      }
-    }
-  });
-  response.on('end', () => endedResolve());
-  response.on('close', () => endedResolve());
-  return {
-    events,
-    response,
-    ended,
-    /** The first event from the cursor on that matches (waits up to 5 s). */
-    next(pred: (e: SseEvent) => boolean): Promise<SseEvent> {
-      const found = events.slice(cursor).find(pred);
-      if (found) {
-        cursor = events.indexOf(found) + 1;
-        return Promise.resolve(found);
-      }
-      return new Promise<SseEvent>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching event on ${path}; got ${JSON.stringify(events.map((e) => e.event))}`)), 5000);
-        waiters.push({
-          pred,
-          from: cursor,
-          resolve: (e) => {
-            clearTimeout(timer);
-            cursor = events.indexOf(e) + 1;
-            resolve(e);
-          },
-        });
-      });
-    },
-    close() {
-      response.destroy();
-    },
-  };
-}
-
-async function rawGet(server: Listening, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}

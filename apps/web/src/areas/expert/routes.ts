@@ -119,14 +119,14 @@ export const expertRoutes: RouteObject[] = [
                 },
                 {
                   path: EXPERT_PATHS.live,
-                  handle: { title: 'live:titles.sessions', notInMenu: true, activeMenu: 'expertIndex' } satisfies ConsoleRouteHandle,
+                  handle: { title: 'live:titles.sessions', notInMenu: true, activeMenu: 'expertLive' } satisfies ConsoleRouteHandle,
                   lazy: withNamespaces(['live'], async () => ({
                     Component: (await import('./live/LiveSessionsPage')).LiveSessionsPage,
                   })),
                 },
                 {
                   path: `${EXPERT_PATHS.live}/:id`,
-                  handle: { title: 'live:titles.judge', notInMenu: true, activeMenu: 'expertIndex' } satisfies ConsoleRouteHandle,
+                  handle: { title: 'live:titles.judge', notInMenu: true, activeMenu: 'expertLive' } satisfies ConsoleRouteHandle,
                   lazy: withNamespaces(['live'], async () => ({
                     Component: (await import('./live/LiveJudgePage')).LiveJudgePage,
                   })),

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import type { LiveDisplayState, LiveStageProject } from '@contest/shared';
@@ -11,7 +11,7 @@ type Theme = 'dark' | 'light';
 const THEME_KEY = 'liveScreenTheme';
 const STAGE_W = 1920;
 const STAGE_H = 1080;
-/** Ranking rows that fit the panel at 1080 lines. */
+/** The most ranking rows shown; fewer when long names take two lines (useRowsThatFit). */
 const RANKING_ROWS = 10;
 
 const parseTheme = (value: string | null): Theme | null => (value === 'dark' || value === 'light' ? value : null);
@@ -138,9 +138,31 @@ function Stage({ state }: { state: LiveDisplayState }) {
   );
 }
 
+/**
+ * Hides the ranking rows below the panel's bottom edge: a row is shown whole or not at all (a
+ * name on two lines makes its row taller, so how many fit depends on the names). The stage has a
+ * fixed size, so measuring once per ranking is enough.
+ */
+function useRowsThatFit(box: RefObject<HTMLDivElement | null>, ranking: unknown) {
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const rows = [...el.querySelectorAll<HTMLTableRowElement>('tbody tr')];
+    for (const row of rows) row.hidden = false;
+    const limit = el.getBoundingClientRect().bottom;
+    let full = true;
+    for (const row of rows) {
+      full = full && row.getBoundingClientRect().bottom <= limit + 0.5;
+      row.hidden = !full;
+    }
+  }, [box, ranking]);
+}
+
 function Ranking({ state }: { state: LiveDisplayState }) {
   const { t } = useTranslation('live');
   const rows = state.ranking.slice(0, RANKING_ROWS);
+  const box = useRef<HTMLDivElement>(null);
+  useRowsThatFit(box, state.ranking);
   return (
     <section className="screen-ranking" aria-labelledby="screen-ranking-title" data-testid="screen-ranking">
       <h2 id="screen-ranking-title" className="screen-ranking__title">
@@ -149,29 +171,31 @@ function Ranking({ state }: { state: LiveDisplayState }) {
       {rows.length === 0 ? (
         <p className="screen-ranking__empty">{t('screen.rankingEmpty')}</p>
       ) : (
-        <table className="screen-ranking__table">
-          <thead>
-            <tr>
-              <th scope="col">{t('screen.rankCol')}</th>
-              <th scope="col">{t('screen.projectCol')}</th>
-              <th scope="col" className="screen-ranking__num">
-                {t('screen.scoreCol')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.projectId} className={row.projectId === state.current?.projectId ? 'screen-ranking__row--current' : undefined} data-testid="ranking-row">
-                <td className="screen-ranking__rank">{row.rank}</td>
-                <td>
-                  <div className="screen-ranking__project">{row.projectName}</div>
-                  <div className="screen-ranking__team">{row.teamName}</div>
-                </td>
-                <td className="screen-ranking__num">{formatScore(row.score)}</td>
+        <div className="screen-ranking__box" ref={box}>
+          <table className="screen-ranking__table">
+            <thead>
+              <tr>
+                <th scope="col">{t('screen.rankCol')}</th>
+                <th scope="col">{t('screen.projectCol')}</th>
+                <th scope="col" className="screen-ranking__num">
+                  {t('screen.scoreCol')}
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.projectId} className={row.projectId === state.current?.projectId ? 'screen-ranking__row--current' : undefined} data-testid="ranking-row">
+                  <td className="screen-ranking__rank">{row.rank}</td>
+                  <td>
+                    <div className="screen-ranking__project">{row.projectName}</div>
+                    <div className="screen-ranking__team">{row.teamName}</div>
+                  </td>
+                  <td className="screen-ranking__num">{formatScore(row.score)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <p className="screen-ranking__rule">{t('screen.rule', { rule: t(`aggregates.${state.rule}`) })}</p>
     </section>

@@ -65,6 +65,7 @@ function fakeStream(first: LiveDisplayState | { status: number; message: string 
 
 describe('live big screen', { timeout: 60_000 }, () => {
   afterEach(() => {
+    vi.useRealTimers();
     vi.restoreAllMocks();
     vi.unstubAllGlobals();
     localStorage.clear();
@@ -134,9 +135,12 @@ describe('live big screen', { timeout: 60_000 }, () => {
     const stream = fakeStream(displayState({ state: 'PRESENTING' }));
     renderRoute(`/live/${TOKEN}`);
     await screen.findByTestId('screen-stage', {}, SLOW);
+    // The fake clock from before the gone: a reconnect would be a timer of it, and running the
+    // clock past the longest backoff (10 s) proves there is none, without waiting for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     stream.gone();
-    await screen.findByTestId('screen-revoked', {}, SLOW);
-    await new Promise((r) => setTimeout(r, 800));
+    await vi.waitFor(() => expect(screen.getByTestId('screen-revoked')).toBeTruthy(), { timeout: 20_000, interval: 50 });
+    await vi.advanceTimersByTimeAsync(30_000);
     // No reconnect after gone.
     expect(stream.fetchMock.mock.calls.filter(([u]) => String(u).endsWith('/events'))).toHaveLength(1);
   });

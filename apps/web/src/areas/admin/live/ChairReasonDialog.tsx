@@ -1,8 +1,8 @@
 import { Alert, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIVE_REASON_MAX, type LiveChairProject } from '@contest/shared';
-import { AppDialog } from '../../../components/admin-kit';
 import { useFormSubmit } from '../../../lib/use-form-submit';
+import { LiveFormDialog } from './LiveFormDialog';
 
 /** What the dialog asks for: closing a project's scoring, returning one judge's score, reopening the session. */
 export type ReasonTarget =
@@ -34,7 +34,7 @@ export function ChairReasonDialog({ target, onClose, onSubmit, refusal }: ChairR
   const missing = target?.action === 'CLOSE' ? target.project.judges.filter((j) => j.status !== 'SUBMITTED').length : 0;
   const reasonRequired = target?.action !== 'CLOSE' || missing > 0;
   const returnable = target?.action === 'RETURN_SCORE' ? target.project.judges.filter((j) => j.status === 'SUBMITTED') : [];
-  const { busy, error, setError, submit } = useFormSubmit(
+  const submission = useFormSubmit(
     form,
     async (values) => {
       await onSubmit({ reason: (values.reason ?? '').trim(), ...(values.expertId ? { expertId: values.expertId } : {}) });
@@ -47,17 +47,13 @@ export function ChairReasonDialog({ target, onClose, onSubmit, refusal }: ChairR
     target?.action === 'CLOSE' ? t('chair.closeTitle') : target?.action === 'RETURN_SCORE' ? t('chair.returnTitle') : t('chair.reopenTitle');
 
   return (
-    <AppDialog
+    <LiveFormDialog
       open={target !== null}
       title={title}
-      confirmLoading={busy}
       okButtonProps={{ danger: target?.action === 'CLOSE' }}
-      onOk={() => void submit()}
-      onCancel={() => {
-        if (busy) return;
-        setError(null);
-        onClose();
-      }}
+      submission={submission}
+      onClose={onClose}
+      errorTestId="live-reason-error"
       data-testid="live-reason-dialog"
     >
       {target && target.action !== 'REOPEN' && (
@@ -88,7 +84,6 @@ export function ChairReasonDialog({ target, onClose, onSubmit, refusal }: ChairR
           <Input.TextArea rows={3} maxLength={LIVE_REASON_MAX} showCount />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} data-testid="live-reason-error" />}
-    </AppDialog>
+    </LiveFormDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input, Space, Tag, Typography } from 'antd';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { Permission, usePermission } from '../../../lib/permission';
 import { useFormSubmit } from '../../../lib/use-form-submit';
 import { LIVE_QUERY_KEYS, createDisplay, fetchDisplays, revokeDisplay } from './live-api';
 import { liveErrorText, liveText } from './live-errors';
+import { LiveFormDialog } from './LiveFormDialog';
 
 /** The full address of a display path, to open on the projector's computer. */
 export const displayUrl = (path: string) => `${window.location.origin}${path}`;
@@ -113,7 +114,39 @@ export function DisplayLinks({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** The full link, shown once: selectable, and a copy button. */
+/**
+ * The link as a QR code, to open it on the projector's computer or a phone without typing. Drawn
+ * in the browser as SVG (no canvas needed); the library is loaded only when a link is shown, so
+ * it weighs on no other page.
+ */
+function LinkQrCode({ url }: { url: string }) {
+  const { t } = useTranslation('liveAdmin');
+  const [svg, setSvg] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    import('qrcode')
+      .then((qr) => qr.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }))
+      .then((text) => live && setSvg(text))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+  if (failed) return null;
+  return (
+    <figure className="live-once__qr" data-testid="live-display-qr">
+      {svg ? (
+        <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt={t('displays.qrAlt')} width={200} height={200} />
+      ) : (
+        <div className="live-once__qr-loading" aria-hidden="true" />
+      )}
+      <figcaption className="live-muted">{t('displays.qrHint')}</figcaption>
+    </figure>
+  );
+}
+
+/** The full link, shown once: selectable, a copy button and a QR code. */
 function OnceLink({ url }: { url: string }) {
   const { t } = useTranslation('liveAdmin');
   const { message } = useFeedback();
@@ -142,6 +175,7 @@ function OnceLink({ url }: { url: string }) {
           {url}
         </a>
       </Typography.Paragraph>
+      <LinkQrCode url={url} />
     </div>
   );
 }
@@ -149,30 +183,18 @@ function OnceLink({ url }: { url: string }) {
 function CreateDisplayDialog({ open, sessionId, onClose, onCreated }: { open: boolean; sessionId: string; onClose(): void; onCreated(link: LiveDisplayLink): void }) {
   const { t } = useTranslation('liveAdmin');
   const [form] = Form.useForm<{ name: string }>();
-  const { busy, error, setError, submit } = useFormSubmit(
+  const submission = useFormSubmit(
     form,
     async (values) => onCreated(await createDisplay(sessionId, { name: (values.name ?? '').trim() })),
     liveErrorText,
   );
   return (
-    <AppDialog
-      open={open}
-      title={t('displays.createTitle')}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={() => {
-        if (busy) return;
-        setError(null);
-        onClose();
-      }}
-      data-testid="live-display-dialog"
-    >
+    <LiveFormDialog open={open} title={t('displays.createTitle')} submission={submission} onClose={onClose} data-testid="live-display-dialog">
       <Form form={form} layout="vertical" clearOnDestroy initialValues={{ name: '' }}>
         <Form.Item name="name" label={t('displays.name')} rules={[{ max: 30, message: t('displays.nameTooLong') }]}>
           <Input maxLength={30} placeholder={t('displays.namePlaceholder')} />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} />}
-    </AppDialog>
+    </LiveFormDialog>
   );
 }

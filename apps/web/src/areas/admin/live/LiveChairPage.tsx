@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Badge, Button, Result, Spin, Typography } from 'antd';
-import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Alert, Badge, Button, Dropdown, Result, Spin, Typography } from 'antd';
+import { ArrowLeftOutlined, DownOutlined } from '@ant-design/icons';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -130,6 +130,34 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
     </Button>
   );
 
+  /**
+   * A listed project's actions in one line at any width: the main one as a button, the others
+   * (absent, skip, return, ...) in a 更多 menu, a button that opens with Enter and arrows.
+   */
+  const rowActions = (project: LiveChairProject) => {
+    if (project.actions.length === 0) return null;
+    const [first, ...rest] = [...project.actions].sort((a, b) => Number(PRIMARY.includes(b)) - Number(PRIMARY.includes(a)));
+    return (
+      <div className="live-actions live-actions--row" role="group" aria-label={t('chair.projectActions')}>
+        {button(first!, project, false)}
+        {rest.length > 0 && (
+          <Dropdown
+            trigger={['click']}
+            disabled={pending !== null}
+            menu={{
+              items: rest.map((action) => ({ key: action, label: t(`action.${action}`), danger: DANGER.includes(action) })),
+              onClick: ({ key }) => act(key as LiveChairAction, project),
+            }}
+          >
+            <Button className="live-action" aria-label={t('chair.moreFor', { name: project.projectName })} data-testid="live-row-more">
+              {t('chair.more')} <DownOutlined />
+            </Button>
+          </Dropdown>
+        )}
+      </div>
+    );
+  };
+
   const sessionActions = state.actions.filter(isSessionAction);
   const others = state.projects.filter((p) => p.projectId !== current?.projectId);
 
@@ -141,7 +169,11 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
             <ArrowLeftOutlined /> {ta('titles.liveSession')}
           </Link>
           <h1 className="admin-page__title live-head__title">
-            {t('chair.title', { name: '' })}<span data-user-content>{session.name}</span> <SessionStatusTag status={session.status} />
+            <span>
+              {t('chair.title', { name: '' })}
+              <span data-user-content>{session.name}</span>
+            </span>
+            <SessionStatusTag status={session.status} />
           </h1>
           <p className="live-head__meta">
             <span data-user-content>{session.venue}</span> · {session.date} · {t('fields.minutes', { presentation: session.presentationMinutes, qa: session.qaMinutes })} ·{' '}
@@ -227,22 +259,19 @@ function ChairConsole({ id, state, connected, goneMessage, feed }: ConsoleProps)
                 .map((p) => (
                   <tr key={p.projectId} className={p.projectId === current?.projectId ? 'live-table__current' : undefined} data-testid="live-chair-project">
                     <td>{p.order}</td>
-                    <td>
+                    <td className="live-table__project">
                       <span data-user-content>{p.projectName}</span>
                       <div className="live-muted">
                         <span data-user-content>{p.teamName} · {p.orgName}</span>
                       </div>
                     </td>
-                    <td>
+                    <td className="live-table__nowrap">
                       <ProjectStateTag state={p.state} />
                     </td>
-                    <td>{t('chair.progress', { submitted: p.submitted, expected: p.expected })}</td>
-                    <td>{p.result?.score ?? '--'}</td>
-                    <td>
-                      {p.projectId === current?.projectId ? null : (
-                        <div className="live-actions live-actions--row">{p.actions.map((action) => button(action, p, false))}</div>
-                      )}
-                    </td>
+                    {/* Just the numbers: the column says what they count (a narrow table stays on one line). */}
+                    <td className="live-table__nowrap">{t('chair.progressCount', { submitted: p.submitted, expected: p.expected })}</td>
+                    <td className="live-table__nowrap">{p.result?.score ?? '--'}</td>
+                    <td className="live-table__actions">{p.projectId === current?.projectId ? null : rowActions(p)}</td>
                   </tr>
                 ))}
             </tbody>
@@ -338,38 +367,40 @@ function StageProject({
       )}
 
       <h3 className="live-card__subtitle">{t('chair.judges')}</h3>
-      <table className="live-table" data-testid="live-judges-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('chair.judge')}</th>
-            <th scope="col">{t('chair.progressCol')}</th>
-            <th scope="col">{t('chair.total')}</th>
-            {canReturn && <th scope="col">{t('chair.actionsCol')}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {project.judges.map((j) => (
-            <tr key={j.expertId} data-testid="live-judge-row">
-              <td>
-                {j.code} {j.name}
-              </td>
-              <td>
-                <ProgressTag status={j.status} />
-              </td>
-              <td>{j.total ?? (sealed ? <span className="live-muted">{t('chair.sealed')}</span> : '--')}</td>
-              {canReturn && (
-                <td>
-                  {j.status === 'SUBMITTED' && (
-                    <Button size="middle" disabled={busy} onClick={() => onReturn(j.expertId)} aria-label={t('chair.returnFor', { name: `${j.code} ${j.name}` })}>
-                      {t('action.RETURN_SCORE')}
-                    </Button>
-                  )}
-                </td>
-              )}
+      <div className="live-order__scroll">
+        <table className="live-table live-table--judges" data-testid="live-judges-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('chair.judge')}</th>
+              <th scope="col">{t('chair.progressCol')}</th>
+              <th scope="col">{t('chair.total')}</th>
+              {canReturn && <th scope="col">{t('chair.actionsCol')}</th>}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {project.judges.map((j) => (
+              <tr key={j.expertId} data-testid="live-judge-row">
+                <td>
+                  {j.code} {j.name}
+                </td>
+                <td>
+                  <ProgressTag status={j.status} />
+                </td>
+                <td>{j.total ?? (sealed ? <span className="live-muted">{t('chair.sealed')}</span> : '--')}</td>
+                {canReturn && (
+                  <td>
+                    {j.status === 'SUBMITTED' && (
+                      <Button size="middle" disabled={busy} onClick={() => onReturn(j.expertId)} aria-label={t('chair.returnFor', { name: `${j.code} ${j.name}` })}>
+                        {t('action.RETURN_SCORE')}
+                      </Button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {project.excluded.length > 0 && (
         <p className="live-muted">
           {t('plan.excluded')}

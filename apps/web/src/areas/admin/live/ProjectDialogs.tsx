@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
-import { Alert, Checkbox, Form, Radio, Select } from 'antd';
+import { Checkbox, Form, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LiveCandidates, LiveSessionDetail } from '@contest/shared';
-import { AppDialog } from '../../../components/admin-kit';
 import { useFormSubmit } from '../../../lib/use-form-submit';
 import { importProjects, setProjects } from './live-api';
 import { liveErrorText } from './live-errors';
+import { LiveFormDialog } from './LiveFormDialog';
 
 interface DialogProps {
   open: boolean;
@@ -32,7 +32,7 @@ export function AddProjectsDialog({ open, session, candidates, onClose, onDone, 
         label: `${p.projectName} · ${p.teamName} · ${p.orgName}${p.sessionName ? ` (${t('plan.inSession', { name: p.sessionName })})` : ''}`,
       }));
   }, [candidates, session, t]);
-  const { busy, error, setError, submit } = useFormSubmit(
+  const submission = useFormSubmit(
     form,
     async (values) => {
       const ids = [...session.projectList.map((p) => p.projectId), ...(values.projectIds ?? [])];
@@ -42,26 +42,13 @@ export function AddProjectsDialog({ open, session, candidates, onClose, onDone, 
     (e) => (onStale(e) ? null : liveErrorText(e)),
   );
   return (
-    <AppDialog
-      open={open}
-      title={t('plan.addTitle')}
-      width={680}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={() => {
-        if (busy) return;
-        setError(null);
-        onClose();
-      }}
-      data-testid="live-add-dialog"
-    >
+    <LiveFormDialog open={open} title={t('plan.addTitle')} width={680} submission={submission} onClose={onClose} data-testid="live-add-dialog">
       <Form form={form} layout="vertical" clearOnDestroy initialValues={{ projectIds: [] }}>
         <Form.Item name="projectIds" label={t('plan.addProjects')} extra={t('plan.addHint')} rules={[{ required: true, type: 'array', min: 1, message: t('plan.addPlaceholder') }]}>
           <Select mode="multiple" showSearch optionFilterProp="label" options={options} placeholder={t('plan.addPlaceholder')} />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} />}
-    </AppDialog>
+    </LiveFormDialog>
   );
 }
 
@@ -76,7 +63,7 @@ export function ImportDialog({ open, session, candidates, onClose, onDone, onSta
   const { t } = useTranslation('liveAdmin');
   const [form] = Form.useForm<ImportValues>();
   const planned = session.status === 'PLANNED';
-  const { busy, error, setError, submit } = useFormSubmit(
+  const submission = useFormSubmit(
     form,
     async (values) => {
       onDone(await importProjects(session.id, { groupId: values.groupId, judges: planned && values.judges, order: values.order }));
@@ -85,18 +72,7 @@ export function ImportDialog({ open, session, candidates, onClose, onDone, onSta
     (e) => (onStale(e) ? null : liveErrorText(e)),
   );
   return (
-    <AppDialog
-      open={open}
-      title={t('plan.importTitle')}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={() => {
-        if (busy) return;
-        setError(null);
-        onClose();
-      }}
-      data-testid="live-import-dialog"
-    >
+    <LiveFormDialog open={open} title={t('plan.importTitle')} submission={submission} onClose={onClose} data-testid="live-import-dialog">
       <Form form={form} layout="vertical" clearOnDestroy initialValues={{ judges: planned, order: 'NAME' }}>
         <Form.Item name="groupId" label={t('plan.importGroup')} rules={[{ required: true, message: t('plan.importGroupRequired') }]}>
           <Select
@@ -116,7 +92,6 @@ export function ImportDialog({ open, session, candidates, onClose, onDone, onSta
           />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} />}
-    </AppDialog>
+    </LiveFormDialog>
   );
 }

@@ -43,30 +43,32 @@ export function RunningOrderPage() {
           {t('plan.printMeta', { date: session.date, venue: session.venue, presentation: session.presentationMinutes, qa: session.qaMinutes })}
         </p>
         <p className="live-print__meta">{t('plan.printJudges', { names: judges.map((j) => t('plan.judgeName', { name: j.name, code: j.code })).join(t('chair.listSep')) || t('plan.none') })}</p>
-        <table className="live-print__table">
-          <thead>
-            <tr>
-              <th scope="col">{t('plan.order')}</th>
-              {withSlots && <th scope="col">{t('plan.slot')}</th>}
-              <th scope="col">{t('plan.project')}</th>
-              <th scope="col">{t('plan.team')}</th>
-              <th scope="col">{t('plan.org')}</th>
-              <th scope="col">{t('plan.excludedJudges')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.projectId}>
-                <td>{r.order}</td>
-                {withSlots && <td>{r.slot ?? '--'}</td>}
-                <td>{r.projectName}</td>
-                <td>{r.teamName}</td>
-                <td>{r.orgName}</td>
-                <td>{r.excludedJudges.length ? r.excludedJudges.join(t('chair.listSep')) : '--'}</td>
+        <div className="live-print__scroll">
+          <table className="live-print__table">
+            <thead>
+              <tr>
+                <th scope="col">{t('plan.order')}</th>
+                {withSlots && <th scope="col">{t('plan.slot')}</th>}
+                <th scope="col">{t('plan.project')}</th>
+                <th scope="col">{t('plan.team')}</th>
+                <th scope="col">{t('plan.org')}</th>
+                <th scope="col">{t('plan.excludedJudges')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.projectId}>
+                  <td>{r.order}</td>
+                  {withSlots && <td>{r.slot ?? '--'}</td>}
+                  <td>{r.projectName}</td>
+                  <td>{r.teamName}</td>
+                  <td>{r.orgName}</td>
+                  <td>{r.excludedJudges.length ? r.excludedJudges.join(t('chair.listSep')) : '--'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {rows.length === 0 && <Typography.Text type="secondary">{t('plan.noProjects')}</Typography.Text>}
       </article>
     </section>

@@ -1,14 +1,14 @@
 import { useMemo } from 'react';
-import { Alert, DatePicker, Form, Input, InputNumber, Select, TimePicker } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select, TimePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LIVE_JUDGES_MAX, LIVE_MSG, type LiveSessionBody, type LiveSessionRow } from '@contest/shared';
-import { AppDialog } from '../../../components/admin-kit';
 import { useFeedback } from '../../../components/feedback';
 import { useFormSubmit } from '../../../lib/use-form-submit';
 import { LIVE_QUERY_KEYS, createSession, fetchCandidates, updateSession } from './live-api';
 import { isStale, liveErrorText, liveText } from './live-errors';
+import { LiveFormDialog } from './LiveFormDialog';
 
 interface Values {
   name: string;
@@ -49,7 +49,7 @@ export function SessionDialog({ target, onClose, onSaved }: SessionDialogProps) 
     [candidates.data, t],
   );
 
-  const { busy, error, setError, submit } = useFormSubmit(
+  const submission = useFormSubmit(
     form,
     async (values) => {
       const body: LiveSessionBody = {
@@ -88,17 +88,12 @@ export function SessionDialog({ target, onClose, onSaved }: SessionDialogProps) 
     : { name: '', venue: '', date: null, startTime: null, presentationMinutes: 8, qaMinutes: 5, judgeIds: [] };
 
   return (
-    <AppDialog
+    <LiveFormDialog
       open={open}
       title={session ? t('list.editTitle') : t('list.createTitle')}
       width={680}
-      confirmLoading={busy}
-      onOk={() => void submit()}
-      onCancel={() => {
-        if (busy) return;
-        setError(null);
-        onClose();
-      }}
+      submission={submission}
+      onClose={onClose}
       data-testid="live-session-dialog"
     >
       <Form<Values> form={form} layout="vertical" clearOnDestroy initialValues={initialValues} className="live-session-form">
@@ -168,7 +163,6 @@ export function SessionDialog({ target, onClose, onSaved }: SessionDialogProps) 
           />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} data-testid="live-dialog-error" />}
-    </AppDialog>
+    </LiveFormDialog>
   );
 }

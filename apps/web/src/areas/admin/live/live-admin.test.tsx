@@ -127,4 +127,38 @@ describe('live final console pages', { timeout: 60_000 }, () => {
     );
     await waitFor(() => expect(closing(dialog)).toBe(true));
   });
+
+  it('chair: a listed project shows its first action as a button and the others in a 更多 menu named for the project', async () => {
+    mockGet(superAdmin(), { [CHAIR]: chairState() });
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(chairState()));
+    renderRoute(`/admin/final/live/${SESSION_ID}/chair`);
+    const rows = await screen.findAllByTestId('live-chair-project', {}, SLOW);
+    const waiting = rows.find((r) => r.textContent?.includes('医保项目2号'))!;
+    // ABSENT, SKIP: one button, one menu entry; the menu button names its project.
+    expect(within(waiting).getByTestId('live-action-ABSENT')).toBeTruthy();
+    expect(within(waiting).queryByTestId('live-action-SKIP')).toBeNull();
+    const more = within(waiting).getByRole('button', { name: '「医保项目2号」的更多操作' });
+    fireEvent.click(more);
+    fireEvent.click(await screen.findByRole('menuitem', { name: '跳过' }));
+    await waitFor(() => expect(post).toHaveBeenCalledWith(ACTIONS, { action: 'SKIP', projectId: ID(2), version: 7 }, { silent: true }));
+  });
+
+  it('display links: a new link is shown once with its QR code (alt text), drawn in the browser', async () => {
+    mockGet(superAdmin(), { [DETAIL]: sessionDetail(), '/admin/live/candidates': candidates(), [`${DETAIL}/displays`]: [] });
+    const token = 'tok_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+    const post = vi.spyOn(api, 'post').mockResolvedValue(
+      ok({ id: ID(50), name: '主会场', token, path: `/live/${token}`, revoked: false, createdAt: '2026-11-29T08:00:00.000Z', revokedAt: null, lastSeenAt: null }),
+    );
+    renderRoute(`/admin/final/live/${SESSION_ID}`);
+    fireEvent.click(await screen.findByTestId('live-display-create', {}, SLOW));
+    const dialog = await screen.findByTestId('live-display-dialog');
+    fireEvent.change(within(dialog).getByLabelText('链接名称'), { target: { value: '主会场' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认' }));
+    await waitFor(() => expect(post).toHaveBeenCalledWith(`${DETAIL}/displays`, { name: '主会场' }, expect.anything()));
+    const once = await screen.findByTestId('live-display-once');
+    expect((within(once).getByTestId('live-display-url') as HTMLInputElement).value).toBe(`${window.location.origin}/live/${token}`);
+    const qr = (await within(once).findByRole('img', { name: '大屏链接二维码' }, SLOW)) as HTMLImageElement;
+    expect(qr.src.startsWith('data:image/svg+xml')).toBe(true);
+    expect(decodeURIComponent(qr.src)).toContain('<svg');
+  });
 });

@@ -188,6 +188,7 @@ function ProjectSheet({ sessionId, current, criteria, connected, onState }: {
       onRefused: () => {},
     },
     connected,
+    own?.status === 'SUBMITTED',
   );
 
   // A submitted sheet with nothing on its way: a local draft is stale.

@@ -12,11 +12,26 @@ export interface PointsStepperProps {
 
 const STEP = 0.5;
 
-/** 0, 0.5, ... max. */
+/**
+ * The highest points the server takes for a criterion: the max, or below it the last 0.5 step
+ * (isValidPoints in packages/shared: 0..max in 0.5 steps). Rubric maxima are whole numbers today;
+ * a max of 7.3 would make 7 the top, never 7.3 (refused) nor 7.5 (over the max).
+ */
+export const topPoints = (max: number) => Math.floor(max / STEP + 1e-9) * STEP;
+
+/** 0, 0.5, ... top. */
 function choices(max: number): number[] {
   const out: number[] = [];
-  for (let v = 0; v <= max + 1e-9; v += STEP) out.push(Math.round(v * 2) / 2);
+  for (let v = 0; v <= topPoints(max); v += STEP) out.push(v);
   return out;
+}
+
+/** One 0.5 step from `value` (empty: + gives 0, − the top), kept within 0..top; a value off the steps snaps onto them. */
+function stepFrom(value: number | undefined, delta: 1 | -1, max: number): number {
+  const top = topPoints(max);
+  if (value === undefined) return delta > 0 ? 0 : top;
+  const next = delta > 0 ? Math.floor(value / STEP + 1e-9) * STEP + STEP : Math.ceil(value / STEP - 1e-9) * STEP - STEP;
+  return Math.min(top, Math.max(0, next));
 }
 
 /**
@@ -25,17 +40,14 @@ function choices(max: number): number[] {
  */
 export function PointsStepper({ id, name, max, value, disabled, onChange }: PointsStepperProps) {
   const { t } = useTranslation('live');
-  const step = (delta: number) => {
-    const base = value ?? (delta > 0 ? -STEP : max + STEP);
-    onChange(Math.min(max, Math.max(0, base + delta)));
-  };
+  const step = (delta: 1 | -1) => onChange(stepFrom(value, delta, max));
   return (
     <div className="live-stepper">
       <Button
         className="live-stepper__button"
         aria-label={t('judge.decrease', { name })}
-        disabled={disabled || value === 0}
-        onClick={() => step(-STEP)}
+        disabled={disabled || (value !== undefined && value <= 0)}
+        onClick={() => step(-1)}
       >
         −
       </Button>
@@ -57,8 +69,8 @@ export function PointsStepper({ id, name, max, value, disabled, onChange }: Poin
       <Button
         className="live-stepper__button"
         aria-label={t('judge.increase', { name })}
-        disabled={disabled || value === max}
-        onClick={() => step(STEP)}
+        disabled={disabled || (value !== undefined && value >= topPoints(max))}
+        onClick={() => step(1)}
       >
         +
       </Button>

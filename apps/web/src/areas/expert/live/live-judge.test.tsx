@@ -1,12 +1,15 @@
 /** The judge's phone page (docs/live-final.md, "Judges", "Offline and resends") with a fake server behind fetch. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { DEFAULT_RUBRICS, type LiveJudgeState, type LiveOwnSheet, type LiveScoreBody } from '@contest/shared';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { DEFAULT_RUBRICS, isValidPoints, type LiveJudgeState, type LiveOwnSheet, type LiveScoreBody } from '@contest/shared';
+import { changeLocale, initI18n } from '../../../i18n';
 import { api } from '../../../lib/api';
 import { ok } from '../../../test/api-mocks';
 import { answerConfirm } from '../../../test/confirm';
 import { renderRoute } from '../../../test/render-route';
 import { expert } from '../../../components/admin-kit/staff-fixtures';
+import { PointsStepper } from './PointsStepper';
 
 const SLOW = { timeout: 20_000 };
 const SESSION = '00000000-0000-4000-8000-000000000001';
@@ -167,6 +170,23 @@ describe('live judge page', { timeout: 60_000 }, () => {
     expect(server.posts).toEqual([{ scores: SCORES, comment: '好', key: '11111111-2222-4333-8444-555555555555' }]);
   });
 
+  it('the stream saying "submitted" before the POST answers does not send the score again', async () => {
+    let answerPost: (r: Response) => void = () => {};
+    const server = fakeServer(judgeState(), () => new Promise<Response>((resolve) => (answerPost = resolve)));
+    renderRoute(`/expert/live/${SESSION}`);
+    await fillAndSubmit();
+    await waitFor(() => expect(server.posts).toHaveLength(1), SLOW);
+    const body = server.posts[0]!;
+    const done = judgeState({ canScore: false, own: submittedOwn(body.scores, body.comment) }, '2026-11-29T08:05:00.000Z');
+    // The news comes first (the sheet is remounted for the new status), then the POST's answer.
+    server.push(done);
+    await screen.findByTestId('locked', {}, SLOW);
+    answerPost(answer({ duplicate: false, state: done }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.posts).toHaveLength(1);
+    expect(localStorage.getItem(`live-score:${SESSION}:${PROJECT}`)).toBeNull();
+  });
+
   it('a filled-in score is kept on the device across a reload', async () => {
     localStorage.setItem(`live-score:${SESSION}:${PROJECT}`, JSON.stringify({ scores: { innovation: 12.5 }, comment: '草稿', key: null }));
     fakeServer(judgeState(), () => answer(null, 400, '该项目当前不在评分中', 'NOT_SCORING'));
@@ -227,5 +247,111 @@ describe('live judge page', { timeout: 60_000 }, () => {
     renderRoute(`/expert/live/${SESSION}`);
     expect((await screen.findByTestId('judge-conflict', {}, SLOW)).textContent).toContain('利益冲突');
     expect(screen.queryByTestId('score-form')).toBeNull();
+  });
+});
+
+describe('the points stepper near a maximum that is no multiple of 0.5', () => {
+  beforeAll(() => {
+    initI18n();
+    changeLocale('zh-cn');
+  });
+
+  /** The stepper as the page holds it: the value in state; `seen` records every value set. */
+  function Held({ max, start, seen }: { max: number; start?: number; seen: Array<number | undefined> }) {
+    const [value, setValue] = useState<number | undefined>(start);
+    return (
+      <PointsStepper
+        id="c"
+        name="答辩"
+        max={max}
+        value={value}
+        disabled={false}
+        onChange={(v) => {
+          seen.push(v);
+          setValue(v);
+        }}
+      />
+    );
+  }
+  const select = () => screen.getByTestId('points-c') as HTMLSelectElement;
+  const plus = () => screen.getByRole('button', { name: '答辩 加 0.5 分' }) as HTMLButtonElement;
+  const minus = () => screen.getByRole('button', { name: '答辩 减 0.5 分' }) as HTMLButtonElement;
+
+  it('max 7.3: the list ends ..., 6.5, 7 (every choice one the server takes); + stops at 7, never past the max', () => {
+    const seen: Array<number | undefined> = [];
+    render(<Held max={7.3} start={6} seen={seen} />);
+    const options = [...select().options].map((o) => o.value).filter((v) => v !== '');
+    expect(options.slice(-3)).toEqual(['6', '6.5', '7']);
+    expect(options.every((v) => isValidPoints(Number(v), 7.3))).toBe(true);
+    fireEvent.click(plus());
+    fireEvent.click(plus());
+    expect(select().value).toBe('7');
+    expect(plus().disabled).toBe(true);
+    fireEvent.click(plus());
+    expect(seen).toEqual([6.5, 7]);
+    fireEvent.click(minus());
+    expect(select().value).toBe('6.5');
+  });
+
+  it('from empty, − starts at the top (7 for a max of 7.3), + at 0', () => {
+    const seen: Array<number | undefined> = [];
+    render(<Held max={7.3} seen={seen} />);
+    fireEvent.click(minus());
+    expect(select().value).toBe('7');
+    fireEvent.change(select(), { target: { value: '' } });
+    fireEvent.click(plus());
+    expect(select().value).toBe('0');
+    expect(minus().disabled).toBe(true);
+    expect(seen).toEqual([7, undefined, 0]);
+  });
+
+  it('max 10: 9.5, then the max itself is taken, and no further', () => {
+    const seen: Array<number | undefined> = [];
+    render(<Held max={10} start={9.5} seen={seen} />);
+    expect([...select().options].at(-1)!.value).toBe('10');
+    fireEvent.click(plus());
+    expect(select().value).toBe('10');
+    expect(plus().disabled).toBe(true);
+    fireEvent.click(plus());
+    expect(seen).toEqual([10]);
+    // Chosen in the list too.
+    fireEvent.change(select(), { target: { value: '9.5' } });
+    fireEvent.change(select(), { target: { value: '10' } });
+    expect(seen.at(-1)).toBe(10);
+  });
+});
+
+describe('the 现场答辩 menu entry', { timeout: 60_000 }, () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    localStorage.clear();
+  });
+
+  const row = { id: SESSION, name: '决赛第一场', venue: '报告厅', date: '2026-11-29', status: 'LIVE' as const };
+  function mockSessions(rows: (typeof row)[]) {
+    localStorage.setItem('ExpertToken', 'expert-token');
+    vi.spyOn(api, 'get').mockImplementation(async (url: string) => {
+      if (url === '/admin/user/account') return ok(expert());
+      if (url === '/expert/live/sessions') return ok(rows);
+      if (url === '/messages') return ok({ total: 0, list: [] });
+      throw new Error(`unexpected GET ${url}`);
+    });
+  }
+
+  it('is in the menu, and selected on the sessions page, when the expert judges a session', async () => {
+    mockSessions([row]);
+    renderRoute('/expert/live');
+    await screen.findByTestId('live-session', {}, SLOW);
+    const menu = screen.getByTestId('console-menu');
+    const entry = await within(menu).findByText('现场答辩', {}, SLOW);
+    expect(entry.closest('[data-menu-code]')?.getAttribute('data-menu-code')).toBe('expertLive');
+    expect(entry.closest('li')?.className).toContain('ant-menu-item-selected');
+  });
+
+  it('is not in the menu without a session', async () => {
+    mockSessions([]);
+    renderRoute('/expert/live');
+    await screen.findByTestId('live-sessions-empty', {}, SLOW);
+    expect(within(screen.getByTestId('console-menu')).queryByText('现场答辩')).toBeNull();
   });
 });

@@ -36,9 +36,19 @@ export function useScoreSender(
   projectId: string,
   handlers: { onDone(state: LiveJudgeState, duplicate: boolean): void; onRefused(refusal: Refusal): void },
   online: boolean,
+  /**
+   * The server already shows this judge's score as submitted. The sheet is remounted when that
+   * news arrives, which can be before the POST's own answer: a stored key is then one the server
+   * has, and sending it again on mount would only be answered `duplicate`.
+   */
+  submittedOnServer = false,
 ): ScoreSender {
   const [outgoing, setOutgoing] = useState<StoredScore | null>(() => {
     const stored = readStoredScore(sessionId, projectId);
+    if (stored?.key && submittedOnServer) {
+      clearStoredScore(sessionId, projectId);
+      return null;
+    }
     return stored?.key ? stored : null;
   });
   const [status, setStatus] = useState<SenderStatus>(() => (outgoing ? 'sending' : 'idle'));
