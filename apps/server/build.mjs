@@ -22,6 +22,8 @@ await build({
     'backup-cli': 'src/cli/backup-cli.ts',
     'restore-cli': 'src/cli/restore-cli.ts',
     'verify-score-log-cli': 'src/cli/verify-score-log-cli.ts',
+    // Its own thread (modules/review/cut-confidence-runner.ts): found beside server.js.
+    'cut-confidence-worker': 'src/modules/review/cut-confidence.worker.ts',
   },
   outdir,
   bundle: true,

@@ -91,6 +91,11 @@ export const TEMPLATE_EVENTS_EN: Record<TemplateEventCode, EnglishTemplateTexts>
     body: 'You are invited to re-review project "{projectName}" in the {round}. Reason: {reason}. Please finish scoring within the review period.',
     smsText: '',
   },
+  REVIEW_CALIBRATION_NOTE: {
+    subject: '{round} scoring note',
+    body: 'The organisers left you a note on your scores in the {round} review: {reason}',
+    smsText: '',
+  },
   RESULT_PUBLISHED: {
     subject: '{round} results published',
     body: 'The {round} results have been published and are open for public review until {periodEnd} (Beijing time). Your project "{projectName}": {result}. If you disagree, sign in to the contest website {deadlineHint} to file an appeal (one per round).',

@@ -241,6 +241,20 @@ export const TEMPLATE_EVENTS = {
       smsText: '',
     },
   },
+  // A note from the organisers on an expert's scoring (docs/rules/judging-quality.md, "Calibration"): in-site only, private.
+  REVIEW_CALIBRATION_NOTE: {
+    name: '评分校准说明',
+    audience: 'EXPERT',
+    variables: ['round', 'reason'],
+    smsKey: 'REVIEW_CALIBRATION_NOTE',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE'],
+      subject: '{round}评分说明',
+      body: '大赛组织方就您在{round}评审中的评分给您留言：{reason}',
+      smsText: '',
+    },
+  },
   // Results publication (公示) and appeals (docs/rules/results.md): the team of each project of the round.
   RESULT_PUBLISHED: {
     name: '结果公示',

@@ -18,6 +18,7 @@ export const ROUND_ACCESS = {
     scoresMenu: 'gradeManageGrade',
     scoreReturn: 'score:return',
     scoreExport: 'score:export',
+    cutConfidence: 'score:cut-confidence',
     monitorMenu: 'scoringMonitoringExpert',
     remind: 'monitor:remind',
   },
@@ -27,12 +28,13 @@ export const ROUND_ACCESS = {
     scoresMenu: 'gradeManageAdminGrade',
     scoreReturn: 'final-score:return',
     scoreExport: 'final-score:export',
+    cutConfidence: 'final-score:cut-confidence',
     monitorMenu: 'scoringMonitoringAdminExpert',
     remind: 'final-monitor:remind',
   },
 } as const satisfies Record<
   ReviewRound,
-  { groupsMenu: MenuCode; groupEdit: ButtonCode; scoresMenu: MenuCode; scoreReturn: ButtonCode; scoreExport: ButtonCode; monitorMenu: MenuCode; remind: ButtonCode }
+  { groupsMenu: MenuCode; groupEdit: ButtonCode; scoresMenu: MenuCode; scoreReturn: ButtonCode; scoreExport: ButtonCode; cutConfidence: ButtonCode; monitorMenu: MenuCode; remind: ButtonCode }
 >;
 
 export const ROUND_NAMES: Record<ReviewRound, string> = { PRELIMINARY: '初赛', FINAL: '决赛' };

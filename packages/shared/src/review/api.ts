@@ -523,6 +523,13 @@ export interface PromotionRankRow {
   /** Already in the final round (then counted but not added again). */
   inFinal: boolean;
   selected: boolean;
+  /**
+   * From the latest confidence-on-the-cut run of the round with this N when the inputs have not
+   * changed since (docs/rules/judging-quality.md): the share of draws inside the cut (overall or
+   * in the track, as the mode) and whether that is between 20% and 80%. Null without such a run.
+   */
+  pInCut?: number | null;
+  onCut?: boolean | null;
 }
 
 export interface PromotionPreview {

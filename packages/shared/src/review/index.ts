@@ -5,4 +5,7 @@ export * from './organisation.js';
 export * from './blind.js';
 export * from './assign.js';
 export * from './aggregate.js';
+export * from './calibration.js';
+export * from './cut-confidence.js';
 export * from './api.js';
+export * from './judging-quality-api.js';

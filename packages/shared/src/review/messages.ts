@@ -95,4 +95,12 @@ export const REVIEW_MSG = {
   promoteNothing: '没有可晋级的项目',
   promoted: '晋级名单已确认',
   roundInvalid: '评审轮次不正确',
+  // Judging quality (docs/rules/judging-quality.md)
+  calibrationNoteRequired: '请填写给专家的说明',
+  calibrationNoteTooLong: '说明不能超过 500 个字符',
+  calibrationNoteSent: '说明已发送给专家',
+  perTrackInvalid: '是否按参赛方向取值不正确',
+  seedInvalid: '随机种子应为 0 到 4294967295 的整数',
+  bootstrapRoundsInvalid: '抽样次数应为 100 到 10000 的整数',
+  cutConfidenceStarted: '已开始计算晋级线置信度',
 } as const;

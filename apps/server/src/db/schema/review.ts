@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { accounts } from './auth.js';
 import { createdAt, roundCheck, updatedAt } from './columns.js';
 import { prelimDocs } from './prelim.js';
@@ -175,6 +175,34 @@ export const promotions = pgTable('promotions', {
   actorName: text('actor_name').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * A bootstrap of the confidence on a round's cut (docs/rules/judging-quality.md, "Confidence on
+ * the cut"), computed off the request path: the seed, draws, N and rule it ran with, and the
+ * round's input fingerprint when it started, so a later change marks it stale.
+ */
+export const cutConfidenceRuns = pgTable(
+  'cut_confidence_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    round: text('round', { enum: ['PRELIMINARY', 'FINAL'] }).notNull(),
+    status: text('status', { enum: ['RUNNING', 'DONE', 'FAILED'] }).notNull(),
+    topN: integer('top_n').notNull(),
+    perTrack: boolean('per_track').notNull(),
+    /** 32-bit unsigned; bigint so 2^31 and above fit. */
+    seed: bigint('seed', { mode: 'number' }).notNull(),
+    rounds: integer('rounds').notNull(),
+    rule: jsonb('rule').$type<Record<string, unknown>>().notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    result: jsonb('result').$type<unknown[]>(),
+    error: text('error'),
+    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('cut_confidence_runs_round_idx').on(t.round, t.startedAt)],
+);
 
 // ---------------------------------------------------------------------------------------------
 // Messaging (docs/rules/content.md): one template model for the three channels, bulk

@@ -18,6 +18,7 @@ import { createFinalEntriesService } from '../final-entries/final-entries.servic
 import type { Notice } from '../workflow/workflow.service.js';
 import { computeRound, createRoundScores, type RoundScores, type RoundScoresCache } from './scores.service.js';
 import { createScoresRepository, type ScoresRepository } from './scores.repository.js';
+import type { JudgingQualityService } from './judging-quality.service.js';
 import type { ReviewDeps } from './review.module.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'>;
@@ -57,12 +58,27 @@ interface Plan {
  * equals the last selected one's (per track for TOP_PER_TRACK): they lost on the tie-break
  * chain only, which the admin should see before confirming. None for PICKED.
  */
-export function createPromotionService(deps: Deps, repo: ScoresRepository = createScoresRepository(), rounds: RoundScoresCache = createRoundScores(deps, repo)) {
+export function createPromotionService(
+  deps: Deps,
+  repo: ScoresRepository = createScoresRepository(),
+  rounds: RoundScoresCache = createRoundScores(deps, repo),
+  confidence?: Pick<JudgingQualityService, 'freshCut'>,
+) {
   const finals = createFinalEntriesService({ workflow: deps.workflow });
   /** `tx` given: inside the confirm's transaction, computed there (never from the shared cache). */
   async function plan(body: PromotionBody, tx?: Db): Promise<Plan> {
     const db = tx ?? deps.db;
-    const [scores, inFinal, settings] = await Promise.all([tx ? computeRound(deps, repo, tx, 'PRELIMINARY') : rounds.get('PRELIMINARY'), repo.finalInIds(db), deps.settingsOf(tx)]);
+    const [current, inFinal, settings] = await Promise.all([
+      tx ? computeRound(deps, repo, tx, 'PRELIMINARY').then((scores) => ({ scores, fingerprint: null })) : rounds.current('PRELIMINARY'),
+      repo.finalInIds(db),
+      deps.settingsOf(tx),
+    ]);
+    const { scores } = current;
+    // The preview shows the bootstrap's figures when a fresh run of this N exists (not the confirm: it stores the ranking as decided).
+    const cut =
+      !tx && confidence && current.fingerprint !== null && body.mode !== 'PICKED' && body.n !== undefined
+        ? await confidence.freshCut('PRELIMINARY', body.n, body.mode === 'TOP_PER_TRACK', current.fingerprint)
+        : null;
     const picked = new Set(body.ids);
     if (body.mode === 'PICKED') {
       const unknown = [...picked].filter((id) => !scores.projectsById.has(id));
@@ -88,6 +104,7 @@ export function createPromotionService(deps: Deps, repo: ScoresRepository = crea
         decidedBy: a.decidedBy,
         inFinal: inFinal.has(a.projectId),
         selected,
+        ...(tx ? {} : { pInCut: cut?.get(a.projectId)?.p ?? null, onCut: cut?.get(a.projectId)?.onCut ?? null }),
       });
     }
     const selectedRows = ranking.filter((r) => r.selected);

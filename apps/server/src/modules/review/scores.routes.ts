@@ -20,6 +20,7 @@ import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { actorOf } from '../audit/operation-log.js';
 import { EXPORT_LIMIT, sendXlsx } from '../team/team.routes.js';
+import { judgingQualityRoutes } from './judging-quality.routes.js';
 import { createScoresServices } from './scores-services.js';
 import type { ReviewDeps } from './review.module.js';
 
@@ -29,7 +30,9 @@ import type { ReviewDeps } from './review.module.js';
  */
 export async function resultsRoutes(base: FastifyInstance, deps: ReviewDeps): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const { service, exportScores, promotion } = createScoresServices(deps);
+  const { service, exportScores, promotion, judging } = createScoresServices(deps);
+  // Judging quality reads the same cache of computed rounds.
+  judgingQualityRoutes(base, deps, judging);
 
   for (const round of REVIEW_ROUNDS) {
     const slug = ROUND_SLUGS[round];

@@ -57,6 +57,8 @@ export interface RoundScores {
   /** Projects whose scores are sealed now: left out of the computation, masked in the detail. */
   sealed: ReadonlySet<string>;
   snapshot: RoundSnapshot;
+  /** The aggregation's input (sealed projects' sheets left out): what judging quality computes from. */
+  input: ProjectScores[];
   aggregate: RoundAggregate;
   byId: Map<string, ProjectAggregate>;
   projectsById: Map<string, RoundProject>;
@@ -105,6 +107,7 @@ export async function computeRound(
     threshold,
     sealed,
     snapshot,
+    input: projects,
     aggregate,
     byId: new Map(aggregate.projects.map((a) => [a.projectId, a])),
     projectsById: new Map(snapshot.projects.map((p) => [p.id, p])),
@@ -123,18 +126,28 @@ export async function computeRound(
  */
 export function createRoundScores(deps: Pick<Deps, 'db' | 'view' | 'rubrics' | 'settingsOf'> & { seal?: ScoreSeal }, repo: ScoresRepository) {
   const cache = new Map<ReviewRound, { fingerprint: string; value: Promise<RoundScores> }>();
+  /** The fingerprint of the round's inputs now (the seal included). */
+  const fingerprint = async (round: ReviewRound) => {
+    const sealed = deps.seal ? [...(await deps.seal.sealed(deps.db, round))].sort().join(',') : '';
+    return `${await repo.fingerprint(deps.db, round)}|${sealed}`;
+  };
+  /** The scores with the fingerprint read before they were computed (judging quality records it). */
+  async function current(round: ReviewRound): Promise<{ fingerprint: string; scores: RoundScores }> {
+    const fp = await fingerprint(round);
+    const hit = cache.get(round);
+    if (hit?.fingerprint === fp) return { fingerprint: fp, scores: await hit.value };
+    const value = computeRound(deps, repo, deps.db, round);
+    cache.set(round, { fingerprint: fp, value });
+    value.catch(() => {
+      if (cache.get(round)?.value === value) cache.delete(round);
+    });
+    return { fingerprint: fp, scores: await value };
+  }
   return {
+    fingerprint,
+    current,
     async get(round: ReviewRound): Promise<RoundScores> {
-      const sealed = deps.seal ? [...(await deps.seal.sealed(deps.db, round))].sort().join(',') : '';
-      const fingerprint = `${await repo.fingerprint(deps.db, round)}|${sealed}`;
-      const hit = cache.get(round);
-      if (hit?.fingerprint === fingerprint) return hit.value;
-      const value = computeRound(deps, repo, deps.db, round);
-      cache.set(round, { fingerprint, value });
-      value.catch(() => {
-        if (cache.get(round)?.value === value) cache.delete(round);
-      });
-      return value;
+      return (await current(round)).scores;
     },
   };
 }
