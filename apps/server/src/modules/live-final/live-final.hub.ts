@@ -20,6 +20,12 @@ export interface LiveHub {
   /** Resolves once the instance listens (Redis: subscribed). */
   ready(): Promise<void>;
   /**
+   * How many change signals of the session this instance has received: a read started at the
+   * current generation began after every change signalled so far, so readers of the same
+   * generation may share it (`shareRead`).
+   */
+  generation(sessionId: string): number;
+  /**
    * Joins the feed of a session and kind (see `openStream`): after each change the feed builds
    * the snapshot once and offers it to every member. Answers the leave.
    */
@@ -38,7 +44,12 @@ export function createLiveHub(opts: { redis: Redis | null; prefix: string; log: 
   local.setMaxListeners(0);
   const streams = new Set<() => void>();
   const channel = `${opts.prefix}live-final`;
-  const dispatch = (signal: LiveChangeSignal) => local.emit(signal.sessionId, signal);
+  const generations = new Map<string, number>();
+  const dispatch = (signal: LiveChangeSignal) => {
+    // Counted before the feeds hear of it: their reads start at the new generation.
+    generations.set(signal.sessionId, (generations.get(signal.sessionId) ?? 0) + 1);
+    local.emit(signal.sessionId, signal);
+  };
 
   let subscriber: Redis | null = null;
   let ready: Promise<void> = Promise.resolve();
@@ -89,6 +100,7 @@ export function createLiveHub(opts: { redis: Redis | null; prefix: string; log: 
     subscribe,
     feed,
     ready: () => ready,
+    generation: (sessionId) => generations.get(sessionId) ?? 0,
     track(end) {
       streams.add(end);
       return () => streams.delete(end);
@@ -280,4 +292,28 @@ export async function openStream<T>(o: StreamOptions<T>): Promise<void> {
   write('retry: 3000\n\n');
   // Joined first, built second: a change from here on is either in this snapshot or in a later one.
   await offer(nextSnapshotSeq(), buildSnapshot(o.build));
+}
+
+/**
+ * Shares reads of one session among the callers of one generation (docs/live-final.md, "Event
+ * stream"): after a change every feed of the session (the chair, the screens, each judge) and
+ * every display stream's token check start at once; a read already in flight that began at the
+ * current generation began after the change, so it is as new as a fresh one. Only reads in
+ * flight are shared, never a finished one (a snapshot carries the server's time).
+ */
+export function createSharedReads<T>(hub: Pick<LiveHub, 'generation'>) {
+  const inFlight = new Map<string, { generation: number; value: Promise<T> }>();
+  return (sessionId: string, key: string, read: () => Promise<T>): Promise<T> => {
+    const generation = hub.generation(sessionId);
+    const at = `${sessionId}\n${key}`;
+    const hit = inFlight.get(at);
+    if (hit && hit.generation === generation) return hit.value;
+    const value = read();
+    inFlight.set(at, { generation, value });
+    const forget = () => {
+      if (inFlight.get(at)?.value === value) inFlight.delete(at);
+    };
+    value.then(forget, forget);
+    return value;
+  };
 }

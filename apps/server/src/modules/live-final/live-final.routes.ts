@@ -151,6 +151,6 @@ export async function liveFinalRoutes(base: FastifyInstance, deps: LiveFinalRout
   app.get('/live/display/:token/events', { schema: { params: liveTokenParamsSchema } }, async (request, reply) => {
     const { token } = request.params;
     const id = await service.displaySessionId(token);
-    await stream(request, reply, { sessionId: id, kind: 'screen', check: () => service.displaySessionId(token), build: () => service.displayState(id), notFound: 'REVOKED' });
+    await stream(request, reply, { sessionId: id, kind: 'screen', check: () => service.checkDisplay(id, token), build: () => service.displayState(id), notFound: 'REVOKED' });
   });
 }

@@ -47,7 +47,7 @@ import { conflictOf, type RoundExpert } from '../review/round-view.js';
 import type { RoundScoresCache } from '../review/scores.service.js';
 import type { ScoringService } from '../review/scoring.service.js';
 import type { SheetRow } from '../review/sheets.repository.js';
-import type { LiveHub } from './live-final.hub.js';
+import { createSharedReads, type LiveHub } from './live-final.hub.js';
 import { createLiveFinalRepository, type LiveFinalRepository, type SessionProjectRow, type SessionRow } from './live-final.repository.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'workflow' | 'afterCommit'> & {
@@ -126,6 +126,16 @@ export function createLiveFinalService(deps: Deps, repo: LiveFinalRepository = c
       at: now(),
     };
   }
+
+  // After a change every stream of the session rebuilds at once: one read of the session's
+  // context (and one check per display link) serves all of them (docs/live-final.md, "Event stream").
+  const sharedContexts = createSharedReads<Context | null>(hub);
+  const currentContext = (sessionId: string) =>
+    sharedContexts(sessionId, 'context', async () => {
+      const session = await repo.get(db, sessionId);
+      return session ? context(db, session) : null;
+    });
+  const sharedLinkChecks = createSharedReads<string>(hub);
 
   const infoOf = (ctx: Context, prelimId: string): ProjectInfo =>
     ctx.info.get(prelimId) ?? { id: prelimId, projectName: '', track: null, teamName: '', orgName: '', creditCode: null };
@@ -333,8 +343,9 @@ export function createLiveFinalService(deps: Deps, repo: LiveFinalRepository = c
   }
 
   async function chair(id: string): Promise<LiveChairState> {
-    const session = await sessionOr404(db, id);
-    return chairOf(await context(db, session));
+    const ctx = await currentContext(id);
+    if (!ctx) throw notFound(M.sessionNotFound);
+    return chairOf(ctx);
   }
 
   async function sessionOr404(tx: Db, id: string): Promise<SessionRow> {
@@ -619,8 +630,9 @@ export function createLiveFinalService(deps: Deps, repo: LiveFinalRepository = c
   }
 
   async function judgeState(sessionId: string, expertId: string): Promise<LiveJudgeState> {
-    const session = await judgeSession(db, sessionId, expertId);
-    const ctx = await context(db, session);
+    if (!(await repo.isJudge(db, sessionId, expertId))) throw notFound(M.sessionNotFound);
+    const ctx = await currentContext(sessionId);
+    if (!ctx) throw notFound(M.sessionNotFound);
     const { criteria } = await rubrics.get(db, ROUND);
     return judgeOf(ctx, expertId, criteria);
   }
@@ -902,13 +914,24 @@ export function createLiveFinalService(deps: Deps, repo: LiveFinalRepository = c
 
     /** The big screen's snapshot of a session (the streams: built once per change for all its screens, each stream checks its own token). */
     async displayState(sessionId: string): Promise<LiveDisplayState> {
-      const session = await repo.get(db, sessionId);
-      if (!session) throw new AppError('NOT_FOUND', M.displayNotFound, { reason: 'REVOKED' });
-      return displayOf(await context(db, session));
+      const ctx = await currentContext(sessionId);
+      if (!ctx) throw new AppError('NOT_FOUND', M.displayNotFound, { reason: 'REVOKED' });
+      return displayOf(ctx);
     },
 
     /** The session a display token opens (404 when unknown or revoked). */
     displaySessionId: async (token: string) => (await displaySession(token)).session.id,
+
+    /**
+     * A display stream's check after a change: the link still opens this session. The screens on
+     * one link (a hall's spectators share one) check it once per change together.
+     */
+    checkDisplay: (sessionId: string, token: string) =>
+      sharedLinkChecks(sessionId, `link:${hashDisplayToken(token)}`, async () => {
+        const opened = (await displaySession(token)).session.id;
+        if (opened !== sessionId) throw new AppError('NOT_FOUND', M.displayNotFound, { reason: 'REVOKED' });
+        return opened;
+      }),
 
     /** For the streams: the session id a judge may follow (404 otherwise). */
     judgeSessionId: async (sessionId: string, expertId: string) => (await judgeSession(db, sessionId, expertId)).id,
