@@ -47,7 +47,7 @@ const REVIEW_ROLE = {
     'expert:edit', 'expert:import', 'expert:disable', 'expert:reset-password', 'expert:export',
     // Managing experts needs what an expert reads (docs/security.md "Accounts and reach").
     'preliminary:view', 'file:read',
-    'group:edit', 'score:return', 'score:export', 'monitor:remind',
+    'group:edit', 'score:return', 'score:export', 'monitor:remind', 'score:cut-confidence',
     'final:promote', 'final:export', 'final-group:edit', 'final-score:return', 'final-score:export', 'final-monitor:remind',
     'result:publish', 'appeal:decide',
   ],
@@ -323,6 +323,25 @@ describe('expert review: import, assignment, blind scoring, return, promotion, f
     await dialog.getByRole('button', { name: /确\s*认|退\s*回|确\s*定/ }).last().click();
     await toast(page, '评分已退回').waitFor();
     await admin.screenshot('review-score-detail-1440');
+  });
+
+  it('评审质量 opens from the score query: calibration of the experts and a confidence-on-the-cut run to DONE', async () => {
+    const page = admin.page;
+    await page.goto(`${portal.url}/admin/grade/gradeManage-grade`);
+    await page.getByTestId('scores-quality').click();
+    await page.waitForURL('**/admin/grade/judging-quality');
+    const calibration = page.getByTestId('calibration-table');
+    await tableSettled(calibration);
+    await row(calibration, IMPORTED[0]!.code).waitFor();
+    await page.getByTestId('leniency-chart').waitFor();
+    const form = page.getByTestId('cut-form');
+    await form.getByLabel('入围名额 N').fill('3');
+    await form.getByLabel('随机种子').fill('20250701');
+    await form.getByTestId('cut-start').click();
+    // The bootstrap runs on a worker thread; the page polls until DONE (docs/rules/judging-quality.md).
+    await page.getByTestId('cut-table').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('cut-seed').innerText()).toBe('20250701');
+    await admin.screenshot('review-judging-quality-1440');
   });
 
   it('the expert reads the reason, rescores and submits again', async () => {

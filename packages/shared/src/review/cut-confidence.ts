@@ -77,6 +77,19 @@ export function cutConfidence(input: CutConfidenceInput): CutConfidence {
   const { rule, topN } = input;
   const scored = input.projects.filter((p) => p.sheets.length > 0);
   const P = scored.length;
+  const unranked = (p: ProjectScores): ProjectCutConfidence => ({
+    projectId: p.projectId,
+    track: p.track,
+    count: 0,
+    pOverall: 0,
+    pTrack: p.track === null ? null : 0,
+    rankLow: null,
+    rankHigh: null,
+    onCutOverall: false,
+    onCutTrack: false,
+  });
+  // A round without scores has nothing to resample (and no range of scores to count in).
+  if (P === 0) return { seed: input.seed >>> 0, rounds, topN, aggregate: rule.aggregate, projects: input.projects.map(unranked) };
 
   // The values drawn: totals, or for ZSCORE each sheet's standardised value.
   const offsets = new Int32Array(P + 1);
@@ -222,9 +235,6 @@ export function cutConfidence(input: CutConfidenceInput): CutConfidence {
       onCutTrack: pTrack !== null && onCut(pTrack),
     });
   });
-  const projects = input.projects.map(
-    (p): ProjectCutConfidence =>
-      result.get(p.projectId) ?? { projectId: p.projectId, track: p.track, count: 0, pOverall: 0, pTrack: p.track === null ? null : 0, rankLow: null, rankHigh: null, onCutOverall: false, onCutTrack: false },
-  );
+  const projects = input.projects.map((p): ProjectCutConfidence => result.get(p.projectId) ?? unranked(p));
   return { seed: input.seed >>> 0, rounds, topN, aggregate: rule.aggregate, projects };
 }

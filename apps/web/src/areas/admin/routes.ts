@@ -216,6 +216,13 @@ const consoleRoutes: RouteObject[] = [
   detail('/admin/competition/grade-detail/:id', 'gradeManageGrade', 'admin:titles.gradeDetail', withNamespaces(['review'], async () => ({
     Component: (await import('./review/ScoreDetailPage')).PrelimScoreDetailPage,
   }))),
+  // 评审质量 of each round, opened from its score query (judging-quality/, docs/rules/judging-quality.md).
+  detail('/admin/grade/judging-quality', 'gradeManageGrade', 'admin:titles.judgingQuality', withNamespaces(['review'], async () => ({
+    Component: (await import('./judging-quality/JudgingQualityPage')).PrelimJudgingQualityPage,
+  }))),
+  detail('/admin/grade/judging-quality-admin', 'gradeManageAdminGrade', 'admin:titles.judgingQualityAdmin', withNamespaces(['review'], async () => ({
+    Component: (await import('./judging-quality/JudgingQualityPage')).FinalJudgingQualityPage,
+  }))),
   detail('/admin/competition/scoring-monitoring-expert-detail/:id', 'scoringMonitoringExpert', 'admin:titles.scoringMonitoringExpertDetail', withNamespaces(['review'], async () => ({
     Component: (await import('./review/MonitorDetailPage')).PrelimMonitorDetailPage,
   }))),

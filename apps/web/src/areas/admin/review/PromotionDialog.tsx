@@ -133,6 +133,17 @@ export function PromotionDialog({ open, onClose, onPromoted }: PromotionDialogPr
     { title: t('common.track'), dataIndex: 'track', render: (code: string | null) => labelOf(labels.data, TRACK_DICT, code) },
     { title: t('promotion.ruleScore'), dataIndex: 'ruleScore', align: 'right', render: (v: number | null) => <strong>{points(v)}</strong> },
     { title: t('scores.decidedBy'), dataIndex: 'decidedBy', render: (v: PromotionRankRow['decidedBy']) => <DecidedByTag decidedBy={v} /> },
+    // The latest confidence-on-the-cut run with this N, when the inputs are unchanged since (docs/rules/judging-quality.md).
+    ...(preview?.ranking.some((r) => r.pInCut !== null && r.pInCut !== undefined)
+      ? [
+          {
+            title: <span title={t('quality.promotion.pInCutHint')}>{t('quality.promotion.pInCut')}</span>,
+            dataIndex: 'pInCut',
+            align: 'right' as const,
+            render: (v: number | null | undefined) => <span className="review-num" data-testid="p-in-cut">{v === null || v === undefined ? '--' : `${Math.round(v * 100)}%`}</span>,
+          },
+        ]
+      : []),
     {
       title: t('promotion.state'),
       key: 'state',
@@ -140,6 +151,11 @@ export function PromotionDialog({ open, onClose, onPromoted }: PromotionDialogPr
         <Space size={4} wrap>
           {isChosen(row) && <Tag color="green">{t('promotion.selectedTag')}</Tag>}
           {row.inFinal && <Tag>{t('promotion.inFinal')}</Tag>}
+          {row.onCut && (
+            <Tag color="gold" data-testid="on-cut-tag">
+              {t('quality.onCut')}
+            </Tag>
+          )}
           {cut.has(row.id) && (
             <Tag color="orange" data-testid="cut-line-tag">
               {t('promotion.cutLine')}

@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
 import { Button, Space, Tag, Typography } from 'antd';
+import { AuditOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ReviewRound, ScoreList, ScoreRow } from '@contest/shared';
 import { ExportButton, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
+import { QUALITY_PATHS } from '../judging-quality/quality-paths';
 import { DecidedByTag } from './DecidedByTag';
 import { REVIEW_QUERY_KEYS, fetchGroupOptions, fetchScores, scoresExportUrl } from './review-api';
 import { REVIEW_PATHS, TRACK_DICT, points, slugOf, useRoundAccess, type RoundProps } from './round';
@@ -166,11 +168,17 @@ export function ScoresPage({ round }: RoundProps) {
         columnsId={`scores-${slug}`}
         searchFields={fields}
         urlState
-        toolbar={(filters) =>
-          access.scoreExport && (
-            <ExportButton url={scoresExportUrl(slug)} params={filters} fallbackName={t('scores.exportName', { round: t(`rounds.${round}`) })} />
-          )
-        }
+        toolbar={(filters) => (
+          <Space wrap>
+            {/* 评审质量: calibration, normalisation effect and confidence on the cut of this round. */}
+            <Button icon={<AuditOutlined />} onClick={() => void navigate(QUALITY_PATHS[round])} data-testid="scores-quality">
+              {t('quality.open')}
+            </Button>
+            {access.scoreExport && (
+              <ExportButton url={scoresExportUrl(slug)} params={filters} fallbackName={t('scores.exportName', { round: t(`rounds.${round}`) })} />
+            )}
+          </Space>
+        )}
       />
     </section>
   );
