@@ -201,13 +201,18 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   //                                              anon  A   B  | admin noBtn | exp expOther expConf expNew
   'GET /api/expert/review/overview':           r('401 401 401 | 401   401   | ok  ok       ok      ok'),
   'GET /api/expert/review/prelim/list': EXPERT_AGREED,
+  // The expert's own declared organisations (modules/experts): their own account only.
+  'GET /api/expert/organisations': EXPERT_AGREED,
+  'POST /api/expert/organisations': EXPERT_AGREED,
   'GET /api/expert/review/prelim/:id': EXPERT_ON_A,
   'PUT /api/expert/review/prelim/:id/sheet': EXPERT_ON_A,
   'POST /api/expert/review/prelim/:id/sheet/submit': EXPERT_ON_A,
+  'POST /api/expert/review/prelim/:id/abstain': EXPERT_ON_A,
   'GET /api/expert/review/final/list': EXPERT_AGREED,
   'GET /api/expert/review/final/:id': EXPERT_ON_A,
   'PUT /api/expert/review/final/:id/sheet': EXPERT_ON_A,
   'POST /api/expert/review/final/:id/sheet/submit': EXPERT_ON_A,
+  'POST /api/expert/review/final/:id/abstain': EXPERT_ON_A,
   'POST /api/admin/review/prelim/sheets/:id/return': ADMIN('score:return'),
   'POST /api/admin/review/prelim/projects/:id/rereview': ADMIN('score:return'),
   'POST /api/admin/review/final/sheets/:id/return': ADMIN('final-score:return'),

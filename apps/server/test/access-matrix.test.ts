@@ -368,12 +368,17 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'DELETE /api/admin/review/final/groups/:id': () => ({ params: { id: f.spareGroupFinal } }),
   'POST /api/admin/review/final/projects/:id/move': () => ({ params: { id: f.spareProject }, body: {} }),
 
+  // Each caller declares for their own account; an organisation no project of the walk belongs to.
+  'POST /api/expert/organisations': () => ({ body: { name: '权限矩阵回避单位' } }),
   'GET /api/expert/review/prelim/:id': () => ({ params: { id: f.prelimA } }),
   'PUT /api/expert/review/prelim/:id/sheet': () => ({ params: { id: f.prelimA }, body: sheet }),
   'POST /api/expert/review/prelim/:id/sheet/submit': () => ({ params: { id: f.prelimA }, body: sheet }),
+  // A stale version: the walk never abstains (the expert stays a scorer of A for the calls after).
+  'POST /api/expert/review/prelim/:id/abstain': () => ({ params: { id: f.prelimA }, body: { reason: '权限矩阵', version: -1 } }),
   'GET /api/expert/review/final/:id': () => ({ params: { id: f.prelimA } }),
   'PUT /api/expert/review/final/:id/sheet': () => ({ params: { id: f.prelimA }, body: sheet }),
   'POST /api/expert/review/final/:id/sheet/submit': () => ({ params: { id: f.prelimA }, body: sheet }),
+  'POST /api/expert/review/final/:id/abstain': () => ({ params: { id: f.prelimA }, body: { reason: '权限矩阵', version: -1 } }),
   'POST /api/admin/review/prelim/sheets/:id/return': () => ({ params: { id: f.prelimSheet }, body: {} }),
   'POST /api/admin/review/prelim/projects/:id/rereview': () => ({ params: { id: f.spareProject }, body: {} }),
   'POST /api/admin/review/final/sheets/:id/return': () => ({ params: { id: f.finalSheet }, body: {} }),

@@ -44,6 +44,7 @@ export const SETTINGS_MSG = {
   tieBreakDuplicate: '并列时的比较顺序不能重复',
   divergenceInvalid: '分歧阈值应为 0-100 之间的数',
   minExpertsInvalid: '每个项目的评审专家数应为 1-50 之间的整数',
+  maxProjectsPerExpertInvalid: '每位专家的评审项目上限应为 1-10000 之间的整数，或留空表示不限',
   expertDownloadInvalid: '专家下载材料应为：不允许、仅 PDF 或全部',
   publicityDaysInvalid: '公示期应为 1-30 之间的整数（天）',
   appealDaysInvalid: '申诉期应为 1-30 之间的整数（天）',

@@ -70,6 +70,11 @@ export interface ContestSettings {
     divergenceThreshold: number;
     /** How many experts automatic assignment gives each project. */
     minExpertsPerProject: number;
+    /**
+     * Per round, the most projects one expert may score (null: no cap, the default; docs/rules/review.md,
+     * "Review groups and assignment"). Optional in a save: a client that predates it leaves it as stored.
+     */
+    maxProjectsPerExpert?: Record<ReviewRound, number | null>;
   };
   /** 公示 period in days, started by a publication. */
   publicity: { days: number };
@@ -103,6 +108,7 @@ export const SETTINGS_DEFAULTS: ContestSettings = {
     rules: { PRELIMINARY: { ...DEFAULT_RULE, tieBreak: [...TIE_BREAKS] }, FINAL: { ...DEFAULT_RULE, tieBreak: [...TIE_BREAKS] } },
     divergenceThreshold: 20,
     minExpertsPerProject: 5,
+    maxProjectsPerExpert: { PRELIMINARY: null, FINAL: null },
   },
   publicity: { days: 5 },
   appeal: { windowDays: 5 },
@@ -124,6 +130,7 @@ export const SETTINGS_KEYS = {
   reviewRules: 'review.rules',
   divergenceThreshold: 'review.divergenceThreshold',
   minExpertsPerProject: 'review.minExpertsPerProject',
+  maxProjectsPerExpert: 'review.maxProjectsPerExpert',
   publicityDays: 'publicity.days',
   appealWindowDays: 'appeal.windowDays',
   loginPerIpPerMinute: 'security.loginPerIpPerMinute',
@@ -146,6 +153,7 @@ export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
   'review.rules': '评分规则',
   'review.divergenceThreshold': '分歧阈值',
   'review.minExpertsPerProject': '每个项目的评审专家数',
+  'review.maxProjectsPerExpert': '每位专家评审项目上限',
   'publicity.days': '公示期（天）',
   'appeal.windowDays': '申诉期（天）',
   'security.loginPerIpPerMinute': '同一网络地址每分钟登录次数上限',
@@ -167,6 +175,7 @@ export function settingsToStored(s: ContestSettings): Record<SettingKey, unknown
     'review.rules': s.review.rules,
     'review.divergenceThreshold': s.review.divergenceThreshold,
     'review.minExpertsPerProject': s.review.minExpertsPerProject,
+    'review.maxProjectsPerExpert': s.review.maxProjectsPerExpert ?? { PRELIMINARY: null, FINAL: null },
     'publicity.days': s.publicity.days,
     'appeal.windowDays': s.appeal.windowDays,
     'security.loginPerIpPerMinute': s.security.loginPerIpPerMinute,
@@ -264,6 +273,8 @@ const tieBreakSchema = z
 export const scoringRuleSchema = z.object({ aggregate: aggregateSchema, minScoresForTrim: minScoresSchema, tieBreak: tieBreakSchema }, { error: M.settingsInvalid });
 const divergenceSchema = z.number({ error: M.divergenceInvalid }).min(0, M.divergenceInvalid).max(100, M.divergenceInvalid);
 const minExpertsSchema = intIn(1, 50, M.minExpertsInvalid);
+const projectCapSchema = intIn(1, 10_000, M.maxProjectsPerExpertInvalid).nullable();
+const projectCapsSchema = z.object({ PRELIMINARY: projectCapSchema, FINAL: projectCapSchema }, { error: M.maxProjectsPerExpertInvalid });
 const expertDownloadSchema = z.enum(EXPERT_DOWNLOAD_MODES, { error: M.expertDownloadInvalid });
 const publicityDaysSchema = intIn(1, 30, M.publicityDaysInvalid);
 const appealDaysSchema = intIn(1, 30, M.appealDaysInvalid);
@@ -288,6 +299,7 @@ export const contestSettingsSchema = z
         rules: group({ PRELIMINARY: scoringRuleSchema, FINAL: scoringRuleSchema }),
         divergenceThreshold: divergenceSchema,
         minExpertsPerProject: minExpertsSchema,
+        maxProjectsPerExpert: projectCapsSchema.optional(),
       }),
       publicity: group({ days: publicityDaysSchema }),
       appeal: group({ windowDays: appealDaysSchema }),
@@ -326,6 +338,12 @@ function readRule(value: unknown, fallback: ScoringRule): ScoringRule {
   };
 }
 
+/** Each round's cap read on its own: a malformed one is no cap. */
+function readProjectCaps(value: unknown): Record<ReviewRound, number | null> {
+  const raw = objectOr(value);
+  return { PRELIMINARY: pick(projectCapSchema, raw.PRELIMINARY, null), FINAL: pick(projectCapSchema, raw.FINAL, null) };
+}
+
 /** The per-address login ceiling from its stored value (the login routes read only this key). */
 export function loginPerIpPerMinuteOf(stored: unknown): number {
   return pick(loginPerIpSchema, stored, SETTINGS_DEFAULTS.security.loginPerIpPerMinute);
@@ -362,6 +380,7 @@ export function readSettings(stored: Record<string, unknown>): ContestSettings {
       rules: { PRELIMINARY: readRule(rules.PRELIMINARY, d.review.rules.PRELIMINARY), FINAL: readRule(rules.FINAL, d.review.rules.FINAL) },
       divergenceThreshold: pick(divergenceSchema, stored[SETTINGS_KEYS.divergenceThreshold], d.review.divergenceThreshold),
       minExpertsPerProject: pick(minExpertsSchema, stored[SETTINGS_KEYS.minExpertsPerProject], d.review.minExpertsPerProject),
+      maxProjectsPerExpert: readProjectCaps(stored[SETTINGS_KEYS.maxProjectsPerExpert]),
     },
     publicity: { days: publicityDays },
     // Never longer than the 公示 period, whatever is stored.

@@ -121,6 +121,11 @@ export const TEMPLATE_EVENTS_EN: Record<TemplateEventCode, EnglishTemplateTexts>
     body: 'The {round} results have been corrected after re-review and are open for public review until {periodEnd} (Beijing time). Your project "{projectName}": {result}. Reason for the correction: {reason}',
     smsText: `${SIGN_EN}The {round} results have been corrected. Your project "{projectName}": {result}. ${SEE_SITE}`,
   },
+  SCORE_ABSTAINED: {
+    subject: 'An expert abstained from a project',
+    body: 'Expert {name} abstained from the {round} review of project "{projectName}". Reason: {reason}. The project needs another scorer: see the suggestions in review monitoring.',
+    smsText: '',
+  },
   SCORE_LOG_MISMATCH: {
     subject: 'Score log check found a problem',
     body: 'The daily score log check found a problem: {reason}. Please sign in to the console and check again on the "Score log" page.',

@@ -321,6 +321,20 @@ export const TEMPLATE_EVENTS = {
       smsText: `${SIGN}{round}结果已更正，您的项目「{projectName}」：{result}，请登录大赛官网查看。`,
     },
   },
+  // An expert abstained from an assigned project (docs/rules/review.md, "Abstaining"): every super admin.
+  SCORE_ABSTAINED: {
+    name: '专家回避评审项目',
+    audience: 'STAFF',
+    variables: ['name', 'projectName', 'round', 'reason'],
+    smsKey: 'SCORE_ABSTAINED',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE'],
+      subject: '专家回避评审项目',
+      body: '专家{name}已回避项目「{projectName}」的{round}评审，原因：{reason}。该项目需另行安排评审专家，请在「评审监控」中查看建议人选。',
+      smsText: '',
+    },
+  },
   // The daily score-log verification found a difference (docs/security.md): every super admin.
   SCORE_LOG_MISMATCH: {
     name: '评分存证校验异常',

@@ -322,7 +322,8 @@ export const liveScoreBodySchema = z.object({
 export type LiveScoreBody = z.infer<typeof liveScoreBodySchema>;
 
 export interface LiveOwnSheet {
-  status: 'DRAFT' | 'SUBMITTED' | 'RETURNED';
+  /** ABSTAINED: the judge abstained from the project in the review (docs/rules/review.md, "Abstaining"). */
+  status: 'DRAFT' | 'SUBMITTED' | 'RETURNED' | 'ABSTAINED';
   scores: Record<string, number>;
   comment: string;
   total: number;

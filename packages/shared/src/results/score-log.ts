@@ -21,12 +21,13 @@ export { SCORE_LOG_MSG } from './score-log-messages.js';
 import { SCORE_LOG_MSG } from './score-log-messages.js';
 
 /** What an entry records. PUBLICATION and APPEAL_DECIDED come from the results module. */
-export const SCORE_LOG_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'REREVIEW', 'PROMOTION', 'PUBLICATION', 'APPEAL_DECIDED'] as const;
+export const SCORE_LOG_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'SCORE_ABSTAINED', 'REREVIEW', 'PROMOTION', 'PUBLICATION', 'APPEAL_DECIDED'] as const;
 export type ScoreLogKind = (typeof SCORE_LOG_KINDS)[number];
 
 export const SCORE_LOG_KIND_NAMES: Record<ScoreLogKind, string> = {
   SCORE_SUBMITTED: '提交评分',
   SCORE_RETURNED: '退回评分',
+  SCORE_ABSTAINED: '专家回避',
   REREVIEW: '发起复评',
   PROMOTION: '晋级决赛',
   PUBLICATION: '结果发布',

@@ -38,6 +38,9 @@ export const declaredOrgSchema = z.object({
   creditCode: z.string().trim().max(18).nullish(),
 });
 
+/** POST /expert/organisations: one organisation the expert declares for conflicts. */
+export type DeclaredOrgBody = z.infer<typeof declaredOrgSchema>;
+
 export const expertBodySchema = z.object({
   /** Omitted on create: the next free E0001-style code. */
   code: z.string().trim().regex(EXPERT_CODE_PATTERN, M.expertCodeInvalid).optional(),
@@ -67,6 +70,17 @@ export type ExpertListQuery = z.infer<typeof expertListQuerySchema>;
 export interface DeclaredOrgView {
   name: string;
   creditCode: string | null;
+}
+
+/**
+ * The expert's own organisations (GET/POST /expert/organisations; docs/api-review.md, "Declared
+ * organisations"): the one they work for and those declared for conflicts, by the admins or by
+ * themselves. An expert adds, never removes: withdrawing a declaration goes through the admins.
+ */
+export interface ExpertOrganisations {
+  organization: string;
+  orgCreditCode: string | null;
+  declaredOrgs: DeclaredOrgView[];
 }
 
 export interface ExpertRow {
@@ -270,7 +284,11 @@ export interface ExpertProjectRow {
 
 export interface SheetView {
   id: string;
-  status: Exclude<SheetViewStatus, 'NONE'>;
+  /**
+   * ABSTAINED (docs/rules/review.md, "Abstaining") is a sheet's state, not a list filter: an expert's
+   * lists never show a project they abstained from, so SHEET_VIEW_STATUSES leaves it out.
+   */
+  status: Exclude<SheetViewStatus, 'NONE'> | 'ABSTAINED';
   scores: Record<string, number>;
   comment: string;
   total: number;
@@ -335,6 +353,13 @@ export type SheetBody = z.infer<typeof sheetBodySchema>;
 
 export const returnSheetSchema = z.object({ reason: reason200, version: z.number().int().optional() });
 export type ReturnSheetBody = z.infer<typeof returnSheetSchema>;
+
+/** POST /expert/review/:r/:id/abstain (docs/api-review.md, "Abstaining"): why the expert steps back. */
+export const abstainSchema = z.object({
+  reason: z.string({ error: M.abstainReasonRequired }).trim().min(1, M.abstainReasonRequired).max(200, M.reasonTooLong),
+  version: z.number().int().optional(),
+});
+export type AbstainBody = z.infer<typeof abstainSchema>;
 
 export const rereviewSchema = z
   .object({
@@ -471,6 +496,28 @@ export interface MonitorProjectRow {
   drafts: number;
   spread: number | null;
   divergent: boolean;
+  /** Experts who abstained from the project (docs/rules/review.md, "Abstaining"); they are not in `expected`. */
+  abstained?: number;
+  /** An abstention not yet made up by an expert added for re-review: the project needs another scorer. */
+  needsScorer?: boolean;
+  /** When it needs one: who could take it (see ReplacementSuggestion), best first, at most 5. */
+  replacements?: ReplacementSuggestion[];
+}
+
+/**
+ * A possible replacement scorer for a project an expert abstained from: an enabled expert of one
+ * of the round's groups covering the project's track, not already scoring it, not in conflict, not
+ * abstained from it; fewest projects in the round first, then by code. Added through re-review
+ * (ADD_EXPERTS). Every other expert of the project's own group already scores it, so suggestions
+ * come from the other groups.
+ */
+export interface ReplacementSuggestion {
+  expertId: string;
+  code: string;
+  name: string;
+  groupName: string | null;
+  /** Projects the expert scores in the round now. */
+  projects: number;
 }
 
 /** Remind the given experts, or (all: true) every expert with something left. Never one already done. */

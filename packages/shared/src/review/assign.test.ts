@@ -309,3 +309,54 @@ describe('assignProjects properties', () => {
     expect(after.reduce((s, n) => s + n, 0)).toBe(103);
   });
 });
+
+describe('assignProjects: the per-expert cap (rule 5)', () => {
+  const loaded = (e: AssignExpert, load: number): AssignExpert => ({ ...e, load });
+
+  it('without a cap (null or absent) places as before', () => {
+    const groups = [group('g1', panel('a', 2, ['T'])), group('g2', panel('b', 2, ['T']))];
+    const projects = ['p1', 'p2', 'p3', 'p4'].map((id) => project(id, 'T'));
+    const plain = assignProjects({ groups, projects, minExperts: 1 });
+    expect(assignProjects({ groups, projects, minExperts: 1, maxProjectsPerExpert: null })).toEqual(plain);
+  });
+
+  it('keeps the groups even under a cap that allows it, counting the experts\' current projects', () => {
+    const groups = [group('g1', [loaded(expert('a1', ['T']), 1), expert('a2', ['T'])], 1), group('g2', panel('b', 2, ['T']))];
+    const r = assignProjects({ groups, projects: ['p1', 'p2', 'p3'].map((id) => project(id, 'T')), minExperts: 1, maxProjectsPerExpert: 2 });
+    expect(r.problems).toEqual([]);
+    expect(r.loads).toEqual([
+      { groupId: 'g1', before: 1, after: 2 },
+      { groupId: 'g2', before: 0, after: 2 },
+    ]);
+  });
+
+  it('reports a project the cap leaves no group for, naming a group and an expert at the cap', () => {
+    const groups = [group('g1', panel('a', 2, ['T'])), group('g2', panel('b', 2, ['T']))];
+    const r = assignProjects({ groups, projects: ['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => project(id, 'T')), minExperts: 1, maxProjectsPerExpert: 2 });
+    expect(r.placements).toHaveLength(4);
+    expect(r.problems).toEqual([{ projectId: 'p5', code: 'EXPERT_CAP', reason: '可分入的 2 个评审组中都有专家已达每人 2 个项目的上限（如第g1组的专家 专家a1）' }]);
+    expect(r.loads.map((l) => l.after)).toEqual([2, 2]);
+  });
+
+  it('an expert in conflict with the project does not count against the cap for it', () => {
+    const org = { name: '甲医院' };
+    const g1 = group('g1', [loaded(expert('a1', ['T'], org), 1), expert('a2', ['T'])]);
+    const r = assignProjects({ groups: [g1], projects: [project('p1', 'T', org)], minExperts: 1, maxProjectsPerExpert: 1 });
+    expect(r.problems).toEqual([]);
+    expect(r.placements[0]).toMatchObject({ projectId: 'p1', groupId: 'g1', expected: 1 });
+  });
+
+  it('never lets the balancing pass take an expert past the cap', () => {
+    // p1 may go to g1 only, the others to both: the pass would move projects toward g2, whose
+    // expert has room for one more only.
+    const g1 = group('g1', [expert('a1', ['T', 'U'])]);
+    const g2 = group('g2', [loaded(expert('b1', ['T']), 2)]);
+    const projects = [project('p1', 'U'), project('p2', 'T'), project('p3', 'T'), project('p4', 'T')];
+    for (const cap of [3, 10]) {
+      const r = assignProjects({ groups: [g1, g2], projects, minExperts: 1, maxProjectsPerExpert: cap });
+      const onB = r.placements.filter((p) => p.groupId === 'g2').length;
+      expect(2 + onB).toBeLessThanOrEqual(cap);
+      expect(r.placements.length + r.problems.length).toBe(4);
+    }
+  });
+});

@@ -13,6 +13,11 @@
  *     wins, ties by group order; so groups that can take the same projects end within one
  *     project of each other where the data allow.
  *  Projects with the fewest allowed groups are placed first (they have the least choice).
+ *  5. With a per-expert cap (`maxProjectsPerExpert`), a project goes only to a group whose experts
+ *     who would score it (not in conflict) are all under the cap, counting their current projects
+ *     (`load` of each expert) and this run's; a project no allowed group can take for the cap is
+ *     reported (EXPERT_CAP) naming a group and an expert at the cap. Loads stay as even as the cap
+ *     allows: the balancing pass is kept only when its result keeps every expert within the cap.
  */
 import { conflictBetweenFolded, foldExpertOrgs, foldOrg, type ConflictCause, type ExpertOrgs, type FoldedExpertOrgs, type OrgRef } from './organisation.js';
 
@@ -21,6 +26,8 @@ export interface AssignExpert {
   name: string;
   tracks: readonly string[];
   orgs: ExpertOrgs;
+  /** Projects the expert scores in the round now (rule 5; 0 when not given). */
+  load?: number;
 }
 
 export interface AssignGroup {
@@ -43,6 +50,8 @@ export interface AssignInput {
   /** The projects to place (the round's eligible projects not yet in a group). */
   projects: readonly AssignProject[];
   minExperts: number;
+  /** Rule 5: the most projects one expert may score in the round; null or absent: no cap. */
+  maxProjectsPerExpert?: number | null;
   /** Track code -> display name, for the reasons. */
   trackNames?: Readonly<Record<string, string>>;
 }
@@ -60,8 +69,11 @@ export interface Placement {
 
 export interface AssignProblem {
   projectId: string;
-  /** NO_GROUPS | TOO_FEW_EXPERTS (every allowed group falls below the minimum after conflicts). */
-  code: 'NO_GROUPS' | 'TOO_FEW_EXPERTS';
+  /**
+   * NO_GROUPS | TOO_FEW_EXPERTS (every allowed group falls below the minimum after conflicts) |
+   * EXPERT_CAP (every group it may go to has an expert at the per-expert cap, rule 5).
+   */
+  code: 'NO_GROUPS' | 'TOO_FEW_EXPERTS' | 'EXPERT_CAP';
   /** Why, in Chinese, naming the best group and its count: e.g. 回避后最多只有 3 名专家（第一组），少于最低 5 名. */
   reason: string;
 }
@@ -127,14 +139,43 @@ export function assignProjects(input: AssignInput): AssignResult {
   // least-loaded group it may go to.
   options.sort((a, b) => a.feasible.length - b.feasible.length || compareIds(a.project.id, b.project.id));
   const load = groups.map((g) => g.load);
-  const first = options.map(({ feasible }) => {
-    let chosen = feasible[0]!;
-    for (const i of feasible) if (load[i]! < load[chosen]!) chosen = i;
+  const cap = input.maxProjectsPerExpert ?? null;
+  const expertLoad = new Map<string, number>();
+  for (const g of groups) for (const e of g.experts) expertLoad.set(e.id, e.load ?? 0);
+  /** Rule 5: the first expert of group i who would score the project and is at the cap, or null. */
+  const atCap = (i: number, conflicts: Map<string, ConflictCause>) =>
+    cap === null ? null : (groups[i]!.experts.find((e) => !conflicts.has(e.id) && expertLoad.get(e.id)! >= cap) ?? null);
+  const capped = new Set<number>();
+  const first = options.map(({ project, conflicts, feasible }, k) => {
+    const open = feasible.filter((i) => atCap(i, conflicts) === null);
+    if (open.length === 0) {
+      const i = feasible[0]!;
+      problems.push({ projectId: project.id, code: 'EXPERT_CAP', reason: texts.capped(cap!, groups[i]!.name, atCap(i, conflicts)!.name, feasible.length) });
+      capped.add(k);
+      return { group: -1, loadThen: 0 };
+    }
+    let chosen = open[0]!;
+    for (const i of open) if (load[i]! < load[chosen]!) chosen = i;
     const loadThen = load[chosen]!;
     load[chosen]!++;
+    for (const e of groups[chosen]!.experts) if (!conflicts.has(e.id)) expertLoad.set(e.id, expertLoad.get(e.id)! + 1);
     return { group: chosen, loadThen };
   });
-  const at = rebalance(options, first.map((f) => f.group), load);
+  // Projects the cap left out are no longer options (the balancing pass moves placed projects only).
+  const kept = options.filter((_, k) => !capped.has(k));
+  const keptFirst = first.filter((_, k) => !capped.has(k));
+  options.length = 0;
+  options.push(...kept);
+  first.length = 0;
+  first.push(...keptFirst);
+  const greedy = first.map((f) => f.group);
+  const greedyLoad = [...load];
+  let at = rebalance(options, [...greedy], load);
+  if (cap !== null && !withinCap(groups, options, at, cap)) {
+    // The balancing pass would put an expert past the cap: keep the placement that honours it.
+    at = greedy;
+    load.splice(0, load.length, ...greedyLoad);
+  }
 
   const placements = options.map(({ project, conflicts, covered, allowed, feasible }, k): Placement => {
     const chosen = at[k]!;
@@ -249,6 +290,8 @@ function reasonTexts(input: AssignInput) {
     /** coveredTrack: the track when groups cover it (only those were allowed), else null. */
     tooFew: (coveredTrack: string | null, best: number, groupName: string) =>
       `${coveredTrack === null ? '各评审组' : `覆盖方向「${name(coveredTrack)}」的评审组`}回避后最多只有 ${best} 名专家（${groupName}），少于最低 ${input.minExperts} 名`,
+    capped: (cap: number, groupName: string, expertName: string, groupsTried: number) =>
+      `可分入的 ${groupsTried} 个评审组中都有专家已达每人 ${cap} 个项目的上限（如${groupName}的专家 ${expertName}）`,
   };
 }
 
@@ -261,6 +304,16 @@ interface ProjectOptions {
   /** Group indexes allowed by rule 2, and among them those meeting the minimum (rule 3). */
   allowed: number[];
   feasible: number[];
+}
+
+/** Rule 5 on a finished placement: every expert's projects (current + this run's, conflicts left out) within the cap. */
+function withinCap(groups: readonly AssignGroup[], options: readonly ProjectOptions[], at: readonly number[], cap: number): boolean {
+  const loads = new Map<string, number>();
+  for (const g of groups) for (const e of g.experts) loads.set(e.id, e.load ?? 0);
+  options.forEach((o, k) => {
+    for (const e of groups[at[k]!]!.experts) if (!o.conflicts.has(e.id)) loads.set(e.id, loads.get(e.id)! + 1);
+  });
+  return [...loads.values()].every((n) => n <= cap);
 }
 
 /** Code-unit order, not the locale's: the same on every machine. */

@@ -173,6 +173,15 @@ describe('cutConfidence', () => {
     }
   });
 
+  it('a round without any score: every project unranked, nothing to resample', () => {
+    const r = cutConfidence({ projects: [project('a', {}), project('b', {}, null)], rule: rule(), topN: 1, seed: 5 });
+    expect(r.projects).toEqual([
+      { projectId: 'a', track: 'A', count: 0, pOverall: 0, pTrack: 0, rankLow: null, rankHigh: null, onCutOverall: false, onCutTrack: false },
+      { projectId: 'b', track: null, count: 0, pOverall: 0, pTrack: null, rankLow: null, rankHigh: null, onCutOverall: false, onCutTrack: false },
+    ]);
+    expect(cutConfidence({ projects: [], rule: rule(), topN: 1, seed: 5 }).projects).toEqual([]);
+  });
+
   it('counts a tie at the cut as in for both', () => {
     const r = cutConfidence({ projects: [project('x', { a: 80, b: 80 }), project('y', { a: 80, b: 80 }), project('z', { a: 10, b: 10 })], rule: rule('MEAN'), topN: 1, seed: 3, rounds: 50 });
     expect(r.projects.map((p) => p.pOverall)).toEqual([1, 1, 0]);
@@ -194,5 +203,31 @@ describe('cutConfidence', () => {
     expect(pm.p2).toBeGreaterThan(pm.p1!);
     expect(pz.p4).toBe(1);
     expect(Math.abs(pz.p1! - pz.p2!)).toBeLessThan(Math.abs(pm.p1! - pm.p2!));
+  });
+});
+
+describe('abstentions (docs/rules/review.md, "Abstaining")', () => {
+  const projects = [project('p1', { a: 80, b: 70, c: 60 }), project('p2', { a: 90, b: 75, c: 65 }), project('p3', { a: 85, b: 80, c: 50 })];
+
+  it('counts them per expert when given, changing no other figure; an expert who only abstained gets an empty row', () => {
+    const plain = calibrate(projects);
+    const counted = calibrate(projects, undefined, [{ expertId: 'a' }, { expertId: 'a' }, { expertId: 'z' }]);
+    expect(counted.panel).toEqual(plain.panel);
+    for (const e of plain.experts) expect(counted.experts.find((x) => x.expertId === e.expertId)).toEqual({ ...e, abstained: e.expertId === 'a' ? 2 : 0 });
+    expect(counted.experts.find((x) => x.expertId === 'z')).toEqual({
+      expertId: 'z',
+      scored: 0,
+      sharedProjects: 0,
+      meanTotal: null,
+      leniency: null,
+      spread: null,
+      agreement: null,
+      flags: [],
+      abstained: 1,
+    });
+  });
+
+  it('leaves the figures without the field when not given', () => {
+    expect(calibrate(projects).experts.every((e) => !('abstained' in e))).toBe(true);
   });
 });

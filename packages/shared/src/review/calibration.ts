@@ -13,6 +13,9 @@
  * - flags: LENIENT/HARSH when the leniency is more than `leniencyFactor` (1.5) sd of the panel's
  *   leniencies away from their mean (the panel's sd: population sd over the experts with a
  *   leniency; needs 3 of them), DISAGREES when agreement < 0.
+ * - abstained (only when the abstentions are given): how many projects the expert abstained from
+ *   (docs/rules/review.md, "Abstaining"). It changes no other figure; an expert who only abstained
+ *   gets a row with nothing scored.
  */
 import type { ScoringRule } from '../admin/settings.js';
 import { aggregateRound, type AggregateInput, type ProjectAggregate, type ProjectScores } from './aggregate.js';
@@ -29,6 +32,8 @@ export interface ExpertCalibration {
   spread: number | null;
   agreement: number | null;
   flags: CalibrationFlag[];
+  /** Projects abstained from; present when `calibrate` was given the abstentions. */
+  abstained?: number;
 }
 
 export interface Calibration {
@@ -40,7 +45,7 @@ export interface Calibration {
 /** How many panel sds away a leniency is flagged. */
 export const LENIENCY_FACTOR = 1.5;
 
-export function calibrate(projects: readonly ProjectScores[], leniencyFactor = LENIENCY_FACTOR): Calibration {
+export function calibrate(projects: readonly ProjectScores[], leniencyFactor = LENIENCY_FACTOR, abstentions?: readonly { expertId: string }[]): Calibration {
   interface Acc {
     totals: number[];
     differences: number[];
@@ -68,6 +73,12 @@ export function calibrate(projects: readonly ProjectScores[], leniencyFactor = L
     }
   }
 
+  const abstainedBy = new Map<string, number>();
+  for (const a of abstentions ?? []) {
+    abstainedBy.set(a.expertId, (abstainedBy.get(a.expertId) ?? 0) + 1);
+    acc(a.expertId);
+  }
+
   const experts = [...byExpert.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([expertId, a]): ExpertCalibration => ({
@@ -79,6 +90,7 @@ export function calibrate(projects: readonly ProjectScores[], leniencyFactor = L
       spread: a.totals.length >= 2 ? populationSd(a.totals) : null,
       agreement: a.own.length >= 3 ? spearman(a.own, a.others) : null,
       flags: [],
+      ...(abstentions ? { abstained: abstainedBy.get(expertId) ?? 0 } : {}),
     }));
 
   const leniencies = experts.flatMap((e) => (e.leniency === null ? [] : [e.leniency]));

@@ -35,6 +35,8 @@ export interface CalibrationRow {
   spread: number | null;
   agreement: number | null;
   flags: CalibrationFlag[];
+  /** Projects the expert abstained from in the round (docs/rules/review.md, "Abstaining"). */
+  abstained?: number;
 }
 
 export interface CalibrationView {

@@ -68,13 +68,15 @@ export const FINAL_WORKFLOW = defineWorkflow({
   refused: M.finalNotIn,
 });
 
-export const SHEET_STATUSES = ['DRAFT', 'SUBMITTED', 'RETURNED'] as const;
+export const SHEET_STATUSES = ['DRAFT', 'SUBMITTED', 'RETURNED', 'ABSTAINED'] as const;
 export type SheetStatus = (typeof SHEET_STATUSES)[number];
 
 /**
  * A score sheet (one expert, one project, one round): the expert saves drafts and submits; an
  * admin returns a submitted sheet with a reason (the submitted version is kept as a revision);
- * the expert then saves and submits again.
+ * the expert then saves and submits again. Before submitting (no sheet yet, a draft, a returned
+ * sheet) the expert may abstain with a reason (docs/rules/review.md, "Abstaining"): ABSTAINED is
+ * final for that expert and project; the project then needs another scorer.
  */
 export const SHEET_WORKFLOW = defineWorkflow({
   subject: 'SHEET',
@@ -83,8 +85,9 @@ export const SHEET_WORKFLOW = defineWorkflow({
     { action: 'SAVE', from: [null, 'DRAFT', 'RETURNED'], to: 'DRAFT', by: ['EXPERT'] },
     { action: 'SUBMIT', from: [null, 'DRAFT', 'RETURNED'], to: 'SUBMITTED', by: ['EXPERT'] },
     { action: 'RETURN', from: ['SUBMITTED'], to: 'RETURNED', by: ['ADMIN'], reasonRequired: true },
+    { action: 'ABSTAIN', from: [null, 'DRAFT', 'RETURNED'], to: 'ABSTAINED', by: ['EXPERT'], reasonRequired: true },
   ],
-  refusals: { SAVE: REVIEW_MSG.sheetLocked, SUBMIT: REVIEW_MSG.sheetLocked, RETURN: REVIEW_MSG.sheetNotSubmitted },
+  refusals: { SAVE: REVIEW_MSG.sheetLocked, SUBMIT: REVIEW_MSG.sheetLocked, RETURN: REVIEW_MSG.sheetNotSubmitted, ABSTAIN: REVIEW_MSG.sheetNotAbstainable },
   refused: REVIEW_MSG.sheetLocked,
 });
 

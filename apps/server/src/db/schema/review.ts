@@ -106,7 +106,8 @@ export const reviewExtraExperts = pgTable(
 );
 
 /**
- * One expert's score of one project in one round (SHEET workflow: DRAFT, SUBMITTED, RETURNED).
+ * One expert's score of one project in one round (SHEET workflow: DRAFT, SUBMITTED, RETURNED,
+ * ABSTAINED: the expert stepped back, `return_reason` keeps why; docs/rules/review.md, "Abstaining").
  * `scores` maps criterion keys to points (0.5 steps); `total` is their sum, kept for ranking.
  * A returned sheet keeps its content until the expert saves again; every submitted version is
  * copied to score_sheet_revisions first, so no score is ever overwritten.
@@ -122,7 +123,7 @@ export const scoreSheets = pgTable(
     expertId: uuid('expert_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'restrict' }),
-    status: text('status', { enum: ['DRAFT', 'SUBMITTED', 'RETURNED'] }).notNull(),
+    status: text('status', { enum: ['DRAFT', 'SUBMITTED', 'RETURNED', 'ABSTAINED'] }).notNull(),
     scores: jsonb('scores').$type<Record<string, number>>().notNull().default({}),
     total: integer('total_half_points'),
     comment: text('comment').notNull().default(''),
@@ -133,7 +134,7 @@ export const scoreSheets = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check('score_sheets_status_ck', sql`${t.status} in ('DRAFT', 'SUBMITTED', 'RETURNED')`),
+    check('score_sheets_status_ck', sql`${t.status} in ('DRAFT', 'SUBMITTED', 'RETURNED', 'ABSTAINED')`),
     check('score_sheets_round_ck', roundCheck(t.round)),
     uniqueIndex('score_sheets_round_project_expert_uq').on(t.round, t.prelimId, t.expertId),
     index('score_sheets_expert_idx').on(t.expertId, t.round, t.status),

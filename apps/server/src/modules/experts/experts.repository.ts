@@ -223,6 +223,14 @@ export function createExpertsRepository(db: Db) {
         .onConflictDoUpdate({ target: expertConflicts.accountId, set: { orgCreditCode: input.orgCreditCode, declaredOrgs: input.declaredOrgs, updatedAt: at } });
     },
 
+    /** Only the declared organisations (an expert's own declaration: docs/rules/review.md, "Conflicts of interest"). */
+    setDeclaredOrgs: async (id: string, declaredOrgs: DeclaredOrg[], at: Date, tx: Db) => {
+      await tx
+        .insert(expertConflicts)
+        .values({ accountId: id, declaredOrgs })
+        .onConflictDoUpdate({ target: expertConflicts.accountId, set: { declaredOrgs, updatedAt: at } });
+    },
+
     setEnabled: async (id: string, enabled: boolean, at: Date, tx: Db) => {
       await updateAccount(tx, id, { enabled, updatedAt: at });
     },

@@ -1,12 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { REVIEW_MSG as M, enabledBodySchema, expertBodySchema, expertListQuerySchema, idParamsSchema } from '@contest/shared';
+import { REVIEW_MSG as M, declaredOrgSchema, enabledBodySchema, expertBodySchema, expertListQuerySchema, idParamsSchema } from '@contest/shared';
 import { badRequest } from '../../lib/errors.js';
 import { XLSX_CONTENT_TYPE } from '../../lib/xlsx-stream.js';
 import { ok } from '../../plugins/envelope.js';
 import type { ZodTypeProvider } from '../../plugins/zod.js';
 import { adminActorOf } from '../admin/admin.guard.js';
 import { actorOf } from '../audit/operation-log.js';
+import { authOf } from '../auth/auth.guard.js';
 import { createSessionService } from '../auth/session.service.js';
 import type { ReviewDeps } from '../review/review.module.js';
 import { EXPORT_LIMIT, sendXlsx } from '../team/team.routes.js';
@@ -83,6 +84,12 @@ export async function expertsRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
       return ok(row, row.enabled ? M.expertEnabled : M.expertDisabled);
     },
   );
+  // The expert's own declarations (docs/api-review.md, "Declared organisations"): agreement first, like every review call.
+  app.get('/expert/organisations', { onRequest: deps.expert.agreed }, async (request) => ok(await service.ownOrganisations(authOf(request).accountId)));
+  app.post('/expert/organisations', { config: { audit: 'expert:declare-org' }, onRequest: deps.expert.agreed, schema: { body: declaredOrgSchema } }, async (request) =>
+    ok(await service.declareOrganisation(actorOf(request), request.body), M.expertOrgDeclared),
+  );
+
   app.post(
     '/admin/expert/:id/reset-password',
     { config: { audit: 'expert:reset-password' }, onRequest: deps.guards.button('expert:reset-password'), schema: { params: idParamsSchema } },

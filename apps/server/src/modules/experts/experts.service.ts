@@ -2,14 +2,18 @@ import type { Readable } from 'node:stream';
 import {
   ADMIN_MSG,
   EXPERT_ACCOUNT_HOLDS,
+  EXPERT_DECLARED_MAX,
+  foldOrg,
   isMaskedPii,
   REVIEW_MSG as M,
   REVIEW_ROUNDS,
   TEAM_EXPORT_MAX_ROWS,
+  type DeclaredOrgBody,
   type ExpertBody,
   type ExpertCredentials,
   type ExpertImportResult,
   type ExpertListQuery,
+  type ExpertOrganisations,
   type ExpertRow,
   type ImportRowError,
   type Page,
@@ -185,6 +189,16 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
     };
   }
 
+  async function organisationsOf(expertId: string, tx: Db): Promise<ExpertOrganisations> {
+    const row = await repo.findById(expertId, tx);
+    if (!row) throw notFound(M.expertNotFound);
+    return {
+      organization: row.organization ?? '',
+      orgCreditCode: row.orgCreditCode ?? null,
+      declaredOrgs: (row.declaredOrgs ?? []).map((d) => ({ name: d.name, creditCode: d.creditCode ?? null })),
+    };
+  }
+
   /** Wraps a write: unique-index races answer like the pre-checks would. */
   async function write<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     try {
@@ -255,6 +269,41 @@ export function createExpertsService({ db, repo = createExpertsRepository(db), r
         return credentials(id!, input, password);
       });
       return created;
+    },
+
+    /** GET /expert/organisations: the signed-in expert's own and declared organisations (their own data, in full). */
+    ownOrganisations: (expertId: string) => organisationsOf(expertId, db),
+
+    /**
+     * POST /expert/organisations (docs/rules/review.md, "Conflicts of interest"): the expert adds an
+     * organisation to their declared ones, as an admin's edit would; effective at once (the conflict
+     * rule reads it on every call, so the projects of that organisation leave their lists, a draft
+     * there stays unread as after an admin's declaration). The operation record names the expert.
+     * The account row is locked, so two declarations at once both land (or the second is refused as
+     * a duplicate or past the limit).
+     */
+    async declareOrganisation(actor: OperationActor, body: DeclaredOrgBody): Promise<ExpertOrganisations> {
+      const expertId = actor.auth.accountId;
+      return db.transaction(async (tx) => {
+        const current = await repo.lockById(expertId, tx);
+        if (!current) throw notFound(M.expertNotFound);
+        const code = checkCreditCode(body.creditCode);
+        if (code.error) throw badRequest(code.error, { field: 'creditCode' });
+        const added: DeclaredOrg = { name: body.name, creditCode: code.value };
+        const stored = current.declaredOrgs ?? [];
+        const folded = foldOrg(added);
+        const same = stored.map(foldOrg).some((o) => (folded.code && o.code ? folded.code === o.code : o.name === folded.name));
+        if (same) throw badRequest(M.expertOrgDeclaredAlready, { field: 'name' });
+        if (stored.length >= EXPERT_DECLARED_MAX) throw badRequest(M.expertDeclaredTooMany, { field: 'name' });
+        await repo.setDeclaredOrgs(expertId, [...stored, added], now(), tx);
+        await recordOperation(tx, actor, {
+          action: 'expert:declare-org',
+          targetType: 'expert',
+          targetId: expertId,
+          summary: `专家 ${current.code ?? ''}（${current.name ?? ''}）自行申报回避单位：${describeOrgs([added], MASKED_PII)}`,
+        });
+        return organisationsOf(expertId, tx);
+      });
     },
 
     async update(actor: AdminActor, id: string, body: ExpertBody): Promise<ExpertRow> {

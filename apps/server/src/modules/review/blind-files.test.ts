@@ -272,3 +272,14 @@ describe("an expert's signed link", () => {
     expect((await t.app.inject({ method: 'GET', url: `${link.body.data.url}&preview=1`, headers: { cookie } })).statusCode).toBe(403);
   });
 });
+
+describe('abstaining (docs/rules/review.md, "Abstaining")', () => {
+  it("an expert who abstained from the project reads none of its files; the other expert still does", async () => {
+    const p = await project();
+    expect((await stream(p.expert, p.pdf, '?preview=1')).statusCode).toBe(200);
+    const res = await api(t, 'POST', `/api/expert/review/prelim/${p.prelimId}/abstain`, { headers: p.expert.headers, body: { reason: '与团队有合作' } });
+    expect(res.statusCode).toBe(200);
+    expect((await stream(p.expert, p.pdf, '?preview=1')).statusCode).toBe(404);
+    expect((await stream(p.other, p.pdf, '?preview=1')).statusCode).toBe(200);
+  });
+});

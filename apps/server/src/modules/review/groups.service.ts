@@ -24,7 +24,7 @@ import { isUniqueViolation } from '../admin/admin-util.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { createGroupsRepository } from './groups.repository.js';
 import type { ReviewDeps } from './review.module.js';
-import { orgsOf, type ConflictPair, type RoundExpert, type RoundProject, type Scorer } from './round-view.js';
+import { conflictOf, orgsOf, type ConflictPair, type RoundExpert, type RoundProject, type Scorer } from './round-view.js';
 
 /** POST /admin/review/:r/assign/apply. */
 export interface AssignApplyResult {
@@ -169,6 +169,10 @@ export function createGroupsService(deps: Pick<ReviewDeps, 'db' | 'now' | 'view'
     const experts = await view.experts(tx, unique(groups.flatMap((g) => g.expertIds)));
     const loads = new Map<string, number>();
     for (const p of projects) if (p.groupId) loads.set(p.groupId, (loads.get(p.groupId) ?? 0) + 1);
+    const settings = await deps.settingsOf(tx);
+    const cap = settings.review.maxProjectsPerExpert?.[round] ?? null;
+    // The cap counts what each expert scores now (docs/rules/review.md, "Review groups and assignment"): only read when set.
+    const expertLoads = cap === null ? new Map<string, number>() : await expertLoadsOf(tx, round);
     const input: AssignInput = {
       groups: groups.map((g) => {
         const ids = new Set(g.expertIds);
@@ -176,17 +180,43 @@ export function createGroupsService(deps: Pick<ReviewDeps, 'db' | 'now' | 'view'
           id: g.id,
           name: g.name,
           // Experts come in code order: the same group reads the same whatever order its rows come back in.
-          experts: experts.filter((e) => ids.has(e.id) && e.enabled).map((e) => ({ id: e.id, name: e.name, tracks: e.tracks, orgs: orgsOf(e) })),
+          experts: experts
+            .filter((e) => ids.has(e.id) && e.enabled)
+            .map((e) => ({ id: e.id, name: e.name, tracks: e.tracks, orgs: orgsOf(e), ...(cap === null ? {} : { load: expertLoads.get(e.id) ?? 0 }) })),
           load: loads.get(g.id) ?? 0,
         };
       }),
       projects: projects.filter((p) => !p.groupId).map((p) => ({ id: p.id, name: p.projectName, track: p.track, org: { name: p.orgName, creditCode: p.creditCode } })),
-      minExperts: (await deps.settingsOf(tx)).review.minExpertsPerProject,
+      minExperts: settings.review.minExpertsPerProject,
+      ...(cap === null ? {} : { maxProjectsPerExpert: cap }),
       trackNames: await repo.trackNames(tx),
     };
     const versions = groups.map((g) => [g.id, g.version]);
     const token = createHash('sha256').update(canonical({ round, versions, input })).digest('hex');
     return { input, projects: new Map(projects.map((p) => [p.id, p])), token };
+  }
+
+  /** Projects each expert scores in the round now (the round view's scorers, the one rule). */
+  async function expertLoadsOf(tx: Db, round: ReviewRound): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const scorers of (await view.snapshot(tx, round)).scorers.values()) for (const s of scorers) out.set(s.expert.id, (out.get(s.expert.id) ?? 0) + 1);
+    return out;
+  }
+
+  /**
+   * A manual move into a group under the per-expert cap: every expert who would then score the
+   * project (enabled, not in conflict) must be under it, else 400 expertCapReached naming them.
+   */
+  async function assertUnderCap(tx: Db, round: ReviewRound, project: RoundProject, groupId: string): Promise<void> {
+    const cap = (await deps.settingsOf(tx)).review.maxProjectsPerExpert?.[round] ?? null;
+    if (cap === null) return;
+    const memberIds = (await view.groups(tx, round)).find((g) => g.id === groupId)?.expertIds ?? [];
+    const abstained = new Set((await view.abstentions(tx, round, { prelimId: project.id })).map((a) => a.expertId));
+    const loads = await expertLoadsOf(tx, round);
+    const full = (await view.experts(tx, memberIds)).filter((e) => e.enabled && !conflictOf(e, project) && !abstained.has(e.id) && (loads.get(e.id) ?? 0) >= cap);
+    if (full.length > 0) {
+      throw badRequest(M.expertCapReached, { reason: 'EXPERT_CAP', cap, expertIds: full.map((e) => e.id), names: full.map((e) => `${e.name}（${e.code}）`).join('、') });
+    }
   }
 
   const problemsOf = (projects: Map<string, RoundProject>, problems: ReturnType<typeof assignProjects>['problems']): AssignPreview['problems'] =>
@@ -298,6 +328,7 @@ export function createGroupsService(deps: Pick<ReviewDeps, 'db' | 'now' | 'view'
         // Scores are given within a group: moving a scored project would orphan them.
         if (await repo.projectHasSheets(tx, round, id)) throw badRequest(M.projectHasScores, { reason: 'HAS_SCORES' });
         if ((target?.id ?? null) === project.groupId) return;
+        if (target) await assertUnderCap(tx, round, project, target.id);
         const reason = body.reason?.trim() || MANUAL_REASON_DEFAULT;
         if (target) await repo.place(tx, { round, prelimId: id, groupId: target.id, source: 'MANUAL', reason, actorId: actor.auth.accountId, createdAt: at });
         else await repo.unplace(tx, round, id);

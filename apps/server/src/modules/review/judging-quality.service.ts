@@ -67,7 +67,9 @@ export function createJudgingQualityService(
 
   async function calibration(round: ReviewRound): Promise<CalibrationView> {
     const scores = await rounds.get(round);
-    const result = calibrate(scores.input);
+    // Abstentions are counted per expert (docs/rules/review.md, "Abstaining"); no other figure reads them.
+    const abstentions = [...scores.snapshot.abstained.values()].flatMap((ids) => [...ids].map((expertId) => ({ expertId })));
+    const result = calibrate(scores.input, LENIENCY_FACTOR, abstentions);
     const experts = await expertsOf(scores, result.experts.map((e) => e.expertId));
     const rows: CalibrationRow[] = result.experts.map((e) => {
       const x = experts.get(e.expertId);

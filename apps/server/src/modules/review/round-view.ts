@@ -10,7 +10,7 @@ import {
   type ReviewRound,
 } from '@contest/shared';
 import type { Db } from '../../db/client.js';
-import { reviewAssignments, reviewExtraExperts, reviewGroupExperts, reviewGroups } from '../../db/schema/review.js';
+import { reviewAssignments, reviewExtraExperts, reviewGroupExperts, reviewGroups, scoreSheets } from '../../db/schema/review.js';
 import { accountsView } from '../auth/auth.read-model.js';
 import { expertConflictsView, expertProfilesView } from '../experts/experts.read-model.js';
 import { finalEntriesView } from '../final-entries/final-entries.read-model.js';
@@ -25,6 +25,7 @@ import { teamsView } from '../team/team.read-model.js';
  *
  *   scorers(project) = enabled experts of the project's group who are not in conflict with it
  *                      + experts added to it for re-review (复评)
+ *                      - experts who abstained from it (an ABSTAINED sheet; docs/rules/review.md, "Abstaining")
  *
  * A project of the round: PRELIMINARY = materials APPROVED; FINAL = also a final entry IN.
  */
@@ -77,21 +78,23 @@ export const conflictOf = (expert: RoundExpert, project: Pick<RoundProject, 'org
  * The scorer rule, stated once (the snapshot folds organisations ahead, one project asks directly):
  * the group's enabled experts not in conflict, then experts added for re-review who are enabled,
  * not in conflict and not already there. Group experts in conflict are reported, never scorers.
+ * An expert who abstained from the project is no scorer of it either way (the project then lacks one).
  */
 function scorerRule(
   groupExperts: readonly RoundExpert[],
   addedExperts: readonly RoundExpert[],
   conflict: (e: RoundExpert) => ConflictCause | null,
+  abstained: ReadonlySet<string> = new Set(),
 ): { scorers: Scorer[]; conflicts: ConflictPair[] } {
   const scorers: Scorer[] = [];
   const conflicts: ConflictPair[] = [];
   for (const e of groupExperts) {
     const cause = conflict(e);
     if (cause) conflicts.push({ expert: e, cause });
-    else if (e.enabled) scorers.push({ expert: e, extra: false });
+    else if (e.enabled && !abstained.has(e.id)) scorers.push({ expert: e, extra: false });
   }
   for (const e of addedExperts) {
-    if (e.enabled && !scorers.some((s) => s.expert.id === e.id) && !conflict(e)) scorers.push({ expert: e, extra: true });
+    if (e.enabled && !abstained.has(e.id) && !scorers.some((s) => s.expert.id === e.id) && !conflict(e)) scorers.push({ expert: e, extra: true });
   }
   return { scorers, conflicts };
 }
@@ -199,6 +202,21 @@ export function createRoundView() {
       );
   }
 
+  /** Who abstained from what in a round (ABSTAINED sheets), narrowed like `extras`. */
+  async function abstentions(tx: Db, round: ReviewRound, filter: { prelimId?: string; expertId?: string }) {
+    return tx
+      .select({ prelimId: scoreSheets.prelimId, expertId: scoreSheets.expertId, reason: scoreSheets.returnReason, at: scoreSheets.updatedAt })
+      .from(scoreSheets)
+      .where(
+        and(
+          eq(scoreSheets.round, round),
+          eq(scoreSheets.status, 'ABSTAINED'),
+          filter.prelimId ? eq(scoreSheets.prelimId, filter.prelimId) : undefined,
+          filter.expertId ? eq(scoreSheets.expertId, filter.expertId) : undefined,
+        ),
+      );
+  }
+
   /**
    * Everything about a round at once (score query, monitoring, export, assignment): projects,
    * experts, and per project its scorers and conflicts. One pass in memory: a national round
@@ -206,7 +224,9 @@ export function createRoundView() {
    * only those get their scorers and conflicts computed).
    */
   async function snapshot(tx: Db, round: ReviewRound, where?: ReturnType<typeof and>) {
-    const [ps, gs, allExtras] = await Promise.all([projects(tx, round, where), groups(tx, round), extras(tx, round, {})]);
+    const [ps, gs, allExtras, allAbstained] = await Promise.all([projects(tx, round, where), groups(tx, round), extras(tx, round, {}), abstentions(tx, round, {})]);
+    const abstainedByProject = new Map<string, Set<string>>();
+    for (const a of allAbstained) abstainedByProject.set(a.prelimId, (abstainedByProject.get(a.prelimId) ?? new Set()).add(a.expertId));
     const expertIds = new Set<string>([...gs.flatMap((g) => g.expertIds), ...allExtras.map((x) => x.expertId)]);
     const es = await experts(tx, [...expertIds]);
     const byId = new Map(es.map((e) => [e.id, e]));
@@ -225,11 +245,12 @@ export function createRoundView() {
       const team = foldOrg({ name: p.orgName, creditCode: p.creditCode });
       const { scorers: list, conflicts: cs } = scorerRule(p.groupId ? (groupExperts.get(p.groupId) ?? []) : [], extrasByProject.get(p.id) ?? [], (e) =>
         conflictBetweenFolded(folded.get(e.id)!, team),
+        abstainedByProject.get(p.id),
       );
       scorers.set(p.id, list);
       conflicts.set(p.id, cs);
     }
-    return { round, projects: ps, groups: gs, experts: es, scorers, conflicts };
+    return { round, projects: ps, groups: gs, experts: es, scorers, conflicts, abstained: abstainedByProject };
   }
 
   /** The project if it is in the round (any group or none). */
@@ -245,7 +266,8 @@ export function createRoundView() {
     const es = await experts(tx, [...new Set([...gs.map((g) => g.expertId), ...xs.map((x) => x.expertId)])]);
     const inGroup = new Set(gs.map((g) => g.expertId));
     const added = new Set(xs.map((x) => x.expertId));
-    return scorerRule(es.filter((e) => inGroup.has(e.id)), es.filter((e) => added.has(e.id)), (e) => conflictOf(e, p));
+    const abstained = new Set((await abstentions(tx, round, { prelimId: p.id })).map((a) => a.expertId));
+    return scorerRule(es.filter((e) => inGroup.has(e.id)), es.filter((e) => added.has(e.id)), (e) => conflictOf(e, p), abstained);
   }
 
   /**
@@ -259,9 +281,10 @@ export function createRoundView() {
     const xs = await extras(tx, round, { expertId });
     const groupPart = membership ? await projects(tx, round, and(eq(reviewAssignments.groupId, membership.groupId))) : [];
     const extraPart = xs.length ? await projects(tx, round, and(inArray(prelimDocsView.id, xs.map((x) => x.prelimId)))) : [];
+    const abstained = new Set((await abstentions(tx, round, { expertId })).map((a) => a.prelimId));
     const out = new Map<string, RoundProject & { extra: boolean }>();
-    for (const p of groupPart) if (!conflictOf(expert, p)) out.set(p.id, { ...p, extra: false });
-    for (const p of extraPart) if (!out.has(p.id) && !conflictOf(expert, p)) out.set(p.id, { ...p, extra: true });
+    for (const p of groupPart) if (!conflictOf(expert, p) && !abstained.has(p.id)) out.set(p.id, { ...p, extra: false });
+    for (const p of extraPart) if (!out.has(p.id) && !conflictOf(expert, p) && !abstained.has(p.id)) out.set(p.id, { ...p, extra: true });
     return [...out.values()].sort((a, b) => a.projectName.localeCompare(b.projectName, 'zh-CN') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
@@ -276,7 +299,7 @@ export function createRoundView() {
   /**
    * File access (files.access isExpertAssigned): the file belongs to a project the expert scores
    * in either round. One query finds the projects holding the file that are in a round and put
-   * the expert on them (their group's or added for re-review); the scorer rule's remaining terms
+   * the expert on them (their group's or added for re-review) and they did not abstain from; the scorer rule's remaining terms
    * (enabled, no conflict) are the same for both ways in, so they are checked once in memory.
    */
   async function expertCanReadAttachment(tx: Db, expertId: string, attachmentId: string): Promise<boolean> {
@@ -289,7 +312,8 @@ export function createRoundView() {
     const holds = sql`(${prelimDocsView.applicationFileId} = ${attachmentId} or ${prelimDocsView.presentationFileId} = ${attachmentId} or ${prelimDocsView.videoFileId} = ${attachmentId} or ${prelimDocsView.otherFileIds} @> ${JSON.stringify([attachmentId])}::jsonb)`;
     const onIt = (round: ReviewRound) => sql`(exists (select 1 from ${reviewAssignments} join ${reviewGroupExperts} on ${reviewGroupExperts.groupId} = ${reviewAssignments.groupId}
         where ${reviewAssignments.prelimId} = ${prelimDocsView.id} and ${reviewAssignments.round} = ${round} and ${reviewGroupExperts.expertId} = ${expertId})
-      or exists (select 1 from ${reviewExtraExperts} where ${reviewExtraExperts.prelimId} = ${prelimDocsView.id} and ${reviewExtraExperts.round} = ${round} and ${reviewExtraExperts.expertId} = ${expertId}))`;
+      or exists (select 1 from ${reviewExtraExperts} where ${reviewExtraExperts.prelimId} = ${prelimDocsView.id} and ${reviewExtraExperts.round} = ${round} and ${reviewExtraExperts.expertId} = ${expertId}))
+      and not exists (select 1 from ${scoreSheets} where ${scoreSheets.prelimId} = ${prelimDocsView.id} and ${scoreSheets.round} = ${round} and ${scoreSheets.expertId} = ${expertId} and ${scoreSheets.status} = 'ABSTAINED')`;
     const rows = await tx
       .select({ orgName: teamsView.orgName, creditCode: teamsView.creditCode })
       .from(prelimDocsView)
@@ -318,7 +342,7 @@ export function createRoundView() {
     return { material: { prelimId: doc.id, kind, otherIndex: Math.max(0, doc.otherFileIds.indexOf(attachmentId)) }, expert };
   }
 
-  return { projects, experts, groups, extras, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment, materialOf };
+  return { projects, experts, groups, extras, abstentions, snapshot, project, scorersOf, projectsOfExpert, expertSees, expertCanReadAttachment, materialOf };
 }
 export type RoundView = ReturnType<typeof createRoundView>;
 export type RoundSnapshot = Awaited<ReturnType<RoundView['snapshot']>>;

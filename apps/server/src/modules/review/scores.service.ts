@@ -17,6 +17,7 @@ import {
   type ProjectScores,
   type RemindExpertsBody,
   type RemindExpertsResult,
+  type ReplacementSuggestion,
   type ReviewRound,
   type RoundAggregate,
   type ScoreDetail,
@@ -37,7 +38,7 @@ import type { OperationActor } from '../audit/operation-log.js';
 import { beijingDay } from '../workflow/reminders.js';
 import { createScoresRepository, reminderSubject, type ScoresRepository, type SheetRow } from './scores.repository.js';
 import type { ReviewDeps } from './review.module.js';
-import type { RoundProject, RoundSnapshot } from './round-view.js';
+import { conflictOf, type RoundProject, type RoundSnapshot } from './round-view.js';
 import type { ScoreSeal } from './score-seal.js';
 
 type Deps = Pick<ReviewDeps, 'db' | 'now' | 'view' | 'rubrics' | 'settingsOf' | 'reminders' | 'afterCommit'>;
@@ -208,6 +209,29 @@ const groupOfExpert = (snapshot: RoundSnapshot) => {
   for (const g of snapshot.groups) for (const id of g.expertIds) out.set(id, g.name);
   return out;
 };
+
+/**
+ * Who could replace an expert who abstained from `p` (docs/rules/review.md, "Abstaining"): enabled
+ * experts of the round's groups whose tracks cover the project's (any, for a project without a
+ * track), not scoring it, not abstained from it, not in conflict; fewest projects first, then code.
+ */
+export function replacementsFor(snapshot: RoundSnapshot, p: RoundProject, load: ReadonlyMap<string, number>, limit = 5): ReplacementSuggestion[] {
+  const scoring = new Set((snapshot.scorers.get(p.id) ?? []).map((s) => s.expert.id));
+  const abstained = snapshot.abstained.get(p.id) ?? new Set<string>();
+  const byId = new Map(snapshot.experts.map((e) => [e.id, e]));
+  const groupOf = groupOfExpert(snapshot);
+  const out: ReplacementSuggestion[] = [];
+  for (const g of snapshot.groups) {
+    for (const id of g.expertIds) {
+      const e = byId.get(id);
+      if (!e || !e.enabled || scoring.has(id) || abstained.has(id) || out.some((x) => x.expertId === id)) continue;
+      if (p.track && !e.tracks.includes(p.track)) continue;
+      if (conflictOf(e, p)) continue;
+      out.push({ expertId: id, code: e.code, name: e.name, groupName: groupOf.get(id) ?? null, projects: load.get(id) ?? 0 });
+    }
+  }
+  return out.sort((a, b) => a.projects - b.projects || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)).slice(0, limit);
+}
 
 type SheetState = Awaited<ReturnType<ScoresRepository['sheetStates']>>[number];
 
@@ -402,6 +426,7 @@ export function createScoresService(deps: Deps & { seal?: ScoreSeal }, repo: Sco
       }
       const match = contains(q.keyword);
       const rows: MonitorProjectRow[] = [];
+      const load = new Map([...assignmentsOf(snapshot)].map(([id, mine]) => [id, mine.size]));
       for (const p of snapshot.projects) {
         if (q.groupId && p.groupId !== q.groupId) continue;
         if (q.track && p.track !== q.track) continue;
@@ -411,7 +436,10 @@ export function createScoresService(deps: Deps & { seal?: ScoreSeal }, repo: Sco
         const expected = snapshot.scorers.get(p.id)?.length ?? 0;
         // The same spread and flag as the aggregation (max - min of submitted totals; flagged above the threshold).
         const spread = totals.length ? Math.max(...totals) - Math.min(...totals) : null;
-        const row = {
+        const abstained = snapshot.abstained.get(p.id)?.size ?? 0;
+        const added = snapshot.scorers.get(p.id)?.filter((s) => s.extra).length ?? 0;
+        const needsScorer = abstained > added;
+        const row: MonitorProjectRow = {
           id: p.id,
           projectName: p.projectName,
           track: p.track,
@@ -421,6 +449,9 @@ export function createScoresService(deps: Deps & { seal?: ScoreSeal }, repo: Sco
           drafts: own.filter((s) => s.status === 'DRAFT').length,
           spread,
           divergent: spread !== null && spread > threshold,
+          abstained,
+          needsScorer,
+          replacements: needsScorer ? replacementsFor(snapshot, p, load) : [],
         };
         if (q.incomplete === true && row.scoresIn >= row.expected) continue;
         if (q.incomplete === false && row.scoresIn < row.expected) continue;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   REVIEW_MSG as M,
   REVIEW_ROUNDS,
+  abstainSchema,
   ROUND_ACCESS,
   ROUND_SLUGS,
   expertProjectQuerySchema,
@@ -47,6 +48,12 @@ export async function scoringRoutes(base: FastifyInstance, deps: ReviewDeps): Pr
       `/expert/review/${slug}/:id/sheet/submit`,
       { config: { audit: 'review:submit' }, onRequest: agreed, schema: { params: idParamsSchema, body: sheetBodySchema } },
       async (request) => ok(await service.submit(actorOf(request), round, request.params.id, request.body), M.sheetSubmitted),
+    );
+    // Abstaining (docs/api-review.md, "Abstaining"): before submitting, with a reason.
+    app.post(
+      `/expert/review/${slug}/:id/abstain`,
+      { config: { audit: 'review:abstain' }, onRequest: agreed, schema: { params: idParamsSchema, body: abstainSchema } },
+      async (request) => ok(await service.abstain(actorOf(request), round, request.params.id, request.body), M.sheetAbstained),
     );
 
     app.post(

@@ -19,6 +19,7 @@ import {
   type ExpertProjectQuery,
   type ExpertProjectRow,
   type Page,
+  type AbstainBody,
   type RereviewBody,
   type ReturnSheetBody,
   type ReviewRound,
@@ -32,7 +33,9 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { toContestAttachment } from '../contest/contest.service.js';
 import { notifyEvent } from '../notices/notify.js';
-import { logRereview, logScoreReturned, logScoreSubmitted } from '../score-log/review-entries.js';
+import { and, eq } from 'drizzle-orm';
+import { accountsView } from '../auth/auth.read-model.js';
+import { logRereview, logScoreAbstained, logScoreReturned, logScoreSubmitted } from '../score-log/review-entries.js';
 import type { ReviewDeps } from './review.module.js';
 import { conflictOf } from './round-view.js';
 import { createSheetsRepository, type SheetRow, type SheetsRepository } from './sheets.repository.js';
@@ -91,8 +94,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 export function createScoringService(deps: Deps, repo: SheetsRepository = createSheetsRepository()) {
   const { db, now, view, rubrics, settingsOf, workflow } = deps;
 
+  /** Of a listed project: an abstained one is never listed (round-view scorer rule), so it has no list status. */
   function statusOf(sheet: SheetRow | undefined): SheetViewStatus {
-    return sheet?.status ?? 'NONE';
+    return !sheet || sheet.status === 'ABSTAINED' ? 'NONE' : sheet.status;
   }
 
   async function ownSheets(tx: Db, round: ReviewRound, expertId: string): Promise<Map<string, SheetRow>> {
@@ -334,6 +338,77 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
     saveDraft: (actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody) => write(actor, round, prelimId, body, false),
     submit: (actor: OperationActor, round: ReviewRound, prelimId: string, body: SheetBody) => write(actor, round, prelimId, body, true),
 
+    /**
+     * POST /expert/review/:r/:id/abstain (docs/rules/review.md, "Abstaining"): the expert steps back
+     * from a project they score and have not submitted (no sheet, a draft, a returned sheet), inside
+     * the round's window. The sheet becomes ABSTAINED with the reason (a draft's scores stay, never
+     * counted), so the expert is no longer a scorer of the project; history, operation record,
+     * the super admins' in-site notice and the score-log entry in the same transaction. The sheet
+     * row is locked (or its first insert decides), so of two abstains, or an abstain and a submit,
+     * at once one wins and the other answers 400 sheetNotAbstainable / sheetLocked.
+     */
+    async abstain(actor: OperationActor, round: ReviewRound, prelimId: string, body: AbstainBody): Promise<SheetView> {
+      const expertId = actor.auth.accountId;
+      const reason = body.reason.trim();
+      const sheet = await db.transaction(async (tx) => {
+        await lockReviewRound(tx, round, 'shared');
+        let current = await repo.lockOwn(tx, round, prelimId, expertId);
+        // An abstained sheet: the expert no longer sees the project, but their own second try is
+        // told why rather than 404 (the first one won).
+        if (current?.status !== 'ABSTAINED') await assertSees(tx, round, expertId, prelimId);
+        if (!isOpen(await settingsOf(tx), round, now())) throw badRequest(M.reviewClosed, { reason: 'CLOSED' });
+        const at = now();
+        let saved: SheetRow | null = null;
+        if (!current) {
+          const to = workflow.check(SHEET_WORKFLOW, 'ABSTAIN', null, actor, reason);
+          saved = await repo.insert(tx, { round, prelimId, expertId, status: to, returnReason: reason, createdAt: at, updatedAt: at });
+          // A concurrent first save or abstain won the insert: decide against its row.
+          if (!saved) current = await repo.lockOwn(tx, round, prelimId, expertId);
+        }
+        const from = current?.status ?? null;
+        if (current) {
+          if (body.version !== undefined && current.version !== body.version) {
+            throw badRequest(CONTEST_MSG.stale, { reason: 'STALE', status: current.status, version: current.version });
+          }
+          const to = workflow.check(SHEET_WORKFLOW, 'ABSTAIN', current.status, actor, reason);
+          saved = await repo.update(tx, current.id, { status: to, returnReason: reason, updatedAt: at });
+        }
+        const row = saved!;
+        const projectName = await repo.projectName(tx, prelimId);
+        const [expert] = await view.experts(tx, [expertId]);
+        const expertName = expert ? `${expert.name}（${expert.code}）` : actor.auth.username;
+        await workflow.record(tx, {
+          workflow: SHEET_WORKFLOW,
+          subjectId: row.id,
+          from,
+          to: row.status,
+          actor,
+          reason,
+          operation: {
+            action: 'review:abstain',
+            targetType: 'score_sheet',
+            targetId: row.id,
+            summary: `专家 ${expertName} 回避${ROUND_NAMES[round]}评审「${projectName}」；原因：${reason}`,
+          },
+        });
+        // Who may act on it: the super admins, as for the score log's own alarms (docs/rules/review.md, "Abstaining").
+        const admins = await tx
+          .select({ id: accountsView.id })
+          .from(accountsView)
+          .where(and(eq(accountsView.realm, 'ADMIN'), eq(accountsView.roleCode, 'SUPER_ADMIN'), eq(accountsView.enabled, true)));
+        await notifyEvent(tx, {
+          code: 'SCORE_ABSTAINED',
+          accountIds: admins.map((a) => a.id),
+          vars: { name: expertName, projectName, round: ROUND_NAMES[round], reason },
+          senderId: expertId,
+        });
+        await logScoreAbstained(tx, { actor, round, sheet: row, projectName, reason, at });
+        return row;
+      });
+      deps.afterCommit();
+      return toSheetView(sheet);
+    },
+
     /** POST /admin/review/:r/sheets/:id/return: only a SUBMITTED sheet. */
     async returnSheet(actor: OperationActor, round: ReviewRound, sheetId: string, body: ReturnSheetBody): Promise<SheetView> {
       const row = await db.transaction((tx) => returnOne(tx, actor, round, sheetId, body.reason, { version: body.version, operation: true }));
@@ -371,11 +446,14 @@ export function createScoringService(deps: Deps, repo: SheetsRepository = create
           const ids = [...new Set(body.expertIds)];
           const experts = await view.experts(tx, ids);
           const { scorers } = await view.scorersOf(tx, round, project);
+          // An abstention is final (docs/rules/review.md, "Abstaining"): adding the expert back would change nothing.
+          const abstained = new Set((await view.abstentions(tx, round, { prelimId })).map((a) => a.expertId));
           for (const id of ids) {
             const expert = experts.find((e) => e.id === id);
             if (!expert || !expert.enabled) throw badRequest(M.expertNotFound, { field: 'expertIds', expertId: id });
             if (conflictOf(expert, project)) throw badRequest(M.rereviewExpertConflict, { field: 'expertIds', expertId: id });
             if (scorers.some((s) => s.expert.id === id)) throw badRequest(M.rereviewExpertAlready, { field: 'expertIds', expertId: id });
+            if (abstained.has(id)) throw badRequest(M.rereviewExpertAbstained, { field: 'expertIds', expertId: id });
           }
           const at = now();
           await repo.addExtras(

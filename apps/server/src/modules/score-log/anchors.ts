@@ -81,7 +81,7 @@ export async function listAnchors(db: Db): Promise<AnchorRow[]> {
 }
 
 /** The kinds that are about one project (its scores, returns, re-reviews, its appeal's decision). */
-const PROJECT_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'REREVIEW', 'APPEAL_DECIDED'];
+const PROJECT_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'SCORE_ABSTAINED', 'REREVIEW', 'APPEAL_DECIDED'];
 
 /**
  * A team's receipt for one published head: the project's entries up to the head, each with the

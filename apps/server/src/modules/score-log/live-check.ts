@@ -1,8 +1,8 @@
 /**
  * The score log against the live data (docs/api-results.md "Verification"): a
  * chain that only agrees with itself proves nothing about the scores the ranking reads, so every
- * sheet is compared with its last SCORE_SUBMITTED / SCORE_RETURNED entry, and every submitted
- * sheet (each counts in a ranking) must have one.
+ * sheet is compared with its last SCORE_SUBMITTED / SCORE_RETURNED / SCORE_ABSTAINED entry, and every
+ * submitted sheet (each counts in a ranking) and every abstained one (it takes a scorer away) must have one.
  */
 import { createHash } from 'node:crypto';
 import type { ReviewRound, ScoreLogDifference } from '@contest/shared';
@@ -17,7 +17,7 @@ export interface SheetForCheck {
   round: ReviewRound;
   prelimId: string;
   expertId: string;
-  status: 'DRAFT' | 'SUBMITTED' | 'RETURNED';
+  status: 'DRAFT' | 'SUBMITTED' | 'RETURNED' | 'ABSTAINED';
   scores: Record<string, number>;
   /** Half points. */
   total: number | null;
@@ -31,7 +31,7 @@ export type SheetSource = (tx: Db, afterId: string | null, limit: number) => Pro
 
 export interface LastSheetEntry {
   seq: number;
-  kind: 'SCORE_SUBMITTED' | 'SCORE_RETURNED';
+  kind: 'SCORE_SUBMITTED' | 'SCORE_RETURNED' | 'SCORE_ABSTAINED';
   payload: Record<string, unknown>;
 }
 
@@ -81,6 +81,11 @@ export async function compareSheets(
           const diff = firstField(s, last.payload);
           if (diff) first = { ...named, reason: 'SHEET_FIELD_DIFFERS', ...diff, seq: last.seq };
         }
+      } else if (s.status === 'ABSTAINED') {
+        if (last?.kind !== 'SCORE_ABSTAINED') first = { ...named, reason: 'SHEET_NOT_LOGGED', field: 'entry', expected: 'SCORE_ABSTAINED', found: last?.kind ?? '', seq: last?.seq ?? null };
+      } else if (last?.kind === 'SCORE_ABSTAINED') {
+        // An abstention is final: a sheet back in play after it was changed outside the service.
+        first = { ...named, reason: 'SHEET_STATE_DIFFERS', field: 'status', expected: 'ABSTAINED', found: s.status, seq: last.seq };
       } else if (last?.kind === 'SCORE_SUBMITTED') {
         first = { ...named, reason: 'SHEET_STATE_DIFFERS', field: 'status', expected: 'SUBMITTED', found: s.status, seq: last.seq };
       }

@@ -70,6 +70,25 @@ export async function logScoreReturned(
   });
 }
 
+/**
+ * SCORE_ABSTAINED: the expert stepped back from a project before submitting (docs/rules/review.md,
+ * "Abstaining"), with the reason; the sheet's draft scores are not facts and are not logged.
+ */
+export async function logScoreAbstained(
+  tx: Db,
+  e: { actor: Caller; round: ReviewRound; sheet: Pick<Sheet, 'id' | 'prelimId' | 'expertId'>; projectName: string; reason: string; at?: Date },
+): Promise<ScoreLogRow> {
+  return appendScoreLog(tx, {
+    kind: 'SCORE_ABSTAINED',
+    round: e.round,
+    subjectType: 'prelim_doc',
+    subjectId: e.sheet.prelimId,
+    actor: await scoreLogActor(tx, e.actor.auth),
+    payload: { round: e.round, projectId: e.sheet.prelimId, projectName: e.projectName, sheetId: e.sheet.id, expertId: e.sheet.expertId, reason: e.reason },
+    ...(e.at ? { at: e.at } : {}),
+  });
+}
+
 /** REREVIEW: experts added to a project, or every submitted sheet of it returned, with the reason. */
 export async function logRereview(
   tx: Db,

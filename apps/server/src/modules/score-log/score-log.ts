@@ -163,7 +163,7 @@ export interface VerifyOptions {
  * 2. The published heads (score_log_anchors): the entry at each head's seq recomputes to the
  *    published hash, and the Merkle root over the recomputed hashes of 1..seq is the published
  *    root. Recomputing the whole chain after an edit cannot satisfy this.
- * 3. The live sheets against their last SCORE_SUBMITTED / SCORE_RETURNED entry (live-check.ts).
+ * 3. The live sheets against their last SCORE_SUBMITTED / SCORE_RETURNED / SCORE_ABSTAINED entry (live-check.ts).
  */
 export async function verifyScoreLog(db: Db, options: VerifyOptions = {}): Promise<ScoreLogVerifyResult> {
   const batch = Math.max(1, Math.floor(options.batch ?? 1000));
@@ -190,7 +190,7 @@ export async function verifyScoreLog(db: Db, options: VerifyOptions = {}): Promi
           else if (row.prevHash !== prevHash) broken({ seq: row.seq, reason: 'PREV_MISMATCH', expected: prevHash, found: row.prevHash });
           else if (expected !== row.hash) broken({ seq: row.seq, reason: 'HASH_MISMATCH', expected, found: row.hash });
           const sheetId = row.payload.sheetId;
-          if ((row.kind === 'SCORE_SUBMITTED' || row.kind === 'SCORE_RETURNED') && typeof sheetId === 'string') {
+          if ((row.kind === 'SCORE_SUBMITTED' || row.kind === 'SCORE_RETURNED' || row.kind === 'SCORE_ABSTAINED') && typeof sheetId === 'string') {
             lastOfSheet.set(sheetId, { seq: row.seq, kind: row.kind, payload: row.payload });
           }
           prevSeq = row.seq;

@@ -64,6 +64,8 @@ export function createSettingsService({ db, repo, now = () => new Date() }: { db
       return db.transaction(async (tx) => {
         await repo.lock(tx);
         const current = readSettings(await repo.readAll(tx));
+        // A save without the per-expert cap (a client that predates it) keeps the stored one.
+        input = { ...input, review: { ...input.review, maxProjectsPerExpert: input.review.maxProjectsPerExpert ?? current.review.maxProjectsPerExpert } };
         await assertRulesEditable(tx, current, input);
         const before = settingsToStored(current);
         const after = settingsToStored(input);

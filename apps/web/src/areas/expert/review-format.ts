@@ -25,11 +25,12 @@ export function beijingMinute(iso: string | null | undefined): string {
   return toBeijingWallClock(iso).slice(0, 16);
 }
 
-export const SHEET_STATUS_COLORS: Record<SheetViewStatus, string> = {
+export const SHEET_STATUS_COLORS: Record<SheetViewStatus | 'ABSTAINED', string> = {
   NONE: 'default',
   DRAFT: 'processing',
   SUBMITTED: 'success',
   RETURNED: 'error',
+  ABSTAINED: 'default',
 };
 
 /** Totals are kept in half points: one decimal at most, none when whole. */

@@ -1,0 +1,2 @@
+ALTER TABLE "score_sheets" DROP CONSTRAINT "score_sheets_status_ck";--> statement-breakpoint
+ALTER TABLE "score_sheets" ADD CONSTRAINT "score_sheets_status_ck" CHECK ("score_sheets"."status" in ('DRAFT', 'SUBMITTED', 'RETURNED', 'ABSTAINED'));
