@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { accounts, dictItems, teams } from '../src/db/schema.js';
+import { accounts, dictItems, scoreSheets, teams } from '../src/db/schema.js';
 import { appendScoreLog } from '../src/modules/score-log/score-log.js';
 import { seedDictionary, withContest } from './contest-helpers.js';
 import { createTestApp, type TestApp } from './helpers.js';
@@ -30,6 +30,8 @@ const EXPORTS = [
   '/api/admin/expert/import-template',
   '/api/admin/review/prelim/scores/export',
   '/api/admin/review/final/scores/export',
+  '/api/admin/review/prelim/calibration/export',
+  '/api/admin/review/final/calibration/export',
   '/api/admin/score-log/export',
 ];
 
@@ -54,6 +56,14 @@ beforeAll(async () => {
   const experts = await seedExperts(t, [{ name: a, organization: c }, { name: d, organization: e }]);
   await seedGroup(t, 'PRELIMINARY', experts.map((x) => x.accountId), projects);
   await seedGroup(t, 'FINAL', experts.map((x) => x.accountId), projects.slice(0, 3));
+  // Submitted scores in both rounds: 评审质量's calibration export lists the experts who scored.
+  for (const [round, list] of [['PRELIMINARY', projects], ['FINAL', projects.slice(0, 3)]] as const) {
+    for (const [i, expert] of experts.entries()) {
+      await db.insert(scoreSheets).values(
+        list.map((prelimId, j) => ({ round, prelimId, expertId: expert.accountId, status: 'SUBMITTED' as const, scores: { innovation: 20, feasibility: 20, value: 20, completeness: 10 }, total: 140 + 2 * i * j, comment: '好', submittedAt: new Date() })),
+      );
+    }
+  }
   // The expert template lists the tracks (dictionary names an admin may write).
   await db.update(dictItems).set({ name: b }).where(and(eq(dictItems.typeCode, 'TRACK'), eq(dictItems.code, 'SMART_SUPERVISION')));
   await db.transaction((tx) =>

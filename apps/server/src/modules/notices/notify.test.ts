@@ -288,6 +288,26 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
     },
   },
   {
+    code: 'REVIEW_CALIBRATION_NOTE',
+    run: async () => {
+      // A private note to one expert of the round from 评审质量 (docs/rules/judging-quality.md).
+      const { scorer } = await reviewRound();
+      await ok(api(t, 'POST', '/api/admin/review/prelim/calibration/note', { headers: admin.headers, body: { expertId: scorer.accountId, text: '您的评分整体偏高，请参照评分细则。' } }));
+      return [scorer.accountId];
+    },
+  },
+  {
+    code: 'SCORE_ABSTAINED',
+    run: async () => {
+      // An expert abstains from an assigned project: every enabled super admin is told (docs/rules/review.md, "Abstaining").
+      const { project, late } = await reviewRound();
+      const supers = (await db().select({ id: accounts.id }).from(accounts).where(and(eq(accounts.realm, 'ADMIN'), eq(accounts.roleCode, 'SUPER_ADMIN'), eq(accounts.enabled, true)))).map((r) => r.id);
+      await withEmail(supers);
+      await ok(api(t, 'POST', `/api/expert/review/prelim/${project}/abstain`, { headers: late.headers, body: { reason: '与项目负责人曾合作' } }));
+      return supers;
+    },
+  },
+  {
     code: 'SCORE_RETURNED',
     run: async () => {
       const { sheetId, scorer } = await reviewRound();
@@ -384,8 +404,10 @@ describe('the event catalogue', () => {
         const before = new Set((await db().select({ id: noticeOutbox.id }).from(noticeOutbox)).map((r) => r.id));
         const recipients = await flow.run();
         const fresh = (await db().select().from(noticeOutbox).where(eq(noticeOutbox.channel, 'EMAIL'))).filter((r) => !before.has(r.id));
-        // Exactly its event, to exactly its recipients.
-        expect(fresh.map((r) => [r.templateKey, r.accountId]).sort(), flow.code).toEqual(recipients.map((id) => [flow.code, id]).sort());
+        // Exactly its event, to exactly its recipients; by email unless the event is in-site only
+        // by default (a private note to an expert stays in the portal).
+        const byEmail = (TEMPLATE_EVENTS[flow.code].defaults.channels as readonly string[]).includes('EMAIL');
+        expect(fresh.map((r) => [r.templateKey, r.accountId]).sort(), flow.code).toEqual(byEmail ? recipients.map((id) => [flow.code, id]).sort() : []);
         for (const id of recipients) {
           const titles = (await inbox(id)).map((m) => m.title);
           expect(titles, `${flow.code} in-site`).toContain(fillTemplate(TEMPLATE_EVENTS[flow.code].defaults.subject, { round: '初赛' }));
