@@ -14,7 +14,7 @@ import {
 } from '@contest/shared';
 import { labelOf, useDictLabels } from '../../../components/contest';
 import { useFeedback } from '../../../components/feedback';
-import { beijingTime } from '../../../lib/beijing-time';
+import { beijingTitle, formatDateTime } from '../../../components/admin-kit';
 import { useFormSubmit } from '../../../lib/use-form-submit';
 import { errorText } from '../review/errors';
 import { REVIEW_QUERY_KEYS, fetchScoreDetail } from '../review/review-api';
@@ -212,8 +212,8 @@ function RunView({ run, labels, canRereview, round }: { run: CutConfidenceRunVie
           { key: 'seed', label: t('quality.cut.seed'), children: <span className="review-num" data-testid="cut-seed">{run.seed}</span> },
           { key: 'rounds', label: t('quality.cut.rounds'), children: run.rounds },
           { key: 'by', label: t('quality.cut.startedBy'), children: run.startedBy },
-          { key: 'at', label: t('quality.cut.startedAt'), children: beijingTime(run.startedAt) },
-          { key: 'done', label: t('quality.cut.finishedAt'), children: run.finishedAt ? beijingTime(run.finishedAt) : '--' },
+          { key: 'at', label: beijingTitle(t('quality.cut.startedAt')), children: formatDateTime(run.startedAt) },
+          { key: 'done', label: beijingTitle(t('quality.cut.finishedAt')), children: formatDateTime(run.finishedAt) ?? '--' },
         ]}
       />
       {run.status === 'DONE' && (

@@ -59,6 +59,8 @@ interface FormValues {
     rules: Record<ReviewRound, { aggregate: ScoreAggregate; minScoresForTrim: number; tieBreak: TieBreak[] }>;
     divergenceThreshold: number;
     minExpertsPerProject: number;
+    /** Per round, null (empty field) = no cap (docs/rules/review.md, "Per-expert cap"). */
+    maxProjectsPerExpert: Record<ReviewRound, number | null>;
   };
   publicity: { days: number };
   appeal: { windowDays: number };
@@ -91,6 +93,7 @@ export function toFormValues(s: ContestSettings): FormValues {
       rules: Object.fromEntries(REVIEW_ROUNDS.map((r) => [r, { ...s.review.rules[r], tieBreak: [...s.review.rules[r].tieBreak] }])) as FormValues['review']['rules'],
       divergenceThreshold: s.review.divergenceThreshold,
       minExpertsPerProject: s.review.minExpertsPerProject,
+      maxProjectsPerExpert: { ...(s.review.maxProjectsPerExpert ?? { PRELIMINARY: null, FINAL: null }) },
     },
     publicity: { ...s.publicity },
     appeal: { ...s.appeal },
@@ -121,6 +124,7 @@ export function toSettingsInput(v: FormValues): ContestSettingsInput {
       rules: v.review.rules,
       divergenceThreshold: v.review.divergenceThreshold,
       minExpertsPerProject: v.review.minExpertsPerProject,
+      maxProjectsPerExpert: Object.fromEntries(REVIEW_ROUNDS.map((r) => [r, v.review.maxProjectsPerExpert?.[r] ?? null])) as Record<ReviewRound, number | null>,
     },
     publicity: v.publicity,
     appeal: v.appeal,
@@ -175,6 +179,8 @@ export function describeChanges(before: ContestSettingsInput, after: ContestSett
     add(t('pages.settings.minScoresForTrim', { round: round(r) }), num(a.minScoresForTrim), num(b.minScoresForTrim));
     const ties = (list: TieBreak[]) => list.map((x) => t(`pages.settings.tieBreaks.${x}`)).join('、') || '--';
     add(t('pages.settings.tieBreak', { round: round(r) }), ties(a.tieBreak), ties(b.tieBreak));
+    const cap = (v: number | null | undefined) => (v === null || v === undefined ? t('pages.settings.noCap') : String(v));
+    add(t('pages.settings.maxProjectsPerExpert', { round: round(r) }), cap(before.review.maxProjectsPerExpert?.[r]), cap(after.review.maxProjectsPerExpert?.[r]));
   }
   add(t('pages.settings.publicityDays'), num(before.publicity.days), num(after.publicity.days));
   add(t('pages.settings.appealWindowDays'), num(before.appeal.windowDays), num(after.appeal.windowDays));
@@ -478,6 +484,15 @@ export function ContestSettingsPage() {
               <div key={r}>
                 <CardTitle level={3} title={t('pages.settings.ruleOf', { round: round(r) })} />
                 <Row gutter={16}>
+                  <Col xs={24} md={8}>
+                    <Form.Item
+                      name={['review', 'maxProjectsPerExpert', r]}
+                      label={t('pages.settings.maxProjectsPerExpert', { round: round(r) })}
+                      extra={t('pages.settings.maxProjectsPerExpertHint')}
+                    >
+                      <InputNumber min={1} max={10000} precision={0} placeholder={t('pages.settings.noCap')} style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
                   <Col xs={24} md={8}>
                     <Form.Item name={['review', 'rules', r, 'aggregate']} label={t('pages.settings.aggregate', { round: round(r) })}>
                       <Select options={SCORE_AGGREGATES.map((a) => ({ value: a, label: t(`pages.settings.aggregates.${a}`) }))} />
