@@ -9,7 +9,7 @@
  *
  *   npm run bench:judging-quality      (PROJECTS=20000 ROUNDS=5000 to change the size)
  */
-import { calibrate, cutConfidence, normalisationEffect, type ProjectScores, type ScoringRule } from '@contest/shared';
+import { calibrate, cutConfidence, mulberry32, normalisationEffect, type ProjectScores, type ScoringRule } from '@contest/shared';
 import { runMain } from './support/run.js';
 import { load } from './support/report.js';
 
@@ -20,16 +20,10 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2_000);
 const TARGET_MS = Number(process.env.TARGET_MS ?? 10_000);
 const TRACKS = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6'];
 
-/** mulberry32: the same data on every run. */
+/** The same data on every run: the shared generator, as a fraction in [0, 1). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 /** Each project has a quality; each expert a leniency; a total is both plus noise, in 0.5 steps. */
