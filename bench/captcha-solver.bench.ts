@@ -17,10 +17,10 @@
  * never passes. Exits 1 when either misses.
  */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { CAPTCHA, type CaptchaTrack } from '@contest/shared';
+import { CAPTCHA, seededUnitRandom, type CaptchaTrack } from '@contest/shared';
 import { createMemoryKvStore } from '../apps/server/src/lib/kv-store.js';
 import { captchaKeys, createCaptchaService } from '../apps/server/src/modules/captcha/captcha.service.js';
-import { X_RANGE, mulberry32 } from '../apps/server/src/modules/captcha/captcha-image.js';
+import { X_RANGE } from '../apps/server/src/modules/captcha/captcha-image.js';
 import { findGapByOutline, findGapSimple, type Rgba } from '../e2e/support/slider-solvers.js';
 import { runMain } from './support/run.js';
 import { load, markdown } from './support/report.js';
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   let clock = 1_750_000_000_000;
   const kv = createMemoryKvStore(() => clock);
   const captcha = createCaptchaService({ kv, now: () => clock });
-  const rand = mulberry32(2025);
+  const rand = seededUnitRandom(2025);
   const within = (guess: number, x: number) => Math.abs(guess - x) <= CAPTCHA.accuracy;
 
   let simple = 0;

@@ -13,6 +13,7 @@
 import {
   aggregateRound,
   assignProjects,
+  seededUnitRandom,
   type AggregateInput,
   type AssignGroup,
   type AssignInput,
@@ -36,14 +37,7 @@ const ORG_COUNT = 2_000;
 
 /** mulberry32: the same data on every run. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededUnitRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   return { next, int };
 }

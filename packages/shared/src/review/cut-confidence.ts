@@ -70,6 +70,12 @@ export function mulberry32(seed: number): () => number {
 
 const TWO_32 = 4294967296;
 
+/** mulberry32 as a number in [0, 1): seeded drawings and test data that must replay the same. */
+export function seededUnitRandom(seed: number): () => number {
+  const next = mulberry32(seed);
+  return () => next() / TWO_32;
+}
+
 const onCut = (p: number) => p >= ON_CUT_LOW && p <= ON_CUT_HIGH;
 
 export function cutConfidence(input: CutConfidenceInput): CutConfidence {

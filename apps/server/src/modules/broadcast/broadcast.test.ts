@@ -7,6 +7,7 @@ import {
   PRELIM_DOC_STATUSES,
   RESULT_SEGMENT_VALUES,
   TEAM_STATUSES,
+  seededUnitRandom,
   segmentSchema,
   type BroadcastBatch,
   type BroadcastDetail,
@@ -100,17 +101,8 @@ afterAll(async () => {
 
 const TRACKS = ['T_ALPHA', 'T_BETA', 'T_GAMMA', 'T_DELTA'];
 
-/** Deterministic PRNG (mulberry32): a failing case replays the same data. */
-function prng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(20250612);
+/** Deterministic PRNG: a failing case replays the same data. */
+const rand = seededUnitRandom(20250612);
 const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
 /** ~200 participants (some disabled, some without phone or email), teams, materials; and a few staff accounts. */

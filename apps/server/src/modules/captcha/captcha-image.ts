@@ -1,5 +1,5 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { CAPTCHA } from '@contest/shared';
+import { CAPTCHA, seededUnitRandom } from '@contest/shared';
 
 /**
  * Geometry of the jigsaw piece. The square body is CAPTCHA.blockSize wide; a knob of
@@ -26,18 +26,6 @@ export const BLOCK_GEOMETRY = {
 /** Range of the block image's left edge on the canvas: away from the start, inside the right edge. */
 export const X_RANGE = { min: 60, max: CAPTCHA.canvasWidth - BLOCK_GEOMETRY.width - 4 } as const;
 export const Y_RANGE = { min: 4, max: CAPTCHA.canvasHeight - BLOCK_GEOMETRY.height - 4 } as const;
-
-/** A cheap seeded PRNG: background drawing needs thousands of numbers, and one seed keeps it reproducible. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const PALETTES: readonly (readonly string[])[] = [
   ['#0f4c81', '#3a7ca5', '#81c3d7', '#d9dcd6', '#f2a65a'], // harbour
@@ -315,7 +303,8 @@ export interface CaptchaImages {
  * `seed` drives everything but the answer.
  */
 export async function renderCaptcha(seed: number, x: number, y: number): Promise<CaptchaImages> {
-  const rand = mulberry32(seed);
+  // A cheap seeded PRNG: background drawing needs thousands of numbers, and one seed keeps it reproducible.
+  const rand = seededUnitRandom(seed);
   const background: Canvas = createCanvas(CAPTCHA.canvasWidth, CAPTCHA.canvasHeight);
   const bg = background.getContext('2d');
   paintBackground(bg, rand);

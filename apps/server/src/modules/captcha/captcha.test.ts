@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { CAPTCHA, CAPTCHA_TRACK, MSG, type CaptchaTrack } from '@contest/shared';
+import { CAPTCHA, CAPTCHA_TRACK, MSG, seededUnitRandom, type CaptchaTrack } from '@contest/shared';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { createMemoryKvStore, type KvStore } from '../../lib/kv-store.js';
-import { BLOCK_GEOMETRY, X_RANGE, Y_RANGE, mulberry32 } from './captcha-image.js';
+import { BLOCK_GEOMETRY, X_RANGE, Y_RANGE } from './captcha-image.js';
 import { captchaRoutes } from './captcha.routes.js';
 import { CAPTCHA_TTL_MS, captchaKeys, createCaptchaService, type CaptchaService } from './captcha.service.js';
 import { judgeTrack } from './captcha-track.js';
@@ -87,7 +87,7 @@ async function pixels(dataUrl: string): Promise<{ data: Uint8Array; at(x: number
 function setup(seed = 42) {
   let clock = 1_750_000_000_000;
   const kv = createMemoryKvStore(() => clock);
-  const captcha = createCaptchaService({ kv, now: () => clock, random: mulberry32(seed) });
+  const captcha = createCaptchaService({ kv, now: () => clock, random: seededUnitRandom(seed) });
   /** A person's attempt: the drag takes its time after the challenge arrives, then checks. */
   const drag = async (nonce: string, distance: number, track: CaptchaTrack | undefined = humanTrack(distance)) => {
     clock += 2_000;
