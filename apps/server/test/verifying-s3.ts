@@ -31,6 +31,8 @@ export interface VerifyingS3<Body = Buffer> {
   uploads: Map<string, { key: string; parts: Map<number, { body: Body; etag: string; sha256: string | null }> }>;
   /** Requests refused, with their S3 error code. */
   refusals: string[];
+  /** When set, every request waits for what it returns before it is handled (a slow store). */
+  delay: ((req: IncomingMessage) => Promise<void> | undefined) | null;
   close(): Promise<void>;
 }
 
@@ -364,8 +366,11 @@ async function startWith<Body>(options: VerifyingS3Options, bodies: Bodies<Body>
     throw new S3Failure(405, 'MethodNotAllowed');
   }
 
+  const store = { delay: null as VerifyingS3['delay'] };
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    Promise.resolve(store.delay?.(req))
+      .then(() => handle(req, res))
+      .catch((err: unknown) => {
       const failure = err instanceof S3Failure ? err : new S3Failure(500, 'InternalError');
       refusals.push(failure.code);
       // The rest of a refused body is read and dropped, so the client reads the answer.
@@ -383,6 +388,12 @@ async function startWith<Body>(options: VerifyingS3Options, bodies: Bodies<Body>
     objects,
     uploads,
     refusals,
+    get delay() {
+      return store.delay;
+    },
+    set delay(hook) {
+      store.delay = hook;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -86,6 +86,17 @@ export function createDirectUploads(deps: DirectUploadDeps) {
     return row;
   }
 
+  /** One store completion per upload at a time on this instance (a double press shares the first's). */
+  const inFlight = new Map<string, Promise<Checked>>();
+  function completing(id: string, run: () => Promise<Checked>): Promise<Checked> {
+    let pending = inFlight.get(id);
+    if (!pending) {
+      pending = run().finally(() => inFlight.delete(id));
+      inFlight.set(id, pending);
+    }
+    return pending;
+  }
+
   async function fileOf(uniqueNo: string | null, tx: Db = db): Promise<UploadedFile> {
     const row = uniqueNo ? await repo.findByUniqueNo(uniqueNo, tx) : undefined;
     if (!row) throw interrupted();
@@ -129,7 +140,12 @@ export function createDirectUploads(deps: DirectUploadDeps) {
         if (part.size !== partSizeOf(row.size, row.chunks, chunk)) return refuse(UPLOAD_MSG.badPieceSize);
         if (!part.sha256 || part.sha256 !== row.partSha256[String(chunk)]) return refuse(UPLOAD_MSG.partChecksum);
       }
-      await store.complete(row.storageKey, row.multipartId, parts);
+      await store.complete(row.storageKey, row.multipartId, parts).catch(async (err: unknown) => {
+        // A completion of the same upload on another instance may have got there first: the
+        // upload is gone and its object is whole. Anything else is the store's failure.
+        if ((await store.listParts(row.storageKey, row.multipartId)) === null && (await storage.head(row.storageKey))?.size === row.size) return;
+        throw err;
+      });
     }
     const head = await storage.head(row.storageKey);
     if (head?.size !== row.size) return refuse(UPLOAD_MSG.uploadFailed);
@@ -208,28 +224,33 @@ export function createDirectUploads(deps: DirectUploadDeps) {
     },
 
     /**
-     * Completes the caller's upload: checks, completes and records it once. The row is locked for
-     * the whole completion, so a concurrent or repeated completion waits and then answers the
-     * same file; a refused one leaves the row ABORTED and nothing stored.
+     * Completes the caller's upload: checks, completes and records it once. The store's work (list
+     * the parts, complete, read the head and first bytes: several round trips) runs with no
+     * database connection held: under a deadline rush completions holding a pooled connection
+     * across it left the page calls waiting for the pool (docs/performance.md, "Direct uploads").
+     * Then one short transaction locks the row and records the file once: a concurrent or repeated
+     * completion answers the same file; a refused one leaves the row ABORTED and nothing stored.
      */
     async complete(uploader: Uploader, id: string): Promise<PieceUploadAnswer> {
       const store = multipart();
-      await ownUpload(uploader.auth, id);
+      const row = await ownUpload(uploader.auth, id);
+      if (row.status === 'DONE') return completeAnswer(id, row.chunks, await fileOf(row.uniqueNo));
+      if (row.status === 'ABORTED') throw interrupted();
+      // The uploader may have lost the right since the start (a staff button taken away).
+      await assertMayUpload(rules, uploader.auth, row.origin);
+      const checked = await completing(id, () => checkAndComplete(row, store));
       const outcome = await db.transaction(async (tx): Promise<{ file: UploadedFile; chunks: number } | { error: AppError }> => {
-        const row = await repo.lockDirect(tx, id);
-        if (!row || row.ownerId !== uploader.auth.accountId) throw notFound();
-        if (row.status === 'DONE') return { file: await fileOf(row.uniqueNo, tx), chunks: row.chunks };
-        if (row.status === 'ABORTED') throw interrupted();
-        // The uploader may have lost the right since the start (a staff button taken away).
-        await assertMayUpload(rules, uploader.auth, row.origin);
-        const checked = await checkAndComplete(row, store);
+        const locked = await repo.lockDirect(tx, id);
+        if (!locked || locked.ownerId !== uploader.auth.accountId) throw notFound();
+        if (locked.status === 'DONE') return { file: await fileOf(locked.uniqueNo, tx), chunks: locked.chunks };
+        if (locked.status === 'ABORTED') throw interrupted();
         if (!checked.ok) {
           await repo.updateDirect(tx, id, { status: 'ABORTED' });
           return { error: checked.error };
         }
-        const inserted = await recordAttachment(tx, repo, uploader, row.origin, row.name, checked.plan);
+        const inserted = await recordAttachment(tx, repo, uploader, locked.origin, locked.name, checked.plan);
         await repo.updateDirect(tx, id, { status: 'DONE', uniqueNo: inserted.uniqueNo });
-        return { file: toUploadedFile(inserted), chunks: row.chunks };
+        return { file: toUploadedFile(inserted), chunks: locked.chunks };
       });
       if ('error' in outcome) throw outcome.error;
       return completeAnswer(id, outcome.chunks, outcome.file);

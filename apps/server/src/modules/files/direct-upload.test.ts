@@ -280,6 +280,42 @@ describe('direct upload: who, resuming, completing twice', () => {
     const rows = await t.database.db.select().from(attachments).where(and(eq(attachments.ownerId, A.accountId), eq(attachments.uniqueNo, one.json().data.uniqueNo)));
     expect(rows).toHaveLength(1);
   });
+
+  it('a completion waiting on a slow store holds no database connection: page calls answer meanwhile', async () => {
+    // docs/performance.md, "Direct uploads": completions holding a pooled connection across the
+    // store's round trips left a rush's page calls waiting for the pool.
+    const content = fakeFile.pdf(UPLOAD_PIECE_SIZE + 5);
+    const id = await startOk(A, content);
+    await sendParts(A, id, content);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    s3.delay = (req) => {
+      if (req.method !== 'GET' && req.url?.includes('uploadId=') && !held) {
+        held = true;
+        return released;
+      }
+      return undefined;
+    };
+    try {
+      const completing = complete(A, id);
+      await vi.waitFor(() => expect(held).toBe(true), { timeout: 10_000 });
+      // On the embedded database (one connection) a held transaction blocks this call outright.
+      const page = await call({ method: 'GET', url: '/api/user/account', who: B });
+      expect(page.status).toBe(200);
+      if (t.config.databaseUrl) {
+        const open = await t.database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+        );
+        expect((open as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+      }
+      release();
+      expect((await completing).status).toBe(200);
+    } finally {
+      s3.delay = null;
+      release();
+    }
+  });
 });
 
 describe('direct upload: the bytes, the sweep, the disk store', () => {
