@@ -5,6 +5,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BatchResult, Page, RemindResult, TeamAdminDetail, TeamAdminRow } from '@contest/shared';
 import { api } from '../../../lib/api';
 import { ok, refused } from '../../../test/api-mocks';
+import { changeLocale } from '../../../i18n';
 import { renderRoute } from '../../../test/render-route';
 import { operator, superAdmin } from '../../../components/admin-kit/staff-fixtures';
 import type { StaffInfo } from '../../../lib/session';
@@ -338,6 +339,23 @@ describe('报名管理 pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(within(view).getByTestId('detail-section-org').textContent).toContain('另一位审核员的意见'));
     // The dialog closes (happy-dom never ends antd's leave animation, so it is seen leaving).
     await waitFor(() => expect(dialog.className).toContain('ant-zoom-leave'));
+  });
+
+  it('资格详情: on an English page the STALE answer reads in English (its reason key, not the server text)', async () => {
+    changeLocale('en');
+    try {
+      mockGet(superAdmin(), { [`/admin/team/${ID(1)}`]: () => detail(1) });
+      vi.spyOn(api, 'post').mockRejectedValue(refused('已被他人处理', { reason: 'STALE' }));
+      renderRoute(`/admin/competition/qualification-detail/${ID(1)}`);
+      const view = await screen.findByTestId('qualification-detail', {}, SLOW);
+      fireEvent.click(within(view).getByTestId('detail-audit'));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: /Submit/ }));
+      expect(await screen.findByText('This record was changed by someone else. Reload and try again.', {}, SLOW)).toBeTruthy();
+      expect(screen.queryByText('已被他人处理')).toBeNull();
+    } finally {
+      changeLocale('zh-cn');
+    }
   });
 
   it('审核队列: advances after a decision and after a skip, and ends with the empty state', async () => {

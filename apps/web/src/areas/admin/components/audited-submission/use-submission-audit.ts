@@ -1,5 +1,6 @@
 import type { AdminAuditInput } from '@contest/shared';
 import { isStale, type AuditDecision } from '../../../../components/admin-kit';
+import { refusalText } from '../../../../components/admin-kit/refusal-text';
 import { useFeedback } from '../../../../components/feedback';
 
 /** The area's audit call (sent `silent`: the dialog or panel shows a refusal, not a toast). */
@@ -18,7 +19,7 @@ export function useSubmissionAudit(send: SendAudit, doneText: string, onDone: ()
       await send(id, { ...decision, version });
     } catch (error) {
       if (!isStale(error)) throw error;
-      void message.warning((error as Error).message);
+      void message.warning(refusalText(error) ?? (error as Error).message);
       onStale();
       return;
     }
