@@ -82,6 +82,9 @@ const PARAMS: Record<string, (ids: DemoIds) => string> = {
   '/admin/final/live/:id': (ids) => ids.liveSession,
   '/admin/final/live/:id/running-order': (ids) => ids.liveSession,
   '/admin/final/live/:id/chair': (ids) => ids.liveSession,
+  // Certificates (docs/certificates.md): an empty template editor, and the verification of a well-formed serial nobody holds.
+  '/admin/results/certificate-templates/:id': () => 'new',
+  '/verify/:serial': () => '2000-ZZZZ-ZZZZ-ZZZZ-ZZZZ',
 };
 
 /**
@@ -118,6 +121,8 @@ const DIALOGS: Record<string, RegExp> = {
   '/admin/grade/review-group': /新建评审组|New group/,
   '/admin/system/systemManage': /新增账号|New account/,
   '/admin/system/roleManage': /新增角色|New role/,
+  // 回避 on the scoring page (docs/rules/judging-quality.md, "Abstentions in the console"): the walk's project is open to score.
+  '/expert/review-detail/:id?': /申请回避|Recuse/,
 };
 
 /**

@@ -54,10 +54,14 @@ const SCREENS: Screen[] = [
   { name: 'sys-roles', realm: 'admin', path: '/admin/system/roleManage' },
   { name: 'sys-accounts', realm: 'admin', path: '/admin/system/systemManage' },
   { name: 'sys-settings', realm: 'admin', path: '/admin/system/settings' },
+  // docs/retention.md
+  { name: 'retention', realm: 'admin', path: '/admin/system/retention' },
+  { name: 'data-requests', realm: 'admin', path: '/admin/system/data-requests' },
   { name: 'home', realm: 'user', path: '/' },
   { name: 'speed-test', realm: 'user', path: '/user/speed-test' },
   { name: 'sign-guide', realm: 'user', path: '/sign-guide' },
   { name: 'my-message', realm: 'user', path: '/my-message' },
+  { name: 'my-data', realm: 'user', path: '/my-data' },
   { name: 'my-materials', realm: 'user', path: '/material-submission/detail' },
   { name: 'preview-video', realm: 'author', path: '/material-submission', open: openVideoPreview },
 ];

@@ -31,6 +31,8 @@ import { registerTemplates } from './modules/templates/templates.module.js';
 import { registerResults } from './modules/results/results.module.js';
 import { registerScoreLog } from './modules/score-log/score-log.module.js';
 import { registerLiveFinal } from './modules/live-final/live-final.module.js';
+import { registerCertificates } from './modules/certificates/certificates.module.js';
+import { registerRetention } from './modules/retention/retention.module.js';
 
 /** The leftover-upload sweep (docs/decisions.md, "Jobs, templates and email"): one run a day across all instances. */
 export const FILES_SWEEP_JOB = 'files.sweep';
@@ -193,10 +195,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const review = await registerReview(api, app.deps, identity, { outbox });
       await registerResults(api, app.deps, identity, review);
       await registerLiveFinal(api, app.deps, review);
+      await registerCertificates(api, app.deps, identity, review);
       await registerAdmin(api, app.deps, identity);
       await registerContent(api, app.deps, identity, { outbox });
       await registerTemplates(api, app.deps, identity);
       await registerScoreLog(api, app.deps, identity);
+      // Personal-data retention and data requests (docs/retention.md).
+      await registerRetention(api, app.deps, identity);
       await registerApiDoc(api, app.deps, identity);
       jobs.register(FILES_SWEEP_JOB, async () => {
         await files.sweep(UPLOAD_MAX_AGE_MS);

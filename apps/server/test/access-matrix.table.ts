@@ -306,6 +306,33 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'POST /api/admin/appeals/:id/reject': ADMIN('appeal:decide'),
   'POST /api/admin/appeals/:id/accept': ADMIN('appeal:decide'),
 
+  // ---- certificates and letters (modules/certificates, docs/certificates.md): A's promotion notice, exp's letter
+  'GET /api/admin/certificates/templates': MENU('certificateTemplate'),
+  'GET /api/admin/certificates/templates/:id': MENU('certificateTemplate'),
+  'POST /api/admin/certificates/templates': ADMIN('certificate:manage'),
+  'PUT /api/admin/certificates/templates/:id': ADMIN('certificate:manage'),
+  'PUT /api/admin/certificates/templates/:id/enabled': ADMIN('certificate:manage'),
+  'GET /api/admin/certificates/templates/:id/versions': MENU('certificateTemplate'),
+  'GET /api/admin/certificates/templates/:id/versions/:n': MENU('certificateTemplate'),
+  'GET /api/admin/certificates/templates/:id/versions/:n/preview': MENU('certificateTemplate'),
+  'POST /api/admin/certificates/templates/preview': ADMIN('certificate:manage'),
+  'GET /api/admin/certificates/preview-records': MENU('certificateTemplate'),
+  'GET /api/admin/certificates/overview': MENU('certificateManage'),
+  'GET /api/admin/certificates/jobs/:jobId': MENU('certificateManage'),
+  'GET /api/admin/certificates/documents': MENU('certificateManage'),
+  'GET /api/admin/certificates/documents/:id/pdf': ADMIN('certificate:download'),
+  'POST /api/admin/certificates/prelim/issue': ADMIN('certificate:issue'),
+  'POST /api/admin/certificates/final/issue': ADMIN('certificate:issue'),
+  'GET /api/admin/certificates/prelim/zip': ADMIN('certificate:download'),
+  'GET /api/admin/certificates/final/zip': ADMIN('certificate:download'),
+  'GET /api/certificates/mine': OWN,
+  // Another team's document: 404, as one that does not exist.
+  'GET /api/certificates/:id/pdf': A_ONLY,
+  //                                              anon  A   B  | admin noBtn | exp expOther expConf expNew
+  'GET /api/expert/certificates/mine':         r('401 401 401 | 401   401   | ok  ok       ok      ok'),
+  'GET /api/expert/certificates/:id/pdf':      r('401 401 401 | 401   401   | ok  404      404     404'),
+  'GET /api/certificates/verify/:serial': PUBLIC,
+
   // ---- console: accounts, roles, dictionary, users, audit, home, settings (modules/admin) ----------
   'GET /api/admin/system/account': MENU('systemManage'),
   'GET /api/admin/system/account/:id': MENU('systemManage'),
@@ -414,6 +441,21 @@ export const ACCESS_MATRIX: Record<string, Row> = {
   'GET /api/admin/score-log/verify': MENU('scoreLog'),
   'GET /api/admin/score-log/anchors': MENU('scoreLog'),
   'GET /api/admin/score-log/export': ADMIN('score-log:export'),
+
+  // ---- personal-data retention and requests (modules/retention, docs/retention.md) ---------------
+  'GET /api/admin/retention': MENU('dataRetention'),
+  'GET /api/admin/retention/runs': MENU('dataRetention'),
+  'GET /api/admin/retention/runs/:id': MENU('dataRetention'),
+  'POST /api/admin/retention/dry-run': ADMIN('retention:run'),
+  // A finished run: executing it again is refused 400 (planStale), so the walk writes nothing.
+  'POST /api/admin/retention/runs/:id/execute': ADMIN('retention:run'),
+  'GET /api/admin/data-requests': MENU('dataRequests'),
+  'POST /api/admin/data-requests/:id/decide': ADMIN('data-request:decide'),
+  'GET /api/my-data': OWN,
+  'POST /api/my-data/export': OWN,
+  // A's export: only A may fetch it (B is told it does not exist).
+  'GET /api/my-data/export/:id/download': A_ONLY,
+  'POST /api/my-data/deletion': OWN,
 };
 
 /** `METHOD /api/path` of a row key (without its `#variant`). */

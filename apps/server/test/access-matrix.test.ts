@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { DICT_MODULE_NAMES, DICTIONARY_SEED } from '@contest/shared';
 import type { InjectOptions } from 'fastify';
@@ -11,6 +13,8 @@ import {
   feedback,
   finalEntries,
   appeals,
+  dataRequests,
+  retentionRuns,
   messageBatches,
   messageRecipients,
   messages,
@@ -27,8 +31,13 @@ import {
   liveSessionJudges,
   liveSessionProjects,
   liveSessions,
+  certificateRuns,
+  certificateTemplateVersions,
+  certificateTemplates,
+  certificates,
 } from '../src/db/schema.js';
 import { hashDisplayToken } from '../src/modules/live-final/live-final.service.js';
+import { createStorage } from '../src/lib/storage/create-storage.js';
 import type { GuardInfo } from '../src/modules/admin/admin.guard.js';
 import { ACCESS_MATRIX, IDENTITIES, routeOf, type Cell, type GuardSpec, type Identity } from './access-matrix.table.js';
 import { REACH_REASONS, isAccountOrRoleWrite, reachRequest, reachRows } from './access-matrix.reach.js';
@@ -68,6 +77,9 @@ const f = {} as {
   feedbackA: string;
   messageA: string;
   appealA: string;
+  exportA: string; // A's data export (queued)
+  deletionA: string; // A's deletion request (pending)
+  retentionRunDone: string;
   draftTeam: string;
   draftPrelim: string;
   spareProject: string;
@@ -97,6 +109,11 @@ const f = {} as {
   liveSession: string;
   liveSpare: string;
   liveLinkSpare: string;
+  certTemplate: string;
+  certJob: string;
+  certA: string; // A's promotion notice
+  certSerialA: string;
+  certExp: string; // exp's appointment letter
 };
 
 /** The big screen's token of the access matrix's live session. */
@@ -254,9 +271,39 @@ async function buildFixtures() {
     }
   }
 
+  // Certificates (docs/certificates.md): a template, A's promotion notice and exp's letter (a stored PDF each), a run.
+  const [certTpl] = await db().insert(certificateTemplates).values({ name: '矩阵模板', kind: 'PROMOTION' }).returning({ id: certificateTemplates.id });
+  f.certTemplate = certTpl!.id;
+  const certField = { key: 'team', x: 0.1, y: 0.3, width: 0.8, fontSize: 20, align: 'center' as const, bold: false, color: '#000000' };
+  await db().insert(certificateTemplateVersions).values({ templateId: f.certTemplate, version: 1, name: '矩阵模板', kind: 'PROMOTION', pageSize: 'A5', orientation: 'LANDSCAPE', fields: [certField] });
+  const certStore = createStorage(t.config.files.storage);
+  const certPdf = await makePdf(['certificate']);
+  const storeCert = async (key: string) => {
+    await certStore.put(key, Readable.from([certPdf]), { size: certPdf.length, sha256: createHash('sha256').update(certPdf).digest('hex'), contentType: 'application/pdf' });
+    return { storageKey: key, pdfSize: certPdf.length, pdfSha256: createHash('sha256').update(certPdf).digest('hex'), pdfCrc32: crc32(certPdf) };
+  };
+  f.certSerialA = '2026-AAAA-BBBB-CCCC-DDDD';
+  const certRows = await db()
+    .insert(certificates)
+    .values([
+      { serial: f.certSerialA, round: 'PRELIMINARY', kind: 'PROMOTION', holderType: 'TEAM', subjectId: f.prelimA, prelimId: f.prelimA, teamId: f.teamA, holderName: '甲队', projectName: '甲项目', award: '晋级决赛', fingerprint: 'PROMOTION||晋级决赛', resultVersion: 1, templateId: f.certTemplate, templateVersion: 1, issuedAt: new Date(), ...(await storeCert('certificates/matrix/team-a')) },
+      { serial: '2026-EEEE-FFFF-GGGG-HHHH', round: 'PRELIMINARY', kind: 'EXPERT_APPOINTMENT', holderType: 'EXPERT', subjectId: exp!.accountId, expertId: exp!.accountId, holderName: '专家', fingerprint: 'EXPERT_APPOINTMENT||', resultVersion: 1, templateId: f.certTemplate, templateVersion: 1, issuedAt: new Date(), ...(await storeCert('certificates/matrix/exp')) },
+    ])
+    .returning({ id: certificates.id });
+  [f.certA, f.certExp] = certRows.map((c) => c.id) as [string, string];
+  f.certJob = randomUUID();
+  await db().insert(certificateRuns).values({ round: 'PRELIMINARY', jobId: f.certJob, kinds: ['PROMOTION'], resultVersion: 1, actorName: 'admin' });
+
   // A's feedback and in-site message.
   const [fb] = await db().insert(feedback).values({ ownerId: A.accountId, type: 'OTHER', content: '反馈' }).returning({ id: feedback.id });
   f.feedbackA = fb!.id;
+  // A's personal data requests and a finished retention run (docs/retention.md).
+  const [exportA] = await db().insert(dataRequests).values({ accountId: A.accountId, kind: 'EXPORT', status: 'QUEUED' }).returning({ id: dataRequests.id });
+  f.exportA = exportA!.id;
+  const [deletionA] = await db().insert(dataRequests).values({ accountId: A.accountId, kind: 'DELETE', status: 'PENDING', reason: '不再参赛' }).returning({ id: dataRequests.id });
+  f.deletionA = deletionA!.id;
+  const [runDone] = await db().insert(retentionRuns).values({ status: 'DONE', dryRun: false }).returning({ id: retentionRuns.id });
+  f.retentionRunDone = runDone!.id;
   const [msg] = await db().insert(messages).values({ title: '通知', body: '内容' }).returning({ id: messages.id });
   await db().insert(messageRecipients).values({ messageId: msg!.id, accountId: A.accountId });
   f.messageA = msg!.id;
@@ -416,6 +463,21 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'GET /api/admin/appeals/:id': () => ({ params: { id: f.appealA } }),
   'POST /api/admin/appeals/:id/reject': () => ({ params: { id: f.appealA }, body: {} }),
   'POST /api/admin/appeals/:id/accept': () => ({ params: { id: f.appealA }, body: {} }),
+  'GET /api/admin/certificates/templates/:id': () => ({ params: { id: f.certTemplate } }),
+  'PUT /api/admin/certificates/templates/:id': () => ({ params: { id: f.certTemplate }, body: {} }),
+  'PUT /api/admin/certificates/templates/:id/enabled': () => ({ params: { id: f.certTemplate }, body: { enabled: 'no' } }),
+  'GET /api/admin/certificates/templates/:id/versions': () => ({ params: { id: f.certTemplate } }),
+  'GET /api/admin/certificates/templates/:id/versions/:n': () => ({ params: { id: f.certTemplate, n: '1' } }),
+  'GET /api/admin/certificates/templates/:id/versions/:n/preview': () => ({ params: { id: f.certTemplate, n: '1' } }),
+  'POST /api/admin/certificates/templates/preview': () => ({ body: {} }),
+  'GET /api/admin/certificates/preview-records': () => ({ query: { kind: 'AWARD' } }),
+  'GET /api/admin/certificates/jobs/:jobId': () => ({ params: { jobId: f.certJob } }),
+  'GET /api/admin/certificates/documents/:id/pdf': () => ({ params: { id: f.certA } }),
+  'POST /api/admin/certificates/prelim/issue': () => ({ body: {} }),
+  'POST /api/admin/certificates/final/issue': () => ({ body: {} }),
+  'GET /api/certificates/:id/pdf': () => ({ params: { id: f.certA } }),
+  'GET /api/expert/certificates/:id/pdf': () => ({ params: { id: f.certExp } }),
+  'GET /api/certificates/verify/:serial': () => ({ params: { serial: f.certSerialA } }),
 
   'GET /api/admin/system/account/:id': () => ({ params: { id: f.spareAdmin } }),
   'PUT /api/admin/system/account/:id': () => ({ params: { id: f.spareAdmin }, body: {} }),
@@ -470,6 +532,11 @@ const REQUESTS: Record<string, (id: Identity) => Req> = {
   'POST /api/feedback': () => ({ body: { type: 'OTHER', content: '建议' } }),
   'POST /api/feedback#with-A-file': () => ({ body: { type: 'OTHER', content: '建议', attachments: [f.feedbackFileA] } }),
   'GET /api/feedback/:id': () => ({ params: { id: f.feedbackA } }),
+  'GET /api/admin/retention/runs/:id': () => ({ params: { id: f.retentionRunDone } }),
+  'POST /api/admin/retention/runs/:id/execute': () => ({ params: { id: f.retentionRunDone } }),
+  'POST /api/admin/data-requests/:id/decide': () => ({ params: { id: f.deletionA }, body: {} }),
+  'GET /api/my-data/export/:id/download': () => ({ params: { id: f.exportA } }),
+  'POST /api/my-data/deletion': () => ({ body: {} }),
   'GET /api/admin/feedback/:id': () => ({ params: { id: f.feedbackA } }),
   'POST /api/admin/feedback/:id/reply': () => ({ params: { id: f.feedbackA }, body: {} }),
   'POST /api/admin/feedback/:id/close': () => ({ params: { id: f.feedbackA } }),

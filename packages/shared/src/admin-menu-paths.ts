@@ -28,6 +28,8 @@ export const ADMIN_MENU_PATHS = {
   resultPublish: '/admin/results/publish',
   appealManage: '/admin/results/appeals',
   scoreLog: '/admin/results/score-log',
+  certificateTemplate: '/admin/results/certificate-templates',
+  certificateManage: '/admin/results/certificates',
   siteContentManage: '/admin/site-content-manage',
   siteContentManagement: '/admin/user/siteContentManagement',
   docManage: '/admin/user/docManage',
@@ -44,6 +46,8 @@ export const ADMIN_MENU_PATHS = {
   roleManage: '/admin/system/roleManage',
   dataField: '/admin/system/dataField',
   systemSettings: '/admin/system/settings',
+  dataRetention: '/admin/system/retention',
+  dataRequests: '/admin/system/data-requests',
   account: '/admin/account',
   accountManage: '/admin/account/accountManage',
 } as const;

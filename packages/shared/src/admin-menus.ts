@@ -58,6 +58,9 @@ export const ADMIN_MENUS = [
       { code: 'resultPublish', name: '结果发布', nameEn: 'Publication', path: P.resultPublish },
       { code: 'appealManage', name: '申诉处理', nameEn: 'Appeals', path: P.appealManage },
       { code: 'scoreLog', name: '评分存证', nameEn: 'Score log', path: P.scoreLog },
+      // docs/certificates.md: certificate and letter templates, issuing and downloads.
+      { code: 'certificateTemplate', name: '证书模板', nameEn: 'Certificate templates', path: P.certificateTemplate },
+      { code: 'certificateManage', name: '证书管理', nameEn: 'Certificates', path: P.certificateManage },
     ],
   },
   {
@@ -90,6 +93,9 @@ export const ADMIN_MENUS = [
       { code: 'roleManage', name: '角色管理', nameEn: 'Roles', path: P.roleManage },
       { code: 'dataField', name: '数据字典', nameEn: 'Data dictionary', path: P.dataField },
       { code: 'systemSettings', name: '大赛设置', nameEn: 'Contest settings', path: P.systemSettings },
+      // docs/retention.md: retention periods and runs, participants' personal data requests.
+      { code: 'dataRetention', name: '数据保留', nameEn: 'Data retention', path: P.dataRetention },
+      { code: 'dataRequests', name: '个人数据申请', nameEn: 'Data requests', path: P.dataRequests },
     ],
   },
   {
@@ -145,6 +151,9 @@ export const ADMIN_BUTTONS = [
   { code: 'result:publish', name: '发布结果', menuCode: 'resultPublish' },
   { code: 'appeal:decide', name: '处理申诉', menuCode: 'appealManage' },
   { code: 'score-log:export', name: '导出评分存证', menuCode: 'scoreLog' },
+  { code: 'certificate:manage', name: '编辑证书模板', menuCode: 'certificateTemplate' },
+  { code: 'certificate:issue', name: '颁发证书', menuCode: 'certificateManage' },
+  { code: 'certificate:download', name: '下载证书', menuCode: 'certificateManage' },
   { code: 'news:edit', name: '编辑新闻', menuCode: 'siteContentManagement' },
   { code: 'news:publish', name: '发布/下线新闻', menuCode: 'siteContentManagement' },
   { code: 'news:delete', name: '删除新闻', menuCode: 'siteContentManagement' },
@@ -161,6 +170,8 @@ export const ADMIN_BUTTONS = [
   { code: 'role:delete', name: '删除角色', menuCode: 'roleManage' },
   { code: 'dict:edit', name: '编辑数据字典', menuCode: 'dataField' },
   { code: 'settings:edit', name: '编辑大赛设置', menuCode: 'systemSettings' },
+  { code: 'retention:run', name: '预演/执行数据保留', menuCode: 'dataRetention' },
+  { code: 'data-request:decide', name: '处理个人数据申请', menuCode: 'dataRequests' },
   { code: 'file:read', name: '查看参赛附件', menuCode: 'qualification' },
   // Personal information in full (docs/rules/admin.md, "Personal information"): reveal one record's phones, e-mails and
   // credit codes (each reveal recorded) and export them unmasked. Not tied to a page: it hangs on

@@ -38,7 +38,7 @@ export type NewsCategory = (typeof NEWS_CATEGORIES)[number];
 export const NEWS_STATUSES = ['DRAFT', 'PUBLISHED', 'OFFLINE'] as const;
 export type NewsStatus = (typeof NEWS_STATUSES)[number];
 
-export const ATTACHMENT_ORIGINS = ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] as const;
+export const ATTACHMENT_ORIGINS = ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER', 'CERT'] as const;
 export type AttachmentOrigin = (typeof ATTACHMENT_ORIGINS)[number];
 
 export const LOCALES = ['zh-cn', 'en'] as const;

@@ -24,3 +24,5 @@ export * from './results/api.js';
 export * from './results/appeal-workflow.js';
 export * from './results/result-workflow.js';
 export * from './live-final/index.js';
+export * from './certificates/index.js';
+export * from './retention/index.js';

@@ -13,6 +13,8 @@ import { NEWS_MSG } from './content/news-messages.js';
 import { SCORE_LOG_MSG } from './results/score-log-messages.js';
 import { RESULTS_MSG } from './results/messages.js';
 import { LIVE_MSG } from './live-final/messages.js';
+import { CERTIFICATE_MSG } from './certificates/messages.js';
+import { RETENTION_MSG } from './retention/messages.js';
 
 /** User-visible texts that the spec fixes word for word. Shared so server and web never drift. */
 export const MSG = {
@@ -131,6 +133,8 @@ export function isUserMessage(message: string): boolean {
     ...Object.values(SCORE_LOG_MSG),
     ...Object.values(RESULTS_MSG),
     ...Object.values(LIVE_MSG),
+    ...Object.values(CERTIFICATE_MSG),
+    ...Object.values(RETENTION_MSG),
   ]);
   return userMessages.has(message);
 }

@@ -27,3 +27,5 @@ export * from './schema/lib.js';
 export * from './schema/score-log.js';
 export * from './schema/results.js';
 export * from './schema/live-final.js';
+export * from './schema/certificates.js';
+export * from './schema/retention.js';

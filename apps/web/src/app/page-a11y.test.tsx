@@ -8,7 +8,7 @@ import { renderRoute } from '../test/render-route';
 import { siteRoutes } from '../areas/site/routes';
 import { participantRoutes } from '../areas/participant/routes';
 import { prelimBrief, prelimFixture, teamBrief, teamFixture, DICT } from '../areas/participant/team/contest-fixtures';
-import { expert } from '../components/admin-kit/staff-fixtures';
+import { expert, expertConsoleAnswer } from '../components/admin-kit/staff-fixtures';
 import { MAIN_CONTENT_ID } from '../components/a11y/SkipLink';
 import { contestWithPhases } from '../test/contest-public';
 
@@ -144,7 +144,7 @@ describe('skip link and route focus', { timeout: 30_000 }, () => {
 
   it('puts the console menu in a named navigation region, the page in the one main', async () => {
     localStorage.setItem('ExpertToken', 'expert-token');
-    vi.spyOn(api, 'get').mockResolvedValue(ok(expert()));
+    vi.spyOn(api, 'get').mockImplementation(expertConsoleAnswer(expert(), ok));
     renderRoute('/expert/index');
     const menu = await screen.findByTestId('console-menu', {}, { timeout: 15_000 });
     const nav = screen.getByRole('navigation', { name: '主菜单' });

@@ -1,5 +1,5 @@
 import { Button, Dropdown, Spin, type MenuProps } from 'antd';
-import { DownOutlined, LockOutlined, LogoutOutlined, UserOutlined, IdcardOutlined } from '@ant-design/icons';
+import { DownOutlined, LockOutlined, LogoutOutlined, UserOutlined, IdcardOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAccountActions, type AccountAction } from './account';
 
@@ -18,6 +18,7 @@ export function AccountMenu({ name }: { name: string }) {
   const run = useAccountActions();
   const items: MenuProps['items'] = [
     { key: 'centre', icon: <IdcardOutlined />, label: t('auth.account.center') },
+    { key: 'myData', icon: <SafetyOutlined />, label: t('auth.account.myData') },
     { key: 'changePassword', icon: <LockOutlined />, label: t('auth.account.changePassword') },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: t('auth.account.logout'), danger: true },

@@ -9,6 +9,8 @@ import { useToken } from '../lib/session-store';
 
 export const PERSONAL_CENTRE_PATH = '/my-sign';
 export const CHANGE_PASSWORD_PATH = '/alert-password';
+/** 个人数据: export and deletion of one's own data (docs/retention.md). */
+export const MY_DATA_PATH = '/my-data';
 
 export type ParticipantAccountState =
   | { status: 'anonymous' }
@@ -26,7 +28,7 @@ export function useParticipantAccount(): ParticipantAccountState {
   return { status: 'loading' };
 }
 
-export type AccountAction = 'centre' | 'changePassword' | 'logout';
+export type AccountAction = 'centre' | 'myData' | 'changePassword' | 'logout';
 
 /** The three entries of the personal-centre menu, for the dropdown and the mobile drawer alike. */
 export function useAccountActions(): (action: AccountAction) => void {
@@ -36,6 +38,9 @@ export function useAccountActions(): (action: AccountAction) => void {
       switch (action) {
         case 'centre':
           void navigate(PERSONAL_CENTRE_PATH);
+          return;
+        case 'myData':
+          void navigate(MY_DATA_PATH);
           return;
         case 'changePassword':
           // A new tab, per spec; the token in localStorage signs that tab in too.

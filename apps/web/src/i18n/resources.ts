@@ -15,6 +15,8 @@ import zhScoreLog from './locales/zh-cn/scoreLog.json';
 import zhResults from './locales/zh-cn/results.json';
 import zhLiveAdmin from './locales/zh-cn/liveAdmin.json';
 import zhLive from './locales/zh-cn/live.json';
+import zhCertificates from './locales/zh-cn/certificates.json';
+import zhRetention from './locales/zh-cn/retention.json';
 import enCommon from './locales/en/common.json';
 import enSite from './locales/en/site.json';
 import enParticipant from './locales/en/participant.json';
@@ -31,6 +33,8 @@ import enScoreLog from './locales/en/scoreLog.json';
 import enResults from './locales/en/results.json';
 import enLiveAdmin from './locales/en/liveAdmin.json';
 import enLive from './locales/en/live.json';
+import enCertificates from './locales/en/certificates.json';
+import enRetention from './locales/en/retention.json';
 
 /** Chinese is the source language: its files define the keys every locale must provide. */
 export const zhCnResources = {
@@ -50,6 +54,8 @@ export const zhCnResources = {
   results: zhResults,
   liveAdmin: zhLiveAdmin,
   live: zhLive,
+  certificates: zhCertificates,
+  retention: zhRetention,
 };
 
 export type AppResources = typeof zhCnResources;
@@ -72,6 +78,8 @@ const enResources: AppResources = {
   results: enResults,
   liveAdmin: enLiveAdmin,
   live: enLive,
+  certificates: enCertificates,
+  retention: enRetention,
 };
 
 export const resources: Record<Locale, AppResources> = {

@@ -9,6 +9,7 @@ import type { FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   AUTH_MSG,
+  MSG,
   VALIDATION_MSG,
   emailSchema,
   loginUsernameSchema,
@@ -36,6 +37,8 @@ const VALIDATION_KEY_OF = new Map<string, ValidationKey>(
 const AUTH_KEY_OF = new Map<string, AuthKey>(
   (Object.entries(AUTH_MSG) as [AuthKey, string][]).map(([key, text]) => [text, key]),
 );
+/** The registration's success text (MSG, not AUTH_MSG), which the form echoes from the server. */
+const SUCCESS_KEY_OF = new Map<string, 'registerSuccess'>([[MSG.registerSuccess, 'registerSuccess']]);
 
 /** Translates a shared (Chinese) message; unknown texts, e.g. from the server, pass as they are. */
 export function useTranslateMessage(): TranslateMessage {
@@ -46,6 +49,8 @@ export function useTranslateMessage(): TranslateMessage {
       if (validationKey) return t(`validation.${validationKey}`);
       const authKey = AUTH_KEY_OF.get(message);
       if (authKey) return t(`authMsg.${authKey}`);
+      const successKey = SUCCESS_KEY_OF.get(message);
+      if (successKey) return t(`successMsg.${successKey}`);
       return message;
     },
     [t],

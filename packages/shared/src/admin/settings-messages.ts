@@ -50,4 +50,7 @@ export const SETTINGS_MSG = {
   appealDaysInvalid: '申诉期应为 1-30 之间的整数（天）',
   appealExceedsPublicity: '申诉期不能超过公示期',
   loginPerIpInvalid: `同一网络地址每分钟登录次数上限应为 ${LOGIN_PER_IP_MIN}-${LOGIN_PER_IP_MAX} 之间的整数`,
+  // Retention periods (docs/retention.md).
+  retentionDaysInvalid: '保留期限应为 0-3650 之间的整数（天）',
+  retentionLogDaysTooShort: '登录记录与操作记录至少保留 180 天',
 } as const;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CONTEST_NAME_DEFAULT, CONTEST_NAME_EN_DEFAULT } from '../constants.js';
 import { CONTEST_SETTING_KEYS, PHASE_KEYS, PHASES_WHEN_UNSET, normalisePhases, type PhaseKey, type PhaseWindow } from '../contest/phases.js';
 import { PRELIM_FILE_MAX_BYTES, type PrelimFileKind } from '../contest/prelim.js';
+import { RETENTION_DAYS_DEFAULT, RETENTION_DAYS_MAX, RETENTION_KINDS, RETENTION_LOG_DAYS_MIN, type RetentionKind } from '../retention/retention.js';
 import {
   LOGIN_PER_IP_MAX,
   LOGIN_PER_IP_MIN,
@@ -85,6 +86,11 @@ export interface ContestSettings {
    * accounts. Each login name has its own fixed limit besides (LOGIN_PER_ACCOUNT_PER_MINUTE).
    */
   security: { loginPerIpPerMinute: number };
+  /**
+   * Days after the contest's end each kind of personal data is kept (docs/retention.md). Optional in a
+   * save: a client that predates it leaves it as stored.
+   */
+  retention?: { days: Record<RetentionKind, number> };
 }
 
 /** Login attempts a minute for one login name (per realm), from any address: not a setting. */
@@ -113,6 +119,7 @@ export const SETTINGS_DEFAULTS: ContestSettings = {
   publicity: { days: 5 },
   appeal: { windowDays: 5 },
   security: { loginPerIpPerMinute: LOGIN_PER_IP_PER_MINUTE_DEFAULT },
+  retention: { days: { ...RETENTION_DAYS_DEFAULT } },
 };
 
 /** Storage keys, one per setting (the first five are read by the contest and identity modules as they are). */
@@ -134,6 +141,7 @@ export const SETTINGS_KEYS = {
   publicityDays: 'publicity.days',
   appealWindowDays: 'appeal.windowDays',
   loginPerIpPerMinute: 'security.loginPerIpPerMinute',
+  retentionDays: 'retention.days',
 } as const;
 export type SettingKey = (typeof SETTINGS_KEYS)[keyof typeof SETTINGS_KEYS];
 export const SETTING_KEY_LIST: readonly SettingKey[] = Object.values(SETTINGS_KEYS);
@@ -157,6 +165,7 @@ export const SETTING_KEY_LABELS: Record<SettingKey, string> = {
   'publicity.days': '公示期（天）',
   'appeal.windowDays': '申诉期（天）',
   'security.loginPerIpPerMinute': '同一网络地址每分钟登录次数上限',
+  'retention.days': '个人数据保留期限',
 };
 
 /** The stored value of every key, as the server writes them. */
@@ -179,6 +188,7 @@ export function settingsToStored(s: ContestSettings): Record<SettingKey, unknown
     'publicity.days': s.publicity.days,
     'appeal.windowDays': s.appeal.windowDays,
     'security.loginPerIpPerMinute': s.security.loginPerIpPerMinute,
+    'retention.days': s.retention?.days ?? { ...RETENTION_DAYS_DEFAULT },
   };
 }
 
@@ -279,6 +289,12 @@ const expertDownloadSchema = z.enum(EXPERT_DOWNLOAD_MODES, { error: M.expertDown
 const publicityDaysSchema = intIn(1, 30, M.publicityDaysInvalid);
 const appealDaysSchema = intIn(1, 30, M.appealDaysInvalid);
 const loginPerIpSchema = intIn(LOGIN_PER_IP_MIN, LOGIN_PER_IP_MAX, M.loginPerIpInvalid);
+const retentionDaySchema = intIn(0, RETENTION_DAYS_MAX, M.retentionDaysInvalid);
+const logDaySchema = intIn(0, RETENTION_DAYS_MAX, M.retentionDaysInvalid).min(RETENTION_LOG_DAYS_MIN, M.retentionLogDaysTooShort);
+const retentionDaysSchema = z.object(
+  Object.fromEntries(RETENTION_KINDS.map((k) => [k, k === 'LOGIN_RECORDS' || k === 'OPERATION_RECORDS' ? logDaySchema : retentionDaySchema])) as Record<RetentionKind, typeof retentionDaySchema>,
+  { error: M.retentionDaysInvalid },
+);
 const group = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { error: M.settingsInvalid });
 
 export const contestSettingsSchema = z
@@ -304,6 +320,7 @@ export const contestSettingsSchema = z
       publicity: group({ days: publicityDaysSchema }),
       appeal: group({ windowDays: appealDaysSchema }),
       security: group({ loginPerIpPerMinute: loginPerIpSchema }),
+      retention: group({ days: retentionDaysSchema }).optional(),
     },
     { error: M.settingsInvalid },
   )
@@ -342,6 +359,14 @@ function readRule(value: unknown, fallback: ScoringRule): ScoringRule {
 function readProjectCaps(value: unknown): Record<ReviewRound, number | null> {
   const raw = objectOr(value);
   return { PRELIMINARY: pick(projectCapSchema, raw.PRELIMINARY, null), FINAL: pick(projectCapSchema, raw.FINAL, null) };
+}
+
+/** Each kind's period read on its own: a malformed one takes its default. */
+function readRetentionDays(value: unknown): Record<RetentionKind, number> {
+  const raw = objectOr(value);
+  return Object.fromEntries(
+    RETENTION_KINDS.map((k) => [k, pick(k === 'LOGIN_RECORDS' || k === 'OPERATION_RECORDS' ? logDaySchema : retentionDaySchema, raw[k], RETENTION_DAYS_DEFAULT[k])]),
+  ) as Record<RetentionKind, number>;
 }
 
 /** The per-address login ceiling from its stored value (the login routes read only this key). */
@@ -386,5 +411,6 @@ export function readSettings(stored: Record<string, unknown>): ContestSettings {
     // Never longer than the 公示 period, whatever is stored.
     appeal: { windowDays: Math.min(pick(appealDaysSchema, stored[SETTINGS_KEYS.appealWindowDays], Math.min(d.appeal.windowDays, publicityDays)), publicityDays) },
     security: { loginPerIpPerMinute: loginPerIpPerMinuteOf(stored[SETTINGS_KEYS.loginPerIpPerMinute]) },
+    retention: { days: readRetentionDays(stored[SETTINGS_KEYS.retentionDays]) },
   };
 }

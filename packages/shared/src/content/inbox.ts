@@ -24,6 +24,12 @@ export interface InboxMessage {
    * notices), which read as stored (docs/decisions.md, "English").
    */
   en: { title: string; body: string } | null;
+  /**
+   * The event of an event notice (a TEMPLATE_EVENTS code); null for bulk sends and for notices
+   * stored before messages kept their event: only those fall back to the web's recognition of
+   * the default Chinese (an event notice whose template's English is empty reads as sent).
+   */
+  event: string | null;
   /** SYSTEM: automatic notice (audit outcome); ADMIN: sent from the console. */
   kind: 'SYSTEM' | 'ADMIN';
   read: boolean;

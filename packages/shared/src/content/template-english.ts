@@ -126,9 +126,34 @@ export const TEMPLATE_EVENTS_EN: Record<TemplateEventCode, EnglishTemplateTexts>
     body: 'Expert {name} abstained from the {round} review of project "{projectName}". Reason: {reason}. The project needs another scorer: see the suggestions in review monitoring.',
     smsText: '',
   },
+  CERTIFICATES_READY: {
+    subject: '{round} certificates issued',
+    body: 'The {round} certificates of your team "{teamName}" (project "{projectName}") have been issued. Sign in to the contest website and open "My certificates" to view and download them. The serial number and QR code on each certificate can be verified on the website.',
+    smsText: '',
+  },
   SCORE_LOG_MISMATCH: {
     subject: 'Score log check found a problem',
     body: 'The daily score log check found a problem: {reason}. Please sign in to the console and check again on the "Score log" page.',
+    smsText: '',
+  },
+  DATA_EXPORT_READY: {
+    subject: 'Your personal data export is ready',
+    body: 'The export of your personal data is ready. Please sign in to the contest website within 7 days and download it from the "My data" page.',
+    smsText: '',
+  },
+  DATA_DELETE_APPROVED: {
+    subject: 'Your deletion request was approved',
+    body: 'Your request to delete your personal information was approved: your account and personal information will be deleted (anonymised); the contest results are kept. Reply: {reason}',
+    smsText: `${SIGN_EN}Your request to delete your personal information was approved; your account and personal information will be deleted.`,
+  },
+  DATA_DELETE_WAITING: {
+    subject: 'Your deletion request was approved and will be carried out later',
+    body: 'Your request to delete your personal information was approved. {status}, so the deletion will be carried out automatically once that is over. Reply: {reason}',
+    smsText: '',
+  },
+  DATA_DELETE_REJECTED: {
+    subject: 'Your deletion request was not approved',
+    body: 'Your request to delete your personal information was not approved. Reply: {reason}',
     smsText: '',
   },
 };
@@ -139,6 +164,11 @@ export const TEMPLATE_EVENTS_EN: Record<TemplateEventCode, EnglishTemplateTexts>
  * comments and award levels an administrator named otherwise stay as written.
  */
 const VALUE_EN: Readonly<Record<string, string>> = {
+  // DATA_REQUEST_WAIT_TEXT (docs/retention.md): why an approved deletion waits.
+  您的报名或初赛材料仍在审核中: 'Your sign-up or preliminary materials are still being audited',
+  您的项目仍在评审中: 'Your project is still under review',
+  您的项目结果仍在公示期内: 'The result of your project is still in its public notice period',
+  您的申诉尚未处理完毕: 'Your appeal has not been settled yet',
   // ROUND_NAMES
   初赛: 'Preliminary Round',
   决赛: 'Final Round',

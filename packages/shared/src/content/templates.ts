@@ -335,6 +335,20 @@ export const TEMPLATE_EVENTS = {
       smsText: '',
     },
   },
+  // A round's certificates are ready (docs/certificates.md): the owners of the teams a run gave a new document.
+  CERTIFICATES_READY: {
+    name: '证书已颁发',
+    audience: 'PARTICIPANT',
+    variables: ['teamName', 'projectName', 'round'],
+    smsKey: 'CERTIFICATES_READY',
+    smsParams: ['round'],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '{round}证书已颁发',
+      body: '您的团队「{teamName}」（项目「{projectName}」）的{round}证书已颁发，请登录大赛官网，在「我的证书」中查看和下载。证书上的编号和二维码可在官网验证真伪。',
+      smsText: '',
+    },
+  },
   // The daily score-log verification found a difference (docs/security.md): every super admin.
   SCORE_LOG_MISMATCH: {
     name: '评分存证校验异常',
@@ -346,6 +360,59 @@ export const TEMPLATE_EVENTS = {
       channels: ['INSITE', 'EMAIL'],
       subject: '评分存证校验发现异常',
       body: '每日评分存证校验发现异常：{reason}。请登录管理后台，在「评分存证」页面重新校验并核查。',
+      smsText: '',
+    },
+  },
+  // Personal data requests (docs/retention.md): the participant's export is ready; their deletion request decided.
+  DATA_EXPORT_READY: {
+    name: '个人数据导出已生成',
+    audience: 'PARTICIPANT',
+    variables: [],
+    smsKey: 'DATA_EXPORT_READY',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '您的个人数据导出已生成',
+      body: '您申请导出的个人数据已生成，请在 7 天内登录大赛官网，在“个人数据”页面下载。',
+      smsText: '',
+    },
+  },
+  DATA_DELETE_APPROVED: {
+    name: '个人信息删除申请已批准',
+    audience: 'PARTICIPANT',
+    variables: ['reason'],
+    smsKey: 'DATA_DELETE_APPROVED',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'SMS', 'EMAIL'],
+      subject: '个人信息删除申请已批准',
+      body: '您的个人信息删除申请已批准，您的账号及个人信息将被删除（匿名化），比赛结果保留。答复意见：{reason}',
+      smsText: `${SIGN}您的个人信息删除申请已批准，账号及个人信息将被删除。`,
+    },
+  },
+  DATA_DELETE_WAITING: {
+    name: '个人信息删除待流程结束',
+    audience: 'PARTICIPANT',
+    variables: ['status', 'reason'],
+    smsKey: 'DATA_DELETE_WAITING',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '个人信息删除申请已批准，待流程结束后执行',
+      body: '您的个人信息删除申请已批准。由于{status}，删除将在相关流程结束后自动执行。答复意见：{reason}',
+      smsText: '',
+    },
+  },
+  DATA_DELETE_REJECTED: {
+    name: '个人信息删除申请被驳回',
+    audience: 'PARTICIPANT',
+    variables: ['reason'],
+    smsKey: 'DATA_DELETE_REJECTED',
+    smsParams: [],
+    defaults: {
+      channels: ['INSITE', 'EMAIL'],
+      subject: '个人信息删除申请未获批准',
+      body: '您的个人信息删除申请未获批准。答复意见：{reason}',
       smsText: '',
     },
   },

@@ -70,6 +70,8 @@ export const UPLOAD_RULES: Record<AttachmentOrigin, UploadRule> = {
   NEWS: { extensions: [...IMAGES, 'pdf', ...OFFICE, 'zip'], maxBytes: 20 * MB, uploader: 'ADMIN', button: 'news:edit', isPublic: true },
   // Templates, guides and data documents.
   DOC: { extensions: ['pdf', ...OFFICE, 'zip', 'rar', '7z', 'jpg', 'jpeg', 'png'], maxBytes: 200 * MB, uploader: 'ADMIN', button: 'doc:edit', isPublic: false },
+  // Backgrounds of certificate templates (docs/certificates.md): drawn under the fields of every PDF.
+  CERT: { extensions: ['png', 'jpg', 'jpeg'], maxBytes: 10 * MB, uploader: 'ADMIN', button: 'certificate:manage', isPublic: false },
 };
 
 /** `/attachment/upload/public` takes one request; anything larger goes in pieces. */

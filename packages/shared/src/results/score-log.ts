@@ -21,7 +21,7 @@ export { SCORE_LOG_MSG } from './score-log-messages.js';
 import { SCORE_LOG_MSG } from './score-log-messages.js';
 
 /** What an entry records. PUBLICATION and APPEAL_DECIDED come from the results module. */
-export const SCORE_LOG_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'SCORE_ABSTAINED', 'REREVIEW', 'PROMOTION', 'PUBLICATION', 'APPEAL_DECIDED'] as const;
+export const SCORE_LOG_KINDS = ['SCORE_SUBMITTED', 'SCORE_RETURNED', 'SCORE_ABSTAINED', 'REREVIEW', 'PROMOTION', 'PUBLICATION', 'APPEAL_DECIDED', 'CERTIFICATES_ISSUED'] as const;
 export type ScoreLogKind = (typeof SCORE_LOG_KINDS)[number];
 
 export const SCORE_LOG_KIND_NAMES: Record<ScoreLogKind, string> = {
@@ -32,6 +32,8 @@ export const SCORE_LOG_KIND_NAMES: Record<ScoreLogKind, string> = {
   PROMOTION: '晋级决赛',
   PUBLICATION: '结果发布',
   APPEAL_DECIDED: '申诉处理',
+  // A run of certificate issuing that issued, superseded or revoked documents (docs/certificates.md).
+  CERTIFICATES_ISSUED: '证书颁发',
 };
 
 /** Why verification stopped trusting the chain at an entry. */

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { optionalQuery, uuidSchema, type IsoDateTime } from '../admin/common.js';
 import type { ReviewRound, ScoringRule } from '../admin/settings.js';
-import type { CalibrationFlag, RuleRanks } from './calibration.js';
-import { BOOTSTRAP_ROUNDS } from './cut-confidence.js';
+import type { ExpertCalibration, RuleRanks } from './calibration.js';
+import { BOOTSTRAP_ROUNDS, type ProjectCutConfidence } from './cut-confidence.js';
 import { REVIEW_MSG as M } from './messages.js';
 
 /** Bounds of the bootstrap's number of draws: under 100 the shares are too coarse, above 10,000 nothing changes but the wait. */
@@ -23,20 +23,14 @@ const topN = (schema: z.ZodNumber) => schema.int(M.promoteNInvalid).min(1, M.pro
 // GET /admin/review/:r/calibration (scores menu); GET /admin/review/:r/calibration/export (score
 // export button); POST /admin/review/:r/calibration/note (remind button): an in-site note to one expert
 
-export interface CalibrationRow {
-  expertId: string;
+/**
+ * One expert's figures (calibration.ts, `abstained` counting the projects they abstained from in
+ * the round, docs/rules/review.md, "Abstaining") with who they are.
+ */
+export interface CalibrationRow extends ExpertCalibration {
   code: string;
   name: string;
   organization: string;
-  scored: number;
-  sharedProjects: number;
-  meanTotal: number | null;
-  leniency: number | null;
-  spread: number | null;
-  agreement: number | null;
-  flags: CalibrationFlag[];
-  /** Projects the expert abstained from in the round (docs/rules/review.md, "Abstaining"). */
-  abstained?: number;
 }
 
 export interface CalibrationView {
@@ -102,19 +96,13 @@ export type CutConfidenceBody = z.infer<typeof cutConfidenceSchema>;
 export const CUT_CONFIDENCE_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
 export type CutConfidenceStatus = (typeof CUT_CONFIDENCE_STATUSES)[number];
 
-export interface CutConfidenceProjectView {
-  /** The project (prelim_docs.id): what POST /admin/review/:r/projects/:id/rereview takes. */
-  projectId: string;
+/**
+ * One project's confidence (cut-confidence.ts) with its code and name; `projectId` is the
+ * prelim_docs id, what POST /admin/review/:r/projects/:id/rereview takes.
+ */
+export interface CutConfidenceProjectView extends ProjectCutConfidence {
   projectCode: string;
   projectName: string;
-  track: string | null;
-  count: number;
-  pOverall: number;
-  pTrack: number | null;
-  rankLow: number | null;
-  rankHigh: number | null;
-  onCutOverall: boolean;
-  onCutTrack: boolean;
 }
 
 export interface CutConfidenceRunView {

@@ -16,7 +16,7 @@ export const attachments = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     uniqueNo: text('unique_no').notNull(),
     ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'set null' }),
-    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER', 'CERT'] }).notNull(),
     originalName: text('original_name').notNull(),
     extension: text('extension').notNull(),
     /** The content type found by reading the file's first bytes, not the client's claim. */
@@ -49,7 +49,7 @@ export const directUploads = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER', 'CERT'] }).notNull(),
     name: text('name').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     chunks: integer('chunks').notNull(),
@@ -95,7 +95,7 @@ export const pieceUploads = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER'] }).notNull(),
+    origin: text('origin', { enum: ['TEAM', 'PRELIM', 'NEWS', 'DOC', 'FEEDBACK', 'OTHER', 'CERT'] }).notNull(),
     name: text('name').notNull(),
     chunks: integer('chunks').notNull(),
     /** Server-made storage key prefix the pieces' bytes live under in an S3 store. */

@@ -105,4 +105,34 @@ describe('the account language', () => {
     expect((await putLocale({ locale: 'en' }, expert.headers)).statusCode).toBe(200);
     expect(await localeOf(expert.username)).toBe('en');
   });
+
+  it("one account cannot set another's: whatever the body names, the session's own account is the one written", async () => {
+    const a = await signIn(t, { realm: 'USER' });
+    const b = await signIn(t, { realm: 'USER' });
+    const naming = { accountId: b.accountId, id: b.accountId, username: b.username };
+    const res = await putLocale({ locale: 'en', ...naming }, a.headers);
+    expect(res.statusCode).toBe(200);
+    expect(await localeOf(a.username)).toBe('en');
+    expect(await localeOf(b.username)).toBe('zh-CN');
+
+    // Nor a console session, even a super admin's: the language is the account holder's own choice.
+    const admin = await signIn(t, { realm: 'ADMIN', roleCode: 'SUPER_ADMIN' });
+    expect((await putLocale({ locale: 'en', ...naming }, admin.headers)).statusCode).toBe(200);
+    expect(await localeOf(admin.username)).toBe('en');
+    expect(await localeOf(b.username)).toBe('zh-CN');
+  });
+
+  it('the stored language is one of the two: en-US, zh and the like are 400, whichever sign-in route they come with', async () => {
+    const user = await signIn(t, { realm: 'USER' });
+    for (const locale of ['en-US', 'zh', 'zh-cn', ' en']) {
+      const bad = await putLocale({ locale }, user.headers);
+      expect(bad.statusCode, locale).toBe(400);
+      expect(bad.json().message, locale).toBe(V.localeInvalid);
+    }
+    const { u } = await register();
+    const login = await post('/api/login', { username: u.username, password: u.password, imageKey: passCaptcha(), locale: 'fr' });
+    expect(login.statusCode).toBe(400);
+    expect(await localeOf(u.username)).toBe('zh-CN');
+    expect(await localeOf(user.username)).toBe('zh-CN');
+  });
 });

@@ -421,7 +421,7 @@ describe('admin and expert consoles', () => {
     expect(data.roles.map((r: { code: string }) => r.code)).toEqual(['SUPER_ADMIN']);
     expect(data.menus.map((m: { code: string }) => m.code)).toContain('system');
     const system = data.menus.find((m: { code: string }) => m.code === 'system');
-    expect(system.children.map((m: { code: string }) => m.code)).toEqual(['systemManage', 'roleManage', 'dataField', 'systemSettings']);
+    expect(system.children.map((m: { code: string }) => m.code)).toEqual(['systemManage', 'roleManage', 'dataField', 'systemSettings', 'dataRetention', 'dataRequests']);
     expect(data.buttons).toContain('qualification:audit');
   });
 

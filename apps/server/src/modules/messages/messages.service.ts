@@ -41,6 +41,7 @@ function toMessage(row: InboxRow, templates: Map<TemplateEventCode, TemplateText
     // deliverMessage's callers store plain text or sanitised HTML; cleaned again on the way out.
     body: sanitizeHtml(row.body),
     en: englishOf(row, templates),
+    event: row.eventCode,
     kind: row.kind,
     read: row.readAt !== null,
     readAt: row.readAt?.toISOString() ?? null,

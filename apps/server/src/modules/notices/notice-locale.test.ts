@@ -103,7 +103,7 @@ describe('sign-up approved in the recipient language', () => {
     expect(await outbox(en.user.accountId, 'EMAIL')).toEqual([{ text: enBody, subject: 'Sign-up approved', params: [], templateKey: 'TEAM_APPROVED' }]);
     expect((await mailsTo(en.email, 1)).map((m) => [m.subject, m.text.trim()])).toEqual([['Sign-up approved', enBody]]);
     const [enItem] = await inbox(en.user);
-    expect(enItem).toMatchObject({ title: '报名审核通过', kind: 'SYSTEM', en: { title: 'Sign-up approved', body: enBody } });
+    expect(enItem).toMatchObject({ title: '报名审核通过', kind: 'SYSTEM', event: 'TEAM_APPROVED', en: { title: 'Sign-up approved', body: enBody } });
 
     const zhBody = `您的团队「${zh.teamName}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。`;
     expect(await outbox(zh.user.accountId, 'SMS')).toEqual([
@@ -112,6 +112,25 @@ describe('sign-up approved in the recipient language', () => {
     expect(await outbox(zh.user.accountId, 'EMAIL')).toEqual([{ text: zhBody, subject: '报名审核通过', params: [], templateKey: 'TEAM_APPROVED' }]);
     expect((await mailsTo(zh.email, 1)).map((m) => [m.subject, m.text.trim()])).toEqual([['报名审核通过', zhBody]]);
     expect((await inbox(zh.user))[0]).toMatchObject({ title: '报名审核通过', body: zhBody });
+  });
+});
+
+describe('switching the language', () => {
+  it('a Chinese participant who switches to English reads the earlier notice in English; later SMS and email come in English', async () => {
+    const p = await participant('zh-CN');
+    await approve(p.teamId);
+    expect((await outbox(p.user.accountId, 'SMS')).map((r) => r.text)).toEqual([`【智慧医保大赛】您的团队「${p.teamName}」报名审核结果：审核通过。`]);
+
+    await ok(api(t, 'PUT', '/api/user/locale', { headers: p.user.headers, body: { locale: 'en' } }));
+    // The stored notice keeps its Chinese and reads in English now (rendered when read).
+    expect((await inbox(p.user))[0]).toMatchObject({ title: '报名审核通过', en: { title: 'Sign-up approved' } });
+
+    await db().transaction((tx) => notifyEvent(tx, { code: 'FINAL_PROMOTED', accountIds: [p.user.accountId], vars: { projectName: '医保智审' } }));
+    expect((await outbox(p.user.accountId, 'SMS')).map((r) => r.text)).toEqual([
+      `【智慧医保大赛】您的团队「${p.teamName}」报名审核结果：审核通过。`,
+      `${SIGN_EN}Congratulations! Your project "医保智审" has been promoted to the final. Please sign in to the contest website for details.`,
+    ]);
+    expect((await outbox(p.user.accountId, 'EMAIL')).map((r) => r.subject)).toEqual(['报名审核通过', 'Promoted to the final']);
   });
 });
 
@@ -184,7 +203,8 @@ describe('the English of a template, as edited in 模板管理', () => {
       expect((await outbox(third.user.accountId, 'EMAIL')).map((r) => [r.subject, r.text])).toEqual([
         ['报名审核通过', `您的团队「${third.teamName}」报名审核已通过，请在初赛材料提交时间内提交初赛材料。`],
       ]);
-      expect((await inbox(third.user))[0]).toMatchObject({ title: '报名审核通过', en: null });
+      // With its event all the same: the web shows it as sent, not as the default it resembles.
+      expect((await inbox(third.user))[0]).toMatchObject({ title: '报名审核通过', en: null, event: 'TEAM_APPROVED' });
       expect(await template('TEAM_APPROVED')).toMatchObject({ subjectEn: '', bodyEn: '', smsTextEn: '' });
     } finally {
       await ok(api(t, 'DELETE', '/api/admin/templates/TEAM_APPROVED', { headers: admin.headers }));
@@ -215,6 +235,6 @@ describe('messages without an event', () => {
   it('a bulk or older message reads as stored, with no English', async () => {
     const reader = await participant('en');
     await db().transaction((tx) => deliverMessage(tx, { title: '系统维护通知', body: '今晚 22:00 维护', kind: 'ADMIN', accountIds: [reader.user.accountId] }));
-    expect(await inbox(reader.user)).toMatchObject([{ title: '系统维护通知', body: '今晚 22:00 维护', en: null }]);
+    expect(await inbox(reader.user)).toMatchObject([{ title: '系统维护通知', body: '今晚 22:00 维护', en: null, event: null }]);
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_EVENTS, TEMPLATE_EVENT_CODES, fillTemplate, type MessageTemplateItem, type PromotionPreview, type TemplateEventCode } from '@contest/shared';
-import { accounts, messageRecipients, messages, noticeOutbox, prelimDocs, promotions, scoreSheets, statusHistory, teams } from '../../db/schema.js';
+import { accounts, messageRecipients, messages, noticeOutbox, prelimDocs, promotions, scoreSheets, statusHistory, teams, resultEntries, resultVersions } from '../../db/schema.js';
 import { createSessionService } from '../auth/session.service.js';
 import { runDailyVerify } from '../score-log/daily-verify.js';
 import type { Reply } from '../../../test/admin-helpers.js';
@@ -380,6 +380,29 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
     },
   },
   {
+    code: 'CERTIFICATES_READY',
+    run: async () => {
+      // The preliminary result's current version (RESULT_REVISED's): each of its teams gets its promotion
+      // notice or participation certificate, and its owner is told (docs/certificates.md, "Issuing").
+      for (const kind of ['PROMOTION', 'PARTICIPATION'] as const) {
+        await ok(api(t, 'POST', '/api/admin/certificates/templates', { headers: admin.headers, body: { name: `通知流程${kind}`, kind, fields: [{ key: 'team', x: 0.1, y: 0.4, width: 0.8 }] } }));
+      }
+      const owners = (
+        await db()
+          .selectDistinct({ id: teams.ownerId })
+          .from(resultEntries)
+          .innerJoin(resultVersions, eq(resultVersions.id, resultEntries.versionId))
+          .innerJoin(teams, eq(teams.id, resultEntries.teamId))
+          .where(and(eq(resultVersions.round, 'PRELIMINARY'), eq(resultVersions.status, 'PUBLISHED')))
+      ).map((r) => r.id);
+      expect(owners.length).toBeGreaterThan(0);
+      await withEmail(owners);
+      await ok(api(t, 'POST', '/api/admin/certificates/prelim/issue', { headers: admin.headers, body: { kinds: ['PROMOTION', 'PARTICIPATION'] } }));
+      await t.app.deps.jobs.runDue();
+      return owners;
+    },
+  },
+  {
     code: 'SCORE_LOG_MISMATCH',
     run: async () => {
       // APPEAL_ACCEPTED's flow wrote a submitted sheet beside the log: the daily check names it to
@@ -388,6 +411,52 @@ const FLOWS: Array<{ code: TemplateEventCode; run: () => Promise<string[]> }> = 
       await withEmail(supers);
       expect(await runDailyVerify(db())).toEqual({ ok: false, notified: supers.length });
       return supers;
+    },
+  },
+  // Personal data requests (docs/retention.md).
+  {
+    code: 'DATA_EXPORT_READY',
+    run: async () => {
+      const user = await signIn(t, { realm: 'USER' });
+      await ok(api(t, 'POST', '/api/my-data/export', { headers: user.headers }));
+      await t.app.deps.jobs.runDue();
+      const mine = await ok(api<{ export: { status: string } }>(t, 'GET', '/api/my-data', { headers: user.headers }));
+      expect(mine.body.data.export.status).toBe('READY');
+      return [user.accountId];
+    },
+  },
+  {
+    code: 'DATA_DELETE_REJECTED',
+    run: async () => {
+      const user = await signIn(t, { realm: 'USER' });
+      const asked = await ok(api<{ id: string; version: number }>(t, 'POST', '/api/my-data/deletion', { headers: user.headers, body: { reason: '不再参赛' } }));
+      await ok(api(t, 'POST', `/api/admin/data-requests/${asked.body.data.id}/decide`, { headers: admin.headers, body: { decision: 'REJECT', reply: '比赛尚未结束', version: asked.body.data.version } }));
+      return [user.accountId];
+    },
+  },
+  {
+    code: 'DATA_DELETE_WAITING',
+    run: async () => {
+      // A sign-up waiting for its audit keeps the deletion waiting.
+      const { user } = await submittedTeam();
+      const asked = await ok(api<{ id: string; version: number }>(t, 'POST', '/api/my-data/deletion', { headers: user.headers, body: { reason: '不再参赛' } }));
+      const decided = await ok(
+        api<{ status: string; waitReason: string }>(t, 'POST', `/api/admin/data-requests/${asked.body.data.id}/decide`, {
+          headers: admin.headers,
+          body: { decision: 'APPROVE', reply: '同意', version: asked.body.data.version },
+        }),
+      );
+      expect(decided.body.data).toMatchObject({ status: 'WAITING', waitReason: 'SIGN_UP_OPEN' });
+      return [user.accountId];
+    },
+  },
+  {
+    code: 'DATA_DELETE_APPROVED',
+    run: async () => {
+      const user = await signIn(t, { realm: 'USER' });
+      const asked = await ok(api<{ id: string; version: number }>(t, 'POST', '/api/my-data/deletion', { headers: user.headers, body: { reason: '不再参赛' } }));
+      await ok(api(t, 'POST', `/api/admin/data-requests/${asked.body.data.id}/decide`, { headers: admin.headers, body: { decision: 'APPROVE', reply: '同意', version: asked.body.data.version } }));
+      return [user.accountId];
     },
   },
 ];

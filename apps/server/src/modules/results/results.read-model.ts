@@ -1,4 +1,4 @@
-import { resultEntries, resultVersions } from '../../db/schema/results.js';
+import { appeals, resultEntries, resultVersions } from '../../db/schema/results.js';
 import { readModel } from '../../db/read-model.js';
 
 /**
@@ -7,3 +7,5 @@ import { readModel } from '../../db/read-model.js';
  */
 export const resultVersionsView = readModel(resultVersions, 'result_versions_view');
 export const resultEntriesView = readModel(resultEntries, 'result_entries_view');
+/** Appeals, read-only: retention waits while a participant's appeal is open and exports it (docs/retention.md). */
+export const appealsView = readModel(appeals, 'appeals_view');

@@ -1,4 +1,4 @@
-import { promotions, reviewGroupExperts, reviewGroups } from '../../db/schema/review.js';
+import { promotions, reviewExtraExperts, reviewGroupExperts, reviewGroups } from '../../db/schema/review.js';
 import { readModel } from '../../db/read-model.js';
 
 /**
@@ -8,6 +8,8 @@ import { readModel } from '../../db/read-model.js';
 export const promotionsView = readModel(promotions, 'promotions_view');
 export const reviewGroupExpertsView = readModel(reviewGroupExperts, 'review_group_experts_view');
 export const reviewGroupsView = readModel(reviewGroups, 'review_groups_view');
+/** Experts added to one project's re-review (certificates: the experts of a round, docs/certificates.md). */
+export const reviewExtraExpertsView = readModel(reviewExtraExperts, 'review_extra_experts_view');
 export type PromotionsRow = typeof promotions.$inferSelect;
 export type ReviewGroupExpertsRow = typeof reviewGroupExperts.$inferSelect;
 export type ReviewGroupsRow = typeof reviewGroups.$inferSelect;

@@ -66,6 +66,8 @@ export function createSettingsService({ db, repo, now = () => new Date() }: { db
         const current = readSettings(await repo.readAll(tx));
         // A save without the per-expert cap (a client that predates it) keeps the stored one.
         input = { ...input, review: { ...input.review, maxProjectsPerExpert: input.review.maxProjectsPerExpert ?? current.review.maxProjectsPerExpert } };
+        // Likewise the retention periods (docs/retention.md).
+        input = { ...input, retention: input.retention ?? current.retention };
         await assertRulesEditable(tx, current, input);
         const before = settingsToStored(current);
         const after = settingsToStored(input);

@@ -34,6 +34,7 @@ export function GatewayDrawer({ open, onClose, links, hideUserInfo, account, onA
           {(
             [
               ['centre', 'auth.account.center'],
+              ['myData', 'auth.account.myData'],
               ['changePassword', 'auth.account.changePassword'],
               ['logout', 'auth.account.logout'],
             ] as const

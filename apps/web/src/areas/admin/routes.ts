@@ -124,6 +124,13 @@ const consoleRoutes: RouteObject[] = [
   page('scoreLog', 'admin:titles.scoreLog', withNamespaces(['scoreLog'], async () => ({
     Component: (await import('./score-log/ScoreLogPage')).ScoreLogPage,
   }))),
+  // 证书与函件 (docs/certificates.md): templates, then issuing and the issued documents.
+  page('certificateTemplate', 'admin:titles.certificateTemplate', withNamespaces(['certificates'], async () => ({
+    Component: (await import('./certificates/CertificateTemplatesPage')).CertificateTemplatesPage,
+  }))),
+  page('certificateManage', 'admin:titles.certificateManage', withNamespaces(['certificates'], async () => ({
+    Component: (await import('./certificates/CertificatesPage')).CertificatesPage,
+  }))),
 
   page('siteContentManagement', 'admin:titles.siteContentManagement', withNamespaces(['newsAdmin'], async () => ({
     Component: (await import('./news/NewsListPage')).NewsListPage,
@@ -165,6 +172,13 @@ const consoleRoutes: RouteObject[] = [
   page('systemSettings', 'admin:titles.systemSettings', async () => ({
     Component: (await import('./pages/ContestSettingsPage')).ContestSettingsPage,
   })),
+  // docs/retention.md: retention periods and runs; participants' personal data requests.
+  page('dataRetention', 'admin:titles.dataRetention', withNamespaces(['retention'], async () => ({
+    Component: (await import('./retention/RetentionPage')).RetentionPage,
+  }))),
+  page('dataRequests', 'admin:titles.dataRequests', withNamespaces(['retention'], async () => ({
+    Component: (await import('./retention/DataRequestsPage')).DataRequestsPage,
+  }))),
 
   redirectTo('account', 'accountManage'),
   page('accountManage', 'admin:titles.accountManage', async () => ({
@@ -229,6 +243,11 @@ const consoleRoutes: RouteObject[] = [
   // The decision panel picks re-review experts with the review pages' picker (review texts).
   detail('/admin/results/appeals/:id', 'appealManage', 'admin:titles.appealDetail', withNamespaces(['results', 'review'], async () => ({
     Component: (await import('./results/AppealDetailPage')).AppealDetailPage,
+  }))),
+
+  // A certificate template's editor; the id `new` opens an empty one (docs/certificates.md, "Templates").
+  detail(`${P.certificateTemplate}/:id`, 'certificateTemplate', 'admin:titles.certificateTemplateEdit', withNamespaces(['certificates'], async () => ({
+    Component: (await import('./certificates/TemplateEditorPage')).TemplateEditorPage,
   }))),
 
   // 现场答辩: a session's planning page, its printable running order and the chair's console.

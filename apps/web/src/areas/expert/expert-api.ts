@@ -3,6 +3,9 @@
  * @contest/shared; this file names paths and query keys, and tells the agreement refusal apart.
  */
 import type {
+  AbstainBody,
+  DeclaredOrgBody,
+  ExpertOrganisations,
   ExpertOverview,
   ExpertProjectDetail,
   ExpertProjectQuery,
@@ -10,6 +13,7 @@ import type {
   Page,
   RoundSlug,
   SheetBody,
+  SheetView,
 } from '@contest/shared';
 import { ApiError } from '../../api';
 import { api, dataOf } from '../../lib/api';
@@ -19,6 +23,8 @@ export const EXPERT_QUERY_KEYS = {
   overview: ['expert', 'review', 'overview'] as const,
   list: (slug: RoundSlug) => ['expert', 'review', slug, 'list'] as const,
   detail: (slug: RoundSlug, id: string) => ['expert', 'review', slug, 'detail', id] as const,
+  /** 申报回避单位: outside 'review', so that invalidating the review data does not read it again. */
+  organisations: ['expert', 'organisations'] as const,
 };
 
 /** Sheet writes report their refusals on the page (a STALE answer reloads instead): no second toast. */
@@ -43,6 +49,20 @@ export const saveSheet = (slug: RoundSlug, id: string, body: SheetBody) =>
 
 export const submitSheet = (slug: RoundSlug, id: string, body: SheetBody) =>
   dataOf(api.post<ExpertProjectDetail>(`/expert/review/${slug}/${encodeURIComponent(id)}/sheet/submit`, body, SILENT));
+
+/**
+ * 回避 (docs/rules/review.md, "Abstaining"): final. Answers the sheet (ABSTAINED, the reason in
+ * returnReason); the project is then no longer the expert's (its GET answers 404).
+ */
+export const abstainSheet = (slug: RoundSlug, id: string, body: AbstainBody) =>
+  dataOf(api.post<SheetView>(`/expert/review/${slug}/${encodeURIComponent(id)}/abstain`, body, SILENT));
+
+/** 申报回避单位 (docs/api-review.md, "Declared organisations"): the expert's own and declared organisations. */
+export const fetchOrganisations = () => dataOf(api.get<ExpertOrganisations>('/expert/organisations'));
+
+/** One more declared organisation (no removal: that goes through the admins). Answers the whole list. */
+export const declareOrganisation = (body: DeclaredOrgBody) =>
+  dataOf(api.post<ExpertOrganisations>('/expert/organisations', body, SILENT));
 
 /** Reasons of a refused write that mean the sheet moved on (window closed, submitted meanwhile): reload it. */
 export function isOutdatedRefusal(error: unknown): boolean {

@@ -157,6 +157,28 @@ describe('expert area', { timeout: 60_000 }, () => {
     await waitFor(() => expect(callsTo(get, `/messages/${ID(9)}`)).toHaveLength(1));
   });
 
+  it("home in English: event notices read in the server's English; a notice without one as sent", async () => {
+    const returned = {
+      id: ID(9),
+      title: '评分被退回',
+      body: '您对项目「甲」的初赛评分已被退回。',
+      en: { title: 'Score returned', body: 'Your Preliminary Round score for project "甲" has been returned.<br>Please score it again.' },
+      kind: 'SYSTEM',
+      read: false,
+      readAt: null,
+      createdAt: '2025-07-02T02:00:00.000Z',
+    };
+    const bulk = { ...returned, id: ID(10), title: '评审安排通知', body: '请按时完成评审', en: null, kind: 'ADMIN', read: true };
+    mockGet(expert, { '/expert/review/overview': OVERVIEW, '/messages': page([returned, bulk]), [`/messages/${ID(9)}`]: { ...returned, read: true } });
+    renderRoute('/expert/index', { search: '?lang=en' });
+    const notices = await screen.findByTestId('expert-notices', {}, SLOW);
+    const items = await within(notices).findAllByTestId('expert-notice', {}, SLOW);
+    expect(items.map((i) => i.querySelector('.ant-typography')!.textContent)).toEqual(['Score returned', '评审安排通知']);
+    fireEvent.click(within(items[0]!).getByRole('button', { name: 'View the notice "Score returned"' }));
+    expect((await screen.findByTestId('expert-notice-body', {}, SLOW)).innerHTML).toBe('Your Preliminary Round score for project "甲" has been returned.<br>Please score it again.');
+    expect(screen.queryByText('评分被退回')).toBeNull();
+  });
+
   it('agreement: accepted with the box ticked (PUT /user/agreement), then the home shows the rounds', async () => {
     let agreed = false;
     const get = mockGet(() => (agreed ? expert() : notAgreed()), { '/expert/review/overview': OVERVIEW });

@@ -21,6 +21,10 @@ export const EXPERT_PATHS = {
   reviewAdminDetail: '/expert/review-admin-detail',
   /** 现场答辩: the sessions the expert judges, and the phone page of one (docs/live-final.md, "Judges"). */
   live: '/expert/live',
+  /** 我的聘书与感谢信: the expert's letters (docs/certificates.md, "Web pages"). */
+  letters: '/expert/letters',
+  /** 申报回避单位: the organisations the expert declares for conflicts (docs/rules/review.md, "Conflicts of interest"). */
+  organisations: '/expert/organisations',
 } as const;
 
 export interface RoundPages {
@@ -99,6 +103,14 @@ export const expertRoutes: RouteObject[] = [
               })),
             },
             {
+              // Outside the agreement gate: letters are the expert's whatever they agreed to.
+              path: EXPERT_PATHS.letters,
+              handle: { title: 'expert:titles.letters', notInMenu: true, activeMenu: 'expertLetters' } satisfies ConsoleRouteHandle,
+              lazy: withNamespaces(['certificates'], async () => ({
+                Component: (await import('./letters/LettersPage')).LettersPage,
+              })),
+            },
+            {
               lazy: async () => ({
                 Component: (await import('./components/AgreementGate')).AgreementGate,
               }),
@@ -115,6 +127,13 @@ export const expertRoutes: RouteObject[] = [
                   handle: { title: 'expert:titles.reviewAdminManage', code: ROUND_PAGES.FINAL.menuCode } satisfies ConsoleRouteHandle,
                   lazy: async () => ({
                     Component: (await import('./pages/ReviewListPage')).FinalReviewListPage,
+                  }),
+                },
+                {
+                  path: EXPERT_PATHS.organisations,
+                  handle: { title: 'expert:titles.organisations', notInMenu: true, activeMenu: 'expertOrganisations' } satisfies ConsoleRouteHandle,
+                  lazy: async () => ({
+                    Component: (await import('./pages/OrganisationsPage')).OrganisationsPage,
                   }),
                 },
                 {

@@ -18,6 +18,8 @@ export const PARTICIPANT_PATHS = {
   module: '/module',
   /** The speed test; not in the left navigation (it has four fixed entries): linked from the materials form. */
   speedTest: '/user/speed-test',
+  /** 个人数据 (docs/retention.md): opened from the account menu, not the four-entry navigation. */
+  myData: '/my-data',
 } as const;
 
 /** Route names; a page's defaultMenu is the name of the menu entry it lights up. */
@@ -71,6 +73,7 @@ const menuMeta = (name: ParticipantRouteName): ParticipantRouteMeta =>
 const myMessagePage = async () => ({ Component: (await import('./pages/MyMessagePage')).MyMessagePage });
 const modulePage = async () => ({ Component: (await import('./pages/ModulePage')).ModulePage });
 const speedTestPage = async () => ({ Component: (await import('./speed-test/SpeedTestPage')).SpeedTestPage });
+const myDataPage = withNamespaces(['retention'], async () => ({ Component: (await import('./my-data/MyDataPage')).MyDataPage }));
 
 // The status redirects of the spec are static loaders (guardRoutes wraps them after the login
 // check); a loader returned by `lazy` would be ignored next to the guard's static one.
@@ -81,8 +84,9 @@ const mySignDetailPage = async () => ({ Component: (await import('./team/MyTeamD
 const materialPage = async () => ({
   Component: (await import('./prelim/MyPrelimPage')).MyPrelimPage,
 });
-// The detail shows the published results (docs/rules/results.md), whose texts are their own namespace.
-const materialDetailPage = withNamespaces(['results'], async () => ({
+// The detail shows the published results (docs/rules/results.md) and the team's certificates
+// (docs/certificates.md), whose texts are their own namespaces.
+const materialDetailPage = withNamespaces(['results', 'certificates'], async () => ({
   Component: (await import('./prelim/MyPrelimDetailPage')).MyPrelimDetailPage,
 }));
 
@@ -136,6 +140,12 @@ export const participantRoutes: RouteObject[] = [
           path: PARTICIPANT_PATHS.speedTest,
           handle: meta('participant:titles.speedTest', 'materialSubmission', 'materials', 'participant:titles.materialSubmission'),
           lazy: speedTestPage,
+        },
+        {
+          // The account's own data: lights up the personal centre's first entry.
+          path: PARTICIPANT_PATHS.myData,
+          handle: meta('participant:titles.myData', 'mySign', 'sign'),
+          lazy: myDataPage,
         },
       ],
       requireParticipantLogin,

@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import type { BreadcrumbHandle } from '../../components/Breadcrumb';
 import type { RouteHandle } from '../../lib/route-handle';
+import { withNamespaces } from '../../i18n';
 
 type SiteHandle = RouteHandle & BreadcrumbHandle;
 
@@ -16,6 +17,8 @@ export const SITE_PATHS = {
   materialsSubmit: '/materials-submit',
   forgetPassword: '/forget-password',
   alertPassword: '/alert-password',
+  /** Public verification of a certificate's serial (docs/certificates.md, "Verification"); the QR code opens /verify/{serial}. */
+  verify: '/verify',
 } as const;
 
 /** A news article's page. */
@@ -115,5 +118,15 @@ export const siteRoutes: RouteObject[] = [
     lazy: async () => ({
       Component: (await import('./pages/AlertPasswordPage')).AlertPasswordPage,
     }),
+  },
+  {
+    path: SITE_PATHS.verify,
+    handle: { title: 'site:titles.verify', noLogin: true, breadcrumb: ['site:titles.verify'] } satisfies SiteHandle,
+    lazy: withNamespaces(['certificates'], async () => ({ Component: (await import('./pages/VerifyPage')).VerifyFormPage })),
+  },
+  {
+    path: `${SITE_PATHS.verify}/:serial`,
+    handle: { title: 'site:titles.verify', noLogin: true, breadcrumb: ['site:titles.verify'] } satisfies SiteHandle,
+    lazy: withNamespaces(['certificates'], async () => ({ Component: (await import('./pages/VerifyPage')).VerifyPage })),
   },
 ];

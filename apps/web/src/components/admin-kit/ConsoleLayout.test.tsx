@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '../../lib/api';
 import { ok } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
-import { expert } from './staff-fixtures';
+import { expert, expertConsoleAnswer } from './staff-fixtures';
 import { svgOfDataUrl } from './watermark';
 
 describe('expert console', { timeout: 20_000 }, () => {
@@ -11,7 +11,7 @@ describe('expert console', { timeout: 20_000 }, () => {
 
   it('shares the console layout and carries the watermark of code and masked account', async () => {
     localStorage.setItem('ExpertToken', 'expert-token');
-    vi.spyOn(api, 'get').mockResolvedValue(ok(expert()));
+    vi.spyOn(api, 'get').mockImplementation(expertConsoleAnswer(expert(), ok));
     renderRoute('/expert/index');
     const menu = await screen.findByTestId('console-menu', {}, { timeout: 15_000 });
     expect(within(menu).getByText('初赛评审')).toBeTruthy();
@@ -29,7 +29,7 @@ describe('expert console', { timeout: 20_000 }, () => {
 
   it('shows an unknown expert path as a 404 inside the console, with a way back to its home', async () => {
     localStorage.setItem('ExpertToken', 'expert-token');
-    vi.spyOn(api, 'get').mockResolvedValue(ok(expert()));
+    vi.spyOn(api, 'get').mockImplementation(expertConsoleAnswer(expert(), ok));
     const { router } = renderRoute('/expert/no-such-page');
     const notFound = await screen.findByTestId('console-not-found', {}, { timeout: 15_000 });
     expect(screen.getByTestId('expert-console').contains(notFound)).toBe(true);

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ADMIN_MSG, RESULTS_MSG, REVIEW_MSG, SETTINGS_MSG } from '@contest/shared';
+import { ADMIN_MSG, CERTIFICATE_MSG, RESULTS_MSG, REVIEW_MSG, SETTINGS_MSG } from '@contest/shared';
 import { ApiError, isCancel, SessionReplacedError } from '../../api';
 import { i18n } from '../../i18n';
 
@@ -34,6 +34,7 @@ const SHARED_TABLES: readonly (readonly [Readonly<Record<string, string>>, strin
   [SETTINGS_MSG, 'admin:refusals.settings'],
   [REVIEW_MSG, 'admin:refusals.review'],
   [RESULTS_MSG, 'results:msg'],
+  [CERTIFICATE_MSG, 'certificates:msg'],
   [ADMIN_SUCCESS, 'admin:refusals.admin'],
 ];
 const SHARED_KEY_OF = new Map<string, string>();

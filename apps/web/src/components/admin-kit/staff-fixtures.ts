@@ -56,3 +56,15 @@ export function expert(overrides: Partial<StaffInfo> = {}): StaffInfo {
     ...overrides,
   };
 }
+
+/** Lists the expert console reads on every page (its menu entries added in the browser, the home's cards): empty. */
+const EXPERT_CONSOLE_LISTS = ['/expert/live/sessions', '/expert/certificates/mine'];
+
+/** An `api.get` answer for expert-console tests: the account for its calls, empty lists for the console's own lists and notices. */
+export function expertConsoleAnswer(info: StaffInfo, ok: <T>(data: T) => unknown) {
+  return async (url: string): Promise<never> => {
+    if (EXPERT_CONSOLE_LISTS.includes(url)) return ok([]) as never;
+    if (url === '/messages') return ok({ list: [], total: 0, page: 1, size: 5 }) as never;
+    return ok(info) as never;
+  };
+}

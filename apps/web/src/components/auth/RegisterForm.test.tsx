@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { AUTH_MSG, MSG, VALIDATION_MSG } from '@contest/shared';
 import { api } from '../../lib/api';
 import { closeAuthModal, getAuthModalState, openAuthModal } from '../../lib/auth-modal';
+import { changeLocale, i18n } from '../../i18n';
 import { ok, refused } from '../../test/api-mocks';
 import { renderRoute } from '../../test/render-route';
 
@@ -122,6 +123,34 @@ describe('RegisterForm', () => {
     await screen.findByTestId('login-form');
     expect(getAuthModalState()).toEqual({ open: true, type: 'login' });
     expect((screen.getByPlaceholderText('请输入用户名') as HTMLInputElement).value).toBe('newuser1');
+  });
+
+  it('in English sends the page language and acknowledges the server\'s 注册成功 by its message key', async () => {
+    const post = vi.spyOn(api, 'post').mockResolvedValue(ok(null, MSG.registerSuccess));
+    try {
+      renderRoute('/', { search: '?lang=en' });
+      await screen.findByTestId('home-title');
+      act(() => openAuthModal('register'));
+      const form = await screen.findByTestId('register-form');
+      const ph = (key: string) => String(i18n.t(`auth.placeholders.${key}` as never));
+      type(ph('registerUsername'), 'newuser1');
+      type(ph('newPassword'), 'Passw0rd!');
+      type(ph('confirmPassword'), 'Passw0rd!');
+      fireEvent.click(screen.getByTestId('register-next'));
+      await waitFor(() => expect(form.dataset.step).toBe('1'));
+      type(ph('email'), 'new@example.com');
+      type(ph('phone'), '13900000001');
+      type(ph('smsCode'), '123456');
+      fireEvent.click(screen.getByTestId('register-agreement'));
+      fireEvent.click(screen.getByTestId('register-submit'));
+
+      expect(await screen.findByText('Registered')).toBeTruthy();
+      expect(screen.queryByText(MSG.registerSuccess)).toBeNull();
+      expect(post).toHaveBeenCalledWith('/login/register', expect.objectContaining({ username: 'newuser1', locale: 'en' }), { silent: true });
+    } finally {
+      localStorage.removeItem('lang');
+      changeLocale('zh-cn');
+    }
   });
 
   it('sends a taken username back to the account step, under the username', async () => {

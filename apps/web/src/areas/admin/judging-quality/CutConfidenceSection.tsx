@@ -22,6 +22,7 @@ import { RereviewDialog } from '../review/RereviewDialog';
 import { TRACK_DICT, slugOf } from '../review/round';
 import { QUALITY_QUERY_KEYS, fetchCutConfidence, startCutConfidence } from './judging-quality-api';
 import { QueryState, percent, useQualityAccess } from './quality-common';
+import { cutFailureReason } from './quality-url';
 
 /** How often a running bootstrap is read again. */
 export const CUT_POLL_MS = 2000;
@@ -194,7 +195,8 @@ function RunView({ run, labels, canRereview, round }: { run: CutConfidenceRunVie
           type="error"
           showIcon
           title={t('quality.cut.failed')}
-          description={run.error === 'interrupted' ? t('quality.cut.interrupted') : run.error}
+          // A reason in the page's language, never the computation's own text (cutFailureReason).
+          description={t(`quality.cut.failedReasons.${cutFailureReason(run.error)}`)}
           className="review-block"
           data-testid="cut-failed"
         />

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Form, InputNumber, Radio, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -8,21 +7,18 @@ import { labelOf, useDictLabels } from '../../../components/contest';
 import { TRACK_DICT, points, slugOf } from '../review/round';
 import { QUALITY_QUERY_KEYS, fetchCalibration, fetchNormalisation } from './judging-quality-api';
 import { NoScores, QueryState } from './quality-common';
-
-/** The N the section opens with; the operator sets the promotion's own. */
-const DEFAULT_TOP_N = 10;
+import { useQualityCut } from './quality-url';
 
 /**
  * 归一化影响 (docs/rules/judging-quality.md, "Normalisation effect"): the projects inside the cut
  * under one aggregate and outside under another, with score and rank under each rule, the
- * declared rule first.
+ * declared rule first. N and the mode are the URL's (useQualityCut).
  */
 export function NormalisationSection({ round }: { round: ReviewRound }) {
   const { t } = useTranslation('review');
   const slug = slugOf(round);
   const labels = useDictLabels([TRACK_DICT]);
-  const [topN, setTopN] = useState<number | null>(DEFAULT_TOP_N);
-  const [perTrack, setPerTrack] = useState(false);
+  const { topN, perTrack, setTopN, setPerTrack } = useQualityCut();
   // Whether the round has scores at all: the calibration call the page makes anyway (one cache entry).
   const calibration = useQuery({ queryKey: QUALITY_QUERY_KEYS.calibration(slug), queryFn: () => fetchCalibration(slug) });
   const noScores = calibration.data !== undefined && calibration.data.experts.every((e) => e.scored === 0);

@@ -13,6 +13,10 @@ import {
   LOGIN_PER_IP_MAX,
   LOGIN_PER_IP_MIN,
   PHASE_KEYS,
+  RETENTION_DAYS_DEFAULT,
+  RETENTION_DAYS_MAX,
+  RETENTION_KINDS,
+  RETENTION_LOG_DAYS_MIN,
   REVIEW_ROUNDS,
   SCORE_AGGREGATES,
   SETTINGS_FILE_MAX_BYTES,
@@ -25,6 +29,7 @@ import {
   type ExpertDownloadMode,
   type PhaseKey,
   type PrelimFileKind,
+  type RetentionKind,
   type ReviewRound,
   type ScoreAggregate,
   type TieBreak,
@@ -65,6 +70,8 @@ interface FormValues {
   publicity: { days: number };
   appeal: { windowDays: number };
   security: { loginPerIpPerMinute: number };
+  /** Days after the contest's end each kind of personal data is kept (docs/retention.md). */
+  retention: { days: Record<RetentionKind, number> };
 }
 
 /** Times are edited as Beijing wall-clock values, whatever the browser's time zone. */
@@ -98,6 +105,7 @@ export function toFormValues(s: ContestSettings): FormValues {
     publicity: { ...s.publicity },
     appeal: { ...s.appeal },
     security: { ...s.security },
+    retention: { days: { ...(s.retention?.days ?? RETENTION_DAYS_DEFAULT) } },
   };
 }
 
@@ -129,6 +137,7 @@ export function toSettingsInput(v: FormValues): ContestSettingsInput {
     publicity: v.publicity,
     appeal: v.appeal,
     security: v.security,
+    retention: { days: { ...(v.retention?.days ?? RETENTION_DAYS_DEFAULT) } },
   };
 }
 
@@ -185,6 +194,9 @@ export function describeChanges(before: ContestSettingsInput, after: ContestSett
   add(t('pages.settings.publicityDays'), num(before.publicity.days), num(after.publicity.days));
   add(t('pages.settings.appealWindowDays'), num(before.appeal.windowDays), num(after.appeal.windowDays));
   add(t('pages.settings.loginPerIpPerMinute'), num(before.security.loginPerIpPerMinute), num(after.security.loginPerIpPerMinute));
+  for (const k of RETENTION_KINDS) {
+    add(t('pages.settings.retentionDays', { kind: t(`pages.settings.retentionKinds.${k}`) }), num(before.retention?.days[k]), num(after.retention?.days[k]));
+  }
   return lines;
 }
 
@@ -210,6 +222,7 @@ export function formFieldOf(field: string): Array<string | number> | null {
   if (group === 'phases' && key && (PHASE_KEYS as readonly string[]).includes(key)) return ['phases', key, 'range'];
   if (group === 'prelim' && key === 'fileMaxBytes' && sub && (FILE_KINDS as string[]).includes(sub)) return ['prelim', 'fileMaxMb', sub];
   if (group === 'review' && key === 'rules' && sub && leaf) return ['review', 'rules', sub, leaf];
+  if (group === 'retention' && key === 'days' && sub && (RETENTION_KINDS as readonly string[]).includes(sub)) return ['retention', 'days', sub];
   return PLAIN_FIELDS.has(field) ? field.split('.') : null;
 }
 
@@ -564,6 +577,28 @@ export function ContestSettingsPage() {
                   <InputNumber min={LOGIN_PER_IP_MIN} max={LOGIN_PER_IP_MAX} precision={0} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
+            </Row>
+          </Card>
+
+          <Card>
+            <CardTitle title={t('pages.settings.retentionTitle')} />
+            <Typography.Paragraph type="secondary">{t('pages.settings.retentionHint')}</Typography.Paragraph>
+            <Row gutter={16}>
+              {RETENTION_KINDS.map((k) => {
+                const log = k === 'LOGIN_RECORDS' || k === 'OPERATION_RECORDS';
+                return (
+                  <Col xs={24} md={8} key={k}>
+                    <Form.Item
+                      name={['retention', 'days', k]}
+                      label={t('pages.settings.retentionDays', { kind: t(`pages.settings.retentionKinds.${k}`) })}
+                      extra={log ? t('pages.settings.retentionLogHint', { min: RETENTION_LOG_DAYS_MIN }) : undefined}
+                      rules={[{ required: true, message: SETTINGS_MSG.retentionDaysInvalid }]}
+                    >
+                      <InputNumber min={log ? RETENTION_LOG_DAYS_MIN : 0} max={RETENTION_DAYS_MAX} precision={0} style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
+                );
+              })}
             </Row>
           </Card>
 

@@ -1,11 +1,15 @@
 import { useMemo } from 'react';
 import { Button, Progress, Space, Tag, Typography } from 'antd';
-import { BellOutlined } from '@ant-design/icons';
+import { AuditOutlined, BellOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import type { MonitorExpertRow, MonitorProjectRow, ReviewRound } from '@contest/shared';
+import { ROUND_ACCESS, type MonitorExpertRow, type MonitorProjectRow, type ReviewRound } from '@contest/shared';
 import { KitTabs, SearchTable, type SearchColumns, type SearchField } from '../../../components/admin-kit';
+import { menuCodes } from '../../../components/admin-kit/console-menu';
+import { useStaffInfo } from '../../../lib/session';
+import { QUALITY_PATHS } from '../judging-quality/quality-paths';
+import { AbstainedCell, ReplacementCell } from './MonitorAbstentions';
 import { REVIEW_QUERY_KEYS, fetchGroupOptions, fetchMonitorExperts, fetchMonitorProjects } from './review-api';
 import { REVIEW_PATHS, TRACK_DICT, points, slugOf, useRoundAccess, type RoundProps } from './round';
 import { useExpertRemind } from './use-expert-remind';
@@ -25,13 +29,19 @@ function useGroupOptions(round: ReviewRound) {
 /**
  * 初赛评分监控 / 决赛评分监控: by expert (assigned, submitted, drafts, returned, remaining, last
  * activity, reminded today; remind the selected or every expert with something left) and by
- * project (scores in / expected, drafts, spread, divergence). The tab is in the URL (?tab=).
+ * project (scores in / expected, drafts, spread, divergence; abstentions with their reasons and,
+ * where the project needs a scorer, the suggested replacements, each added in one click). The
+ * tab is in the URL (?tab=). 评审质量 opens the round's judging-quality page (the score query's
+ * menu grants it).
  */
 export function MonitorPage({ round }: RoundProps) {
   const { t } = useTranslation('review');
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'experts';
+  const navigate = useNavigate();
+  const menus = useStaffInfo('ADMIN').data?.menus;
+  const canQuality = menus ? menuCodes(menus).has(ROUND_ACCESS[round].scoresMenu) : false;
 
   const setTab = (key: string) =>
     setParams(
@@ -46,7 +56,15 @@ export function MonitorPage({ round }: RoundProps) {
 
   return (
     <section className="admin-page review-page" data-testid="monitor-page">
-      <h1 className="admin-page__title">{t(`titles.monitor.${round}`)}</h1>
+      <div className="review-head">
+        <h1 className="admin-page__title">{t(`titles.monitor.${round}`)}</h1>
+        {canQuality && (
+          // 评审质量: calibration, normalisation effect and confidence on the cut of this round.
+          <Button icon={<AuditOutlined />} onClick={() => void navigate(QUALITY_PATHS[round])} data-testid="monitor-quality">
+            {t('quality.open')}
+          </Button>
+        )}
+      </div>
       <KitTabs
         activeKey={tab}
         onChange={setTab}
@@ -215,7 +233,8 @@ function ProjectsTab({ round }: RoundProps) {
       title: t('common.scoresIn'),
       key: 'scores',
       render: (_, row) => (
-        <Typography.Text type={row.scoresIn < row.expected ? 'warning' : 'success'}>
+        // A project that lost a scorer to an abstention is short of scores even when every expected one is in.
+        <Typography.Text type={row.scoresIn < row.expected || row.needsScorer ? 'warning' : 'success'}>
           {t('common.ofExpected', { n: row.scoresIn, expected: row.expected })}
         </Typography.Text>
       ),
@@ -235,6 +254,8 @@ function ProjectsTab({ round }: RoundProps) {
         </Space>
       ),
     },
+    { title: t('monitor.abstained'), key: 'abstained', render: (_, row) => <AbstainedCell round={round} row={row} /> },
+    { title: t('monitor.replacements'), key: 'replacements', render: (_, row) => <ReplacementCell round={round} row={row} /> },
   ];
 
   return (

@@ -36,7 +36,8 @@ export function RereviewDialog({ round, detail, open, onClose, onDone }: Rerevie
   const [form] = Form.useForm<Values>();
   const mode = Form.useWatch('mode', form);
   const unavailable = new Map<string, string>([
-    ...detail.experts.map((e) => [e.expertId, t('rereview.already')] as const),
+    // An expert who abstained cannot be added back (docs/rules/review.md, "Abstaining").
+    ...detail.experts.map((e) => [e.expertId, e.sheet?.status === 'ABSTAINED' ? t('rereview.abstained') : t('rereview.already')] as const),
     ...detail.conflicts.map((c) => [c.expertId, t('rereview.conflict')] as const),
   ]);
 

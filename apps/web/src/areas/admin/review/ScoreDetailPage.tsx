@@ -257,6 +257,12 @@ function SheetsTable({ detail, canReturn, onReturn }: SheetsTableProps) {
           {row.sheet?.status === 'RETURNED' && row.sheet.returnReason && (
             <div className="review-reason">{t('detail.returnReasonLine', { reason: row.sheet.returnReason })}</div>
           )}
+          {/* An abstention keeps its reason in the sheet (docs/rules/review.md, "Abstaining"). */}
+          {row.sheet?.status === 'ABSTAINED' && row.sheet.returnReason && (
+            <div className="review-reason" data-testid="abstain-reason">
+              {t('detail.abstainReasonLine', { reason: row.sheet.returnReason })}
+            </div>
+          )}
         </div>
       ),
     },

@@ -278,6 +278,17 @@ describe('score query pages', { timeout: 60_000 }, () => {
     );
   });
 
+  it('成绩详情: an expert who abstained shows 已回避 with the reason, and no 退回', async () => {
+    const abstained = { expertId: ID(104), expertCode: 'E0004', expertName: '专家4', extra: false, sheet: sheet({ id: 'sheet-4', status: 'ABSTAINED', total: 0, returnReason: '曾指导该团队', submittedAt: null }) };
+    mockGet(superAdmin(), { [`/admin/review/prelim/scores/${ID(1)}`]: detail({ experts: [...detail().experts, abstained] }), '/admin/expert/list': page([]) });
+    renderRoute(`/admin/competition/grade-detail/${ID(1)}`);
+    const sheets = await screen.findByTestId('detail-section-sheets', {}, SLOW);
+    const four = within(sheets).getByText('E0004').closest('tr')!;
+    expect(within(four).getByTestId('sheet-status').textContent).toBe('已回避');
+    expect(within(four).getByTestId('abstain-reason').textContent).toBe('回避原因：曾指导该团队');
+    expect(within(four).queryByTestId('sheet-return')).toBeNull();
+  });
+
   it('决赛成绩查询 without the buttons: the final round\'s data, no export, no return, no re-review; details at the final path', async () => {
     const get = mockGet(operator(['final'], []), {
       '/admin/review/final/scores': scoreList([scoreRow(1)], 'FINAL'),

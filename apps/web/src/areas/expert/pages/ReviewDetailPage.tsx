@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Result, Skeleton, Space, Typography } from 'antd';
-import { ArrowLeftOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, LeftOutlined, RightOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { type ExpertProjectDetail, type ReviewRound, type SheetBody, type SheetViewStatus } from '@contest/shared';
+import { type ExpertProjectDetail, type ReviewRound, type SheetBody, type SheetView, type SheetViewStatus } from '@contest/shared';
 import { ApiError } from '../../../api';
 import { isStale } from '../../../components/admin-kit';
 import { useConsoleHandle } from '../../../components/admin-kit/console-handle';
@@ -14,11 +14,14 @@ import { refusalText } from '../../../components/admin-kit/refusal-text';
 import { moveFocusSoon } from '../../../components/a11y/move-focus';
 import { useFeedback } from '../../../components/feedback';
 import { useStaffInfo } from '../../../lib/session';
+import { AbstainDialog } from '../components/AbstainDialog';
+import { AbstainedSheet } from '../components/AbstainedSheet';
 import { ReviewMaterials } from '../components/ReviewMaterials';
 import { ScoreForm } from '../components/ScoreForm';
 import { SheetStatusTag } from '../components/SheetStatusTag';
 import {
   EXPERT_QUERY_KEYS,
+  abstainSheet,
   fetchProject,
   fetchProjects,
   isAgreementRequired,
@@ -31,6 +34,7 @@ import { ROUND_PAGES, detailPath } from '../paths';
 import { useAgreementLost } from '../use-agreement';
 import { useUnsavedGuard } from '../use-unsaved-guard';
 import '../expert.css';
+import '../expert-conflicts.css';
 
 /** Where "continue" leads: a returned sheet first, then a draft, then a project not scored yet. */
 const NEXT_ORDER: readonly SheetViewStatus[] = ['RETURNED', 'DRAFT', 'NONE'];
@@ -73,12 +77,18 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
   const [dirty, setDirty] = useState(false);
   // Raised after each reload: the form starts again from the server's sheet even when it looks the same.
   const [generation, setGeneration] = useState(0);
+  // 回避 (docs/rules/review.md, "Abstaining"): the dialog, and the sheet the abstention answered.
+  const [abstainOpen, setAbstainOpen] = useState(false);
+  const [abstained, setAbstained] = useState<SheetView | null>(null);
   useUnsavedGuard(dirty);
 
   const detail = useQuery({
     queryKey: EXPERT_QUERY_KEYS.detail(pages.slug, id),
     queryFn: () => fetchProject(pages.slug, id),
     staleTime: 0,
+    // Once abstained the project is no longer the expert's (its GET answers 404): the page keeps
+    // what it showed, read-only, and reads it no more.
+    enabled: abstained === null,
   });
   useEffect(() => {
     if (isAgreementRequired(detail.error)) agreementLost();
@@ -160,6 +170,33 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
     moveFocusSoon(() => page.current?.querySelector<HTMLElement>('.expert-review__title'));
   };
 
+  /** A refused abstention the page handles itself (reloaded, or the agreement): the dialog closes. */
+  const abstainRefused = (error: unknown): boolean => {
+    if (isStale(error) || isOutdatedRefusal(error)) {
+      void message.warning(isStale(error) ? t('form.stale') : (refusalText(error) ?? t('form.stale')));
+      setAbstainOpen(false);
+      void reload();
+      return true;
+    }
+    if (isAgreementRequired(error)) {
+      setAbstainOpen(false);
+      setDirty(false);
+      agreementLost();
+      return true;
+    }
+    return false;
+  };
+
+  const abstainDone = (sheet: SheetView) => {
+    setDirty(false);
+    setAbstainOpen(false);
+    setAbstained(sheet);
+    void message.success(t('abstain.done'));
+    void refreshOthers();
+    // The page turns read-only: focus goes to the project's title, which now says 已回避.
+    moveFocusSoon(() => page.current?.querySelector<HTMLElement>('.expert-review__title'), { force: true });
+  };
+
   const backToList = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(pages.list)} data-testid="back-to-list">
       {t('detail.back')}
@@ -185,8 +222,9 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
     );
   }
 
-  const project: ExpertProjectDetail = detail.data;
+  const project: ExpertProjectDetail = abstained ? { ...detail.data, sheet: abstained, editable: false } : detail.data;
   const sheet = project.sheet;
+  const isAbstained = sheet?.status === 'ABSTAINED';
   const formKey = `${generation}:${project.id}:${sheet?.id ?? ''}:${sheet?.version ?? 0}:${sheet?.status ?? 'NONE'}:${project.editable}`;
 
   return (
@@ -226,14 +264,37 @@ function ProjectReview({ round, id }: { round: ReviewRound; id: string }) {
           data-testid="return-reason"
         />
       )}
-      <div className="expert-review__body">
-        <section className="expert-review__materials" aria-label={t('detail.materials')}>
-          <ReviewMaterials detail={project} watermark={watermark} />
-        </section>
-        <aside className="expert-review__form" aria-label={t('form.title')}>
-          <ScoreForm key={formKey} detail={project} onSave={save} onSubmit={submit} onDirtyChange={setDirty} />
-        </aside>
-      </div>
+      {isAbstained && sheet ? (
+        // The expert no longer reviews the project: no materials, the sheet's state and reason only.
+        <AbstainedSheet sheet={sheet} listPath={pages.list} />
+      ) : (
+        <div className="expert-review__body">
+          <section className="expert-review__materials" aria-label={t('detail.materials')}>
+            <ReviewMaterials detail={project} watermark={watermark} />
+          </section>
+          <aside className="expert-review__form" aria-label={t('form.title')}>
+            <ScoreForm key={formKey} detail={project} onSave={save} onSubmit={submit} onDirtyChange={setDirty} />
+            {project.editable && (
+              <div className="expert-abstain" data-testid="abstain-box">
+                <Typography.Text type="secondary">{t('abstain.hint')}</Typography.Text>
+                <Button danger icon={<StopOutlined />} onClick={() => setAbstainOpen(true)} data-testid="abstain-open">
+                  {t('abstain.open')}
+                </Button>
+              </div>
+            )}
+          </aside>
+        </div>
+      )}
+      {project.editable && (
+        <AbstainDialog
+          open={abstainOpen}
+          projectName={project.projectName}
+          onAbstain={(reason) => abstainSheet(pages.slug, id, { reason, ...(sheet ? { version: sheet.version } : {}) })}
+          onRefused={abstainRefused}
+          onDone={abstainDone}
+          onClose={() => setAbstainOpen(false)}
+        />
+      )}
     </div>
   );
 }

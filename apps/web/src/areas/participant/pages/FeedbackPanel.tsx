@@ -18,6 +18,7 @@ import { usePreviewDialog } from '../../../components/preview';
 import { MultiUpload } from '../../../components/upload';
 import type { UploadValueItem } from '../../../lib/upload';
 import { formatTime } from './InboxPanel';
+import { useContentSuccess } from './content-success';
 import { FEEDBACK_LIST_QUERY_KEY, sendFeedback, useFeedbackTypes, useMyFeedback } from './message-api';
 import { useFeedback } from '../../../components/feedback';
 
@@ -73,8 +74,9 @@ function FeedbackCard({ item, typeName, onPreview }: { item: FeedbackItem; typeN
 
 /** Feedback: send one (type, text, contact, up to three attachments) and follow the replies. */
 export function FeedbackPanel() {
-  const { t, i18n } = useTranslation('participant');
+  const { t } = useTranslation('participant');
   const { message } = useFeedback();
+  const successText = useContentSuccess();
   const client = useQueryClient();
   const [form] = Form.useForm<FeedbackForm>();
   const [sending, setSending] = useState(false);
@@ -96,8 +98,8 @@ export function FeedbackPanel() {
         contact: values.contact?.trim() || null,
         attachments: (values.attachments ?? []).map((file) => file.filePath),
       });
-      // The server's text is the spec's Chinese; English pages say it in English.
-      void message.success((i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en') ? t('feedback.sent') : res.message || t('feedback.sent'));
+      // The server's text is the spec's Chinese; English pages show it by its message key.
+      void message.success(successText(res.message, 'feedback.sent'));
       form.resetFields();
       setPage(1);
       await client.invalidateQueries({ queryKey: FEEDBACK_LIST_QUERY_KEY });

@@ -9,6 +9,7 @@ import { Pager } from '../../../components/admin-kit/Pager';
 import { useMinimumDuration } from '../../../components/admin-kit/DataTable';
 import { readAllMessages, readMessage, refreshUnread, useMessages } from './message-api';
 import { noticeBody, noticeTitle } from './notice-text';
+import { useContentSuccess } from './content-success';
 import { useFeedback } from '../../../components/feedback';
 
 /** Message and feedback times: Beijing time, marked as such (lib/beijing-time.ts). */
@@ -37,16 +38,19 @@ function noticeText(title: string, html: string) {
 
 /**
  * On English pages a notice's English comes from the server (`en`: rendered from its event and the
- * current template, docs/decisions.md, "English"); notices stored before events were kept fall
- * back to recognising the default Chinese (notice-text.ts); anything else shows as sent.
+ * current template, docs/decisions.md, "English"); system notices stored before events were kept
+ * (no `event`) fall back to recognising the default Chinese (notice-text.ts); anything else,
+ * an event notice whose template's English is empty included, shows as sent.
  */
-const titleOf = (item: InboxMessage, english: boolean) => (english && item.en?.title) || (item.kind === 'SYSTEM' && noticeTitle(item.title)) || item.title;
+const olderNotice = (item: InboxMessage) => item.kind === 'SYSTEM' && !item.event;
+const titleOf = (item: InboxMessage, english: boolean) => (english && item.en?.title) || (olderNotice(item) && noticeTitle(item.title)) || item.title;
 
 /** The inbox: paged, unread first or newest first; opening a message reads it (and the badge drops). */
 export function InboxPanel() {
   const { t, i18n } = useTranslation('participant');
   const english = (i18n.resolvedLanguage ?? i18n.language ?? '').startsWith('en');
   const { message } = useFeedback();
+  const successText = useContentSuccess();
   const client = useQueryClient();
   const [order, setOrder] = useState<MessageOrder>('unread');
   const [page, setPage] = useState(1);
@@ -71,8 +75,8 @@ export function InboxPanel() {
     setMarkingAll(true);
     try {
       const res = await readAllMessages();
-      // The server's text is the spec's Chinese; English pages say it in English.
-      void message.success(english ? t('inbox.allRead') : res.message || t('inbox.allRead'));
+      // The server's text is the spec's Chinese; English pages show it by its message key.
+      void message.success(successText(res.message, 'inbox.allRead'));
       await refreshUnread(client);
     } catch {
       // Toasted by the client.
@@ -153,7 +157,7 @@ export function InboxPanel() {
               english && opened.full.en ? (
                 <MessageBody html={opened.full.en.body} />
               ) : (
-                (opened.item.kind === 'SYSTEM' && noticeText(opened.item.title, opened.full.body)) || <MessageBody html={opened.full.body} />
+                (olderNotice(opened.item) && noticeText(opened.item.title, opened.full.body)) || <MessageBody html={opened.full.body} />
               )
             ) : (
               <Spin />

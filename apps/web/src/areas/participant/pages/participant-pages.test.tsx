@@ -40,6 +40,7 @@ function message(id: string, read: boolean, over: Partial<InboxMessage> = {}): I
     title: `消息 ${id}`,
     body: `<p>正文 ${id}</p>`,
     en: null,
+    event: null,
     kind: 'SYSTEM',
     read,
     readAt: read ? '2025-06-01T00:00:00.000Z' : null,
@@ -236,6 +237,54 @@ describe('participant centre', { timeout: 20_000 }, () => {
       expect((await screen.findByTestId('message-body')).innerHTML).toBe('Your project "医保智审": Promoted to the final.<br>Good luck.');
       fireEvent.click(screen.getAllByTestId('message-row')[1]!);
       await waitFor(() => expect(screen.getAllByTestId('message-body').some((b) => b.textContent === 'A text of our own')).toBe(true));
+    });
+
+    it('in English the Chinese is recognised only for notices stored before events were kept; an event notice without English reads as sent', async () => {
+      const text = { title: '报名审核通过', body: '您的团队「甲队」报名审核已通过，请在初赛材料提交时间内提交初赛材料。' };
+      // Stored before this change: no event, recognised by its default Chinese.
+      const older = message('m1', true, { ...text, createdAt: '2025-05-01T00:00:00.000Z' });
+      // Stored with its event, the template's English emptied in 模板管理: its English readers get the Chinese.
+      const emptied = message('m2', true, { ...text, event: 'TEAM_APPROVED', en: null });
+      mockGet({
+        '/user/account': () => info(),
+        '/messages/summary': () => ({ unreadCount: 0 }),
+        '/messages': (url) => (url === '/messages' ? page([older, emptied]) : [older, emptied].find((m) => url === `/messages/${m.id}`)!),
+      });
+      renderRoute('/my-message', { search: '?lang=en' });
+      const rows = await screen.findAllByTestId('message-row', {}, { timeout: 20_000 });
+      expect(rows.map((r) => r.querySelector('.my-message__title')!.textContent)).toEqual(['Sign-up approved', '报名审核通过']);
+      fireEvent.click(rows[1]!);
+      expect((await screen.findByTestId('message-body')).textContent).toBe(text.body);
+    });
+
+    it('switching to English on the page saves the account language and reads the open inbox in English', async () => {
+      const results = message('m1', false, {
+        title: '初赛结果公示',
+        body: '您的项目「医保智审」：晋级决赛。',
+        event: 'RESULT_PUBLISHED',
+        en: { title: 'Preliminary Round results published', body: 'Your project "医保智审": Promoted to the final.' },
+      });
+      const bulk = message('m2', true, { title: '系统维护通知', body: '今晚维护', kind: 'ADMIN' });
+      mockGet({
+        '/user/account': () => info({ hasUnReadMessage: true }),
+        '/messages/summary': () => ({ unreadCount: 1 }),
+        '/messages': (url) => (url === '/messages' ? page([results, bulk]) : results),
+      });
+      const put = vi.spyOn(api, 'put').mockImplementation((async () => ok({ locale: 'en' })) as typeof api.put);
+      try {
+        renderRoute('/my-message');
+        const titles = () => screen.getAllByTestId('message-row').map((r) => r.querySelector('.my-message__title')!.textContent);
+        await screen.findAllByTestId('message-row', {}, { timeout: 20_000 });
+        expect(titles()).toEqual(['初赛结果公示', '系统维护通知']);
+        fireEvent.click(within(screen.getAllByTestId('lang-switch')[0]!).getByRole('radio', { name: 'English' }));
+        expect(put).toHaveBeenCalledWith('/user/locale', { locale: 'en' }, { silent: true });
+        // Rendered by the server from the event; the bulk send (no event) stays as written.
+        await waitFor(() => expect(titles()).toEqual(['Preliminary Round results published', '系统维护通知']), { timeout: 15_000 });
+        fireEvent.click(screen.getAllByTestId('message-row')[0]!);
+        expect((await screen.findByTestId('message-body')).textContent).toBe('Your project "医保智审": Promoted to the final.');
+      } finally {
+        changeLocale('zh-cn');
+      }
     });
 
     it('in Chinese shows event notices as sent, whatever English they carry', async () => {

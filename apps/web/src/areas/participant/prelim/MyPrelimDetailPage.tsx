@@ -8,6 +8,7 @@ import { GoElsewhere, SubmissionLoad } from '../components/SubmissionLoad';
 import { PRELIM_FLOW } from './prelim-flow';
 import { prelimFormAllowed } from './prelim-loader';
 import { ResultCards, useFinalResultOut } from '../results/ResultCards';
+import { MyCertificates } from '../results/MyCertificates';
 import { HiddenPageHeading } from '../../../components/a11y/PageHeading';
 import '../team/team.css';
 
@@ -58,6 +59,8 @@ function PrelimView({ doc, labels }: { doc: PrelimDetail; labels: DictLabels | u
 
           {/* 评审结果 of each published round (docs/rules/results.md), with the team's appeal. */}
           <ResultCards />
+          {/* 我的证书 (docs/certificates.md): once a result is published or a document issued. */}
+          <MyCertificates />
         </>
       }
     >

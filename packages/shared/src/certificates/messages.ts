@@ -1,0 +1,62 @@
+/**
+ * Texts of certificates and letters (docs/certificates.md): refusals and toasts. Shared so the
+ * server and the web say the same thing; joined to the catalogue of `isUserMessage`.
+ */
+export const CERTIFICATE_MSG = {
+  // Templates
+  nameRequired: '请输入模板名称',
+  nameTooLong: '模板名称不能超过 50 个字符',
+  kindInvalid: '证书类型不正确',
+  awardLevelTooLong: '奖项名称不能超过 20 个字符',
+  awardLevelOnlyForAward: '只有获奖证书模板可以指定奖项',
+  pageSizeInvalid: '纸张大小不正确',
+  orientationInvalid: '纸张方向不正确',
+  backgroundInvalid: '背景图片不正确',
+  backgroundNotFound: '背景图片不存在，请重新上传',
+  backgroundTypeInvalid: '背景图片只能是 PNG 或 JPEG 格式',
+  backgroundTooLarge: '背景图片不能超过 10 MB',
+  fieldsRequired: '请至少放置 1 个字段',
+  fieldsTooMany: '字段最多 40 个',
+  fieldKeyInvalid: '字段类型不正确',
+  fieldPositionInvalid: '字段位置应为 0 到 1 之间的数（按页面宽高的比例）',
+  fieldWidthInvalid: '字段宽度应为大于 0、不超过 1 的数（按页面宽度的比例）',
+  fieldOutsidePage: '字段超出了页面右边界',
+  fieldFontSizeInvalid: '字号应为 6 到 120 之间的数（磅）',
+  fieldAlignInvalid: '对齐方式不正确',
+  fieldBoldInvalid: '加粗设置不正确',
+  fieldColorInvalid: '颜色应为 #RRGGBB 格式',
+  fieldTextRequired: '固定文字字段需要填写文字',
+  fieldTextTooLong: '固定文字不能超过 200 个字符',
+  fieldTextOnlyForText: '只有固定文字字段可以填写文字',
+  fieldQrDuplicate: '二维码字段只能放置 1 个',
+  fieldKeyNotForKind: '该字段不适用于此类证书',
+  baseVersionInvalid: '模板版本号不正确',
+  templateNotFound: '证书模板不存在',
+  templateVersionNotFound: '模板版本不存在',
+  templateChanged: '模板已被他人修改，请刷新后再保存',
+  templateSaved: '模板已保存为新版本',
+  // Preview
+  recordIdInvalid: '预览对象编号不正确',
+  recordNotFound: '预览对象不存在：获奖、晋级、参赛证书请选择项目，专家聘书、感谢信请选择专家',
+  // Issuing
+  roundInvalid: '评审轮次不正确',
+  kindsRequired: '请选择要颁发的证书类型',
+  kindNotForRound: '所选证书类型不适用于此轮次：初赛可颁发晋级通知书、参赛证书和专家证书，决赛可颁发获奖证书、参赛证书和专家证书',
+  participationInvalid: '参赛证书范围设置不正确',
+  templateIdsInvalid: '模板选择不正确',
+  notPublished: '本轮结果尚未发布，不能颁发证书',
+  templateMissing: '缺少可用的证书模板，请先为该类证书（及奖项）创建并启用模板',
+  templateAmbiguous: '同一类证书（及奖项）有多个可用模板，请选择其中一个',
+  issueStarted: '证书颁发任务已开始',
+  issueRunning: '本轮证书正在颁发中，请等待完成',
+  jobNotFound: '颁发任务不存在',
+  // Documents and downloads
+  statusInvalid: '证书状态不正确',
+  documentNotFound: '证书不存在',
+  pdfNotReady: '证书文件尚未生成，请稍后再试',
+  nothingToDownload: '没有可下载的证书',
+  zipTooLarge: '证书文件合计超过 4 GB 或超过 65535 份，请按证书类型或状态分批下载',
+  // Verification
+  serialInvalid: '证书编号格式不正确，请核对后重新输入',
+  serialUnknown: '未找到该编号的证书，请核对编号；如有疑问请联系大赛组委会',
+} as const;
