@@ -9,7 +9,7 @@
  *
  *   npm run bench:judging-quality      (PROJECTS=20000 ROUNDS=5000 to change the size)
  */
-import { calibrate, cutConfidence, mulberry32, normalisationEffect, type ProjectScores, type ScoringRule } from '@contest/shared';
+import { calibrate, cutConfidence, normalisationEffect, seededUnitRandom, type ProjectScores, type ScoringRule } from '@contest/shared';
 import { runMain } from './support/run.js';
 import { load } from './support/report.js';
 
@@ -21,10 +21,7 @@ const TARGET_MS = Number(process.env.TARGET_MS ?? 10_000);
 const TRACKS = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6'];
 
 /** The same data on every run: the shared generator, as a fraction in [0, 1). */
-function rng(seed: number): () => number {
-  const next = mulberry32(seed);
-  return () => next() / 4294967296;
-}
+const rng = seededUnitRandom;
 
 /** Each project has a quality; each expert a leniency; a total is both plus noise, in 0.5 steps. */
 function round(): ProjectScores[] {
