@@ -4,6 +4,7 @@ import { expectNoSeriousA11y } from './support/axe.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import { solveSlider } from './support/slider.js';
 import { startPortal, type Portal } from './support/portal.js';
+import { clickInHoverMenu } from './support/ui.js';
 
 let portal: Portal;
 
@@ -130,18 +131,7 @@ describe('the admin console', () => {
 
   it('logs out: token and tabs removed, back to the login page', async () => {
     await b.page.goto(`${portal.url}/admin/home`);
-    // The menu opens on hover; on a machine under heavy load the click once landed while the
-    // menu was closing again (nothing happened, the run timed out): open it and click again then.
-    for (let attempt = 1; ; attempt++) {
-      await b.page.getByTestId('staff-account').hover();
-      await b.page.getByTestId('console-logout').click();
-      const left = await b.page.waitForURL('**/admin/login', { timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      );
-      if (left) break;
-      if (attempt === 3) throw new Error('logout did not reach /admin/login after three clicks');
-    }
+    await clickInHoverMenu(b.page, b.page.getByTestId('staff-account'), b.page.getByTestId('console-logout'), (url) => url.pathname === '/admin/login');
     const stored = await b.page.evaluate(() => [localStorage.getItem('AdminToken'), localStorage.getItem('adminTabs')]);
     expect(stored).toEqual([null, null]);
     expect(errors).toEqual([]);

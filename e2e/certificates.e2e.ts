@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startPortal, type Portal } from './support/portal.js';
-import { apiClient, collectErrors, row, tableSettled } from './support/ui.js';
+import { apiClient, collectErrors, pickOption, row, tableSettled } from './support/ui.js';
 import { demoProjects, expertIds, expertToken, finalGroup, promoteToFinal, setReviewPhases } from './support/review-data.js';
 import { pdfQr, pdfText } from './support/certificate-pdf.js';
 
@@ -55,14 +55,7 @@ async function numberInput(page: Page, testId: string): Promise<Locator> {
 
 /** Picks an option of the antd select marked with a test id. */
 async function pick(page: Page, testId: string, option: string, type = false): Promise<void> {
-  const select = page.getByTestId(testId);
-  await select.click();
-  // The dropdown of THIS select (its listbox is `<input id>_list`): another may still be fading out.
-  const id = await select.locator('input').first().getAttribute('id');
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
-  await dropdown.waitFor();
-  if (type) await page.keyboard.type(option);
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
+  await pickOption(page, page.getByTestId(testId), option, type);
 }
 
 /** Scores every final project of an expert: the team's project full marks, the other a little less. */

@@ -9,7 +9,7 @@ import { startPortal, type Portal } from './support/portal.js';
 import { solveSlider } from './support/slider.js';
 import { submitLogin } from './support/login.js';
 import { pdfWithText } from './support/pdf.js';
-import { card, choose, item } from './support/ui.js';
+import { card, choose, clickInHoverMenu, item } from './support/ui.js';
 
 /**
  * The participant's journey in Chromium against the built portal: the sign-up filled over two
@@ -64,20 +64,8 @@ async function login(page: Page, username = USER.username): Promise<void> {
 }
 
 async function logout(page: Page): Promise<void> {
-  // Opens on hover (a click would toggle it shut again). Under load a click once landed while the
-  // menu was closing and nothing happened: open it and click again then.
-  for (let attempt = 1; ; attempt++) {
-    await page.getByTestId('account-menu').hover();
-    // A menu closing under the pointer leaves the item hidden: give up on this click soon and
-    // hover again, rather than wait out the click's own 30 s.
-    await page.getByRole('menuitem', { name: '退出登录' }).click({ timeout: 5_000 }).catch(() => undefined);
-    const left = await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (left) return;
-    if (attempt === 5) throw new Error('logout did not reach / after five tries');
-  }
+  // Opens on hover (a click would toggle it shut again).
+  await clickInHoverMenu(page, page.getByTestId('account-menu'), page.getByRole('menuitem', { name: '退出登录' }), (url) => url.pathname === '/');
 }
 
 async function upload(scope: Locator, label: string, file: string): Promise<void> {

@@ -20,6 +20,7 @@ const EMBEDDED_ENGINE_FILES = [
   'src/lib/jobs.test.ts',
   'src/lib/kv-store.test.ts',
   'src/modules/broadcast/broadcast-kill.test.ts',
+  'src/modules/retention/retention-kill.test.ts',
   'src/modules/files/files.test.ts',
   'src/modules/score-log/score-log.test.ts',
   'src/modules/review/scoring.test.ts',

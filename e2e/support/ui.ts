@@ -28,15 +28,54 @@ export const toast = (page: Page, text: string | RegExp) => page.locator('.ant-m
 
 /** Picks `option` in the select of the form item labelled `label`. */
 export async function choose(page: Page, scope: Locator | Page, label: string, option: string, search = false): Promise<void> {
-  const select = item(scope, label).locator('.ant-select');
-  await select.click();
-  // The dropdown of THIS select (its listbox is `<input id>_list`): another one may still be
-  // fading out with the same options, and a click on that one never lands.
-  const id = await select.locator('input').first().getAttribute('id');
-  const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
-  await dropdown.waitFor();
-  if (search) await page.keyboard.type(option);
-  await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
+  await pickOption(page, item(scope, label).locator('.ant-select'), option, search);
+}
+
+/**
+ * Picks `option` in an antd select and checks that it took: under load a click on an option
+ * still sliding in once landed beside it (the select stayed empty), so the pick is tried again.
+ */
+export async function pickOption(page: Page, select: Locator, option: string, search = false): Promise<void> {
+  const shown = () => select.locator('.ant-select-selection-item').allInnerTexts().then((texts) => texts.join('|'));
+  for (let attempt = 1; ; attempt++) {
+    const before = await shown();
+    await select.click();
+    // The dropdown of THIS select (its listbox is `<input id>_list`): another one may still be
+    // fading out with the same options, and a click on that one never lands.
+    const id = await select.locator('input').first().getAttribute('id');
+    const dropdown = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').filter({ has: page.locator(`[id="${id}_list"]`) });
+    await dropdown.waitFor();
+    if (search) await page.keyboard.type(option);
+    await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
+    // Taken: the select shows the option (or, for selects that show a shorter label, something new).
+    let took = false;
+    for (let waited = 0; waited < 5_000 && !took; waited += 100) {
+      const now = await shown();
+      took = now.includes(option) || (now !== '' && now !== before);
+      if (!took) await page.waitForTimeout(100);
+    }
+    if (took) return;
+    if (attempt === 3) throw new Error(`the select did not take "${option}" after three picks`);
+    await page.keyboard.press('Escape');
+  }
+}
+
+/**
+ * Clicks an item of a menu that opens on hover (the account menus' 退出登录) until the page
+ * reaches `reached`. Under load a click once landed while the menu was closing again and nothing
+ * happened: the click gives up soon and the menu is opened again.
+ */
+export async function clickInHoverMenu(page: Page, trigger: Locator, menuItem: Locator, reached: (url: URL) => boolean, tries = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await trigger.hover();
+    await menuItem.click({ timeout: 5_000 }).catch(() => undefined);
+    const left = await page.waitForURL(reached, { timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (left) return;
+    if (attempt === tries) throw new Error(`the menu item did not lead on after ${tries} tries`);
+  }
 }
 
 /**

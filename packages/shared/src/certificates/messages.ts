@@ -55,7 +55,6 @@ export const CERTIFICATE_MSG = {
   documentNotFound: '证书不存在',
   pdfNotReady: '证书文件尚未生成，请稍后再试',
   nothingToDownload: '没有可下载的证书',
-  zipTooLarge: '证书文件合计超过 4 GB 或超过 65535 份，请按证书类型或状态分批下载',
   // Verification
   serialInvalid: '证书编号格式不正确，请核对后重新输入',
   serialUnknown: '未找到该编号的证书，请核对编号；如有疑问请联系大赛组委会',

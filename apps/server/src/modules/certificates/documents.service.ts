@@ -20,7 +20,7 @@ import {
   type ReviewRound,
 } from '@contest/shared';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { zipFits, zipStream } from '../../lib/zip-stream.js';
+import { zipStream } from '../../lib/zip-stream.js';
 import { recordOperation, type OperationActor } from '../audit/operation-log.js';
 import { safeFileName, toDocumentRow, type CertificatesDeps } from './certificates.common.js';
 import type { CertificateRow } from './certificates.repository.js';
@@ -96,14 +96,12 @@ export function createDocumentsService(deps: CertificatesDeps) {
       const entries = rows.map((r) => ({
         name: `${safeFileName(CERTIFICATE_KIND_NAMES[r.kind])}/${fileNameOf(r)}`,
         size: r.pdfSize,
-        crc32: r.pdfCrc32,
         open: async () => {
           const stream = await deps.storage.get(r.storageKey);
           if (!stream) throw new Error(`certificate ${r.serial}: stored PDF missing`);
           return stream;
         },
       }));
-      if (!zipFits(entries)) throw badRequest(M.zipTooLarge, { reason: 'TOO_LARGE' });
       await db.transaction((tx) =>
         recordOperation(tx, actor, {
           action: 'certificate:download',

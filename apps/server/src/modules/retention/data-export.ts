@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import JSZip from 'jszip';
+import { zipStream, type ZipEntry } from '../../lib/zip-stream.js';
 import type { Db } from '../../db/client.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { accountsView, loginRecordsView } from '../auth/auth.read-model.js';
@@ -137,16 +138,19 @@ export async function collectPersonalData(db: Db, accountId: string) {
  */
 export async function buildExportZip(db: Db, storage: Storage, tmpDir: string, requestId: string, accountId: string): Promise<{ storageKey: string; size: number }> {
   const { data, files } = await collectPersonalData(db, accountId);
-  const zip = new JSZip();
-  zip.file('my-data.json', JSON.stringify(data, null, 2));
-  for (const [i, f] of files.entries()) {
-    const body = await storage.get(f.storageKey);
-    if (body) zip.file(entryName(i, f.name), body, { binary: true });
-  }
+  const entries: ZipEntry[] = [
+    { name: 'my-data.json', compress: true, open: async () => Readable.from([Buffer.from(JSON.stringify(data, null, 2))]) },
+    // Each file is fetched from the store only when the archive reaches it; one that is gone by then is left out.
+    ...files.map((f, i) => ({
+      name: entryName(i, f.name),
+      size: f.size,
+      open: async () => (await storage.get(f.storageKey)) ?? Readable.from([]),
+    })),
+  ];
   await mkdir(tmpDir, { recursive: true });
   const path = join(tmpDir, `export-${requestId}.zip`);
   try {
-    await pipeline(zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE' }), createWriteStream(path));
+    await pipeline(zipStream(entries, new Date()), createWriteStream(path));
     const { size } = await stat(path);
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
