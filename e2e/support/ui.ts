@@ -36,7 +36,8 @@ export async function choose(page: Page, scope: Locator | Page, label: string, o
  * still sliding in once landed beside it (the select stayed empty), so the pick is tried again.
  */
 export async function pickOption(page: Page, select: Locator, option: string, search = false): Promise<void> {
-  const shown = () => select.locator('.ant-select-selection-item').allInnerTexts().then((texts) => texts.join('|'));
+  // What the select shows (antd 6: the value of a single select in .ant-select-content, tags as items).
+  const shown = () => select.innerText().then((text) => text.trim());
   for (let attempt = 1; ; attempt++) {
     const before = await shown();
     await select.click();
