@@ -21,7 +21,7 @@ import { jobs } from '../../db/schema.js';
 import { createJobRunner } from '../../lib/jobs.js';
 import { createDiskStorage } from '../../lib/storage/disk-storage.js';
 import type { Storage } from '../../lib/storage/storage.js';
-import { executeRun, failRun, noteRunError, type ExecutorDeps } from './retention.executor.js';
+import { retentionRunJob, RUN_MAX_ATTEMPTS, type ExecutorDeps } from './retention.executor.js';
 import { RETENTION_RUN_JOB } from './retention.service.js';
 
 const env = process.env;
@@ -63,21 +63,8 @@ const runner = createJobRunner({
   concurrency: 1,
   log: { info() {}, warn() {}, error: (obj, msg) => console.error(msg, JSON.stringify(obj)) },
 });
-// As retention.module.ts registers it (the run's error bookkeeping included).
-runner.register(
-  RETENTION_RUN_JOB,
-  async (job, ctx) => {
-    const runId = String(job.payload.runId);
-    try {
-      await executeRun(executor, runId, ctx);
-    } catch (err) {
-      if (job.attempts >= 5) await failRun(db, runId, err);
-      else await noteRunError(db, runId, err);
-      throw err;
-    }
-  },
-  { maxAttempts: 5 },
-);
+// The same handler retention.module.ts registers (the run's error bookkeeping included).
+runner.register(RETENTION_RUN_JOB, retentionRunJob(executor), { maxAttempts: RUN_MAX_ATTEMPTS });
 await runner.start();
 
 for (;;) {

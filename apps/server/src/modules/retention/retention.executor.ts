@@ -14,6 +14,7 @@
  */
 import { RETENTION_KIND_LABELS, pseudonymOf, type RetentionKind } from '@contest/shared';
 import type { Db } from '../../db/client.js';
+import type { JobHandler } from '../../lib/jobs.js';
 import type { Storage } from '../../lib/storage/storage.js';
 import { recordOperation } from '../audit/operation-log.js';
 import { anonymiseOperationActor, deleteOperationRecords } from '../audit/audit.retention.js';
@@ -239,4 +240,25 @@ export async function noteRunError(db: Db, runId: string, err: unknown): Promise
 export async function failRun(db: Db, runId: string, err: unknown): Promise<void> {
   const message = String(err instanceof Error ? err.message : err).slice(0, 1000);
   await db.transaction(async (tx) => updateRun(tx, runId, { status: 'FAILED', lastError: message, finishedAt: new Date() }));
+}
+
+/** Attempts of a retention run before it is marked FAILED (each failed attempt is noted on the run). */
+export const RUN_MAX_ATTEMPTS = 5;
+
+/**
+ * The `retention.run` job (docs/retention.md, "Crash safety"): executes the run's plan; a failed
+ * attempt is noted on the run, the last one marks it FAILED. Registered by retention.module.ts and
+ * by the kill -9 test's worker process, so both run the same code.
+ */
+export function retentionRunJob(deps: ExecutorDeps): JobHandler {
+  return async (job, ctx) => {
+    const runId = String(job.payload.runId);
+    try {
+      await executeRun(deps, runId, ctx);
+    } catch (err) {
+      if (job.attempts >= RUN_MAX_ATTEMPTS) await failRun(deps.db, runId, err);
+      else await noteRunError(deps.db, runId, err);
+      throw err;
+    }
+  };
 }

@@ -8,14 +8,13 @@ import { requireRealm } from '../auth/auth.guard.js';
 import type { IdentityServices } from '../auth/identity.module.js';
 import { buildExportZip } from './data-export.js';
 import { createDataRequestsService, DATA_EXPORT_JOB } from './data-requests.service.js';
-import { executeRun, failRun, noteRunError, type ExecutorDeps, type PersonAnonymiser } from './retention.executor.js';
+import { retentionRunJob, RUN_MAX_ATTEMPTS, type ExecutorDeps, type PersonAnonymiser } from './retention.executor.js';
 import { retentionRoutes } from './retention.routes.js';
 import { createRetentionService, RETENTION_RUN_JOB } from './retention.service.js';
 
 /** Waiting deletions rechecked and expired exports removed, every hour. */
 export const RETENTION_REQUESTS_JOB = 'retention.requests';
 const RETENTION_REQUESTS_EVERY_MS = 3600_000;
-const RUN_MAX_ATTEMPTS = 5;
 
 export interface RetentionOptions {
   /** Other modules' parts of anonymising a person (certificates' holder names; docs/retention.md). */
@@ -46,20 +45,7 @@ export async function registerRetention(api: FastifyInstance, deps: AppDeps, ide
     await scope.register(retentionRoutes, { guards, participant: requireRealm(identity.sessions, 'USER'), retention, requests });
   });
 
-  deps.jobs.register(
-    RETENTION_RUN_JOB,
-    async (job, ctx) => {
-      const runId = String(job.payload.runId);
-      try {
-        await executeRun(executor, runId, ctx);
-      } catch (err) {
-        if (job.attempts >= RUN_MAX_ATTEMPTS) await failRun(db, runId, err);
-        else await noteRunError(db, runId, err);
-        throw err;
-      }
-    },
-    { maxAttempts: RUN_MAX_ATTEMPTS },
-  );
+  deps.jobs.register(RETENTION_RUN_JOB, retentionRunJob(executor), { maxAttempts: RUN_MAX_ATTEMPTS });
   deps.jobs.register(
     DATA_EXPORT_JOB,
     async (job) => {
