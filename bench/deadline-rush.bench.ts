@@ -874,6 +874,8 @@ async function main(): Promise<void> {
       ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
       ...(process.env.PASSWORD_THREADS ? { PASSWORD_THREADS: process.env.PASSWORD_THREADS } : {}),
       ...(process.env.PASSWORD_MAX_WAITING ? { PASSWORD_MAX_WAITING: process.env.PASSWORD_MAX_WAITING } : {}),
+      // The PostgreSQL pool per instance (default 10): settable to see whether page calls wait for it.
+      ...(process.env.DATABASE_POOL_MAX ? { DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX } : {}),
       ...(s3Port
         ? {
             STORAGE_DRIVER: 's3',
