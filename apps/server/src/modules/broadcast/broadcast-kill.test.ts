@@ -1,18 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastDraftSchema } from '@contest/shared';
-import { openDatabase, type Database } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { runMigrations } from '../../db/migrate.js';
 import { accounts, jobs, messageBatches, messageRecipients, messages, noticeOutbox } from '../../db/schema.js';
 import { enqueueJob } from '../../lib/jobs.js';
-import { createPostgresDatabase, dropPostgresDatabase, readPgliteTemplate, withDatabaseName, type TestDatabaseTemplate } from '../../../test/test-database.js';
+import { createProcessDatabase, type ProcessDatabase } from '../../../test/process-database.js';
 import { createBroadcastRepository } from './broadcast.repository.js';
 import { createBroadcastService } from './broadcast.service.js';
 
@@ -30,38 +25,19 @@ const PARTICIPANTS = 3_000;
 const SLICE = 50;
 const STALE_MS = 1_000;
 
-const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+let db: ProcessDatabase;
 let dataDir = '';
-let pgName: string | undefined;
 let databaseUrl: string | undefined;
-
-const open = (): Promise<Database> => openDatabase({ databaseUrl, dataDir });
-
-/** The run's migrated template (test/global-setup.ts); none outside vitest. */
-function template(): TestDatabaseTemplate {
-  try {
-    return inject('testDatabaseTemplate') ?? {};
-  } catch {
-    return {};
-  }
-}
+/** PostgreSQL is shared by the processes; PGlite on disk is opened by one process at a time. */
+const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const open = (): Promise<Database> => db.open();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'contest-kill-'));
-  const { pglite, postgres } = template();
-  if (postgresUrl) {
-    pgName = await createPostgresDatabase(postgresUrl, postgres?.url === postgresUrl ? postgres.template : undefined);
-    databaseUrl = withDatabaseName(postgresUrl, pgName);
-  } else if (pglite) {
-    // The folder starts as the run's migrated cluster (initdb on disk alone takes seconds).
-    const client = new PGlite({ dataDir: join(dataDir, 'pglite'), loadDataDir: readPgliteTemplate(pglite.migrated), extensions: { pg_trgm } });
-    await client.waitReady;
-    await client.close();
-  }
+  db = await createProcessDatabase('contest-kill-');
+  ({ dataDir, databaseUrl } = db);
 }, 60_000);
 afterAll(async () => {
-  if (pgName) await dropPostgresDatabase(postgresUrl!, pgName);
-  rmSync(dataDir, { recursive: true, force: true });
+  await db?.remove();
 });
 
 type Progress = Array<{ id: string; status: string; done: number; total: number; attempts: number }>;

@@ -1,19 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pseudonymOf } from '@contest/shared';
-import { openDatabase, type Database } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { runMigrations } from '../../db/migrate.js';
 import { accounts, attachments, dataRequests, jobs, retentionItems, retentionPseudonyms, retentionRuns, scoreLog, settings, teams } from '../../db/schema.js';
 import { appendScoreLog, verifyScoreLog } from '../score-log/score-log.js';
-import { createPostgresDatabase, dropPostgresDatabase, readPgliteTemplate, withDatabaseName, type TestDatabaseTemplate } from '../../../test/test-database.js';
+import { createProcessDatabase, type ProcessDatabase } from '../../../test/process-database.js';
 import { createRetentionService } from './retention.service.js';
 
 /**
@@ -40,42 +37,23 @@ const KILL_AT = 4 * BATCH + 3;
 const STALE_MS = 1_000;
 const DAY = 86_400_000;
 
-const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
-let dataDir = '';
 let filesDir = '';
 let deleteLog = '';
-let pgName: string | undefined;
+let db: ProcessDatabase;
+let dataDir = '';
 let databaseUrl: string | undefined;
-
-const open = (): Promise<Database> => openDatabase({ databaseUrl, dataDir });
-
-/** The run's migrated template (test/global-setup.ts); none outside vitest. */
-function template(): TestDatabaseTemplate {
-  try {
-    return inject('testDatabaseTemplate') ?? {};
-  } catch {
-    return {};
-  }
-}
+/** PostgreSQL is shared by the processes; PGlite on disk is opened by one process at a time. */
+const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const open = (): Promise<Database> => db.open();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'contest-retention-kill-'));
+  db = await createProcessDatabase('contest-retention-kill-');
+  ({ dataDir, databaseUrl } = db);
   filesDir = join(dataDir, 'files');
   deleteLog = join(dataDir, 'deletes.log');
-  const { pglite, postgres } = template();
-  if (postgresUrl) {
-    pgName = await createPostgresDatabase(postgresUrl, postgres?.url === postgresUrl ? postgres.template : undefined);
-    databaseUrl = withDatabaseName(postgresUrl, pgName);
-  } else if (pglite) {
-    // The folder starts as the run's migrated cluster (initdb on disk alone takes seconds).
-    const client = new PGlite({ dataDir: join(dataDir, 'pglite'), loadDataDir: readPgliteTemplate(pglite.migrated), extensions: { pg_trgm } });
-    await client.waitReady;
-    await client.close();
-  }
 }, 60_000);
 afterAll(async () => {
-  if (pgName) await dropPostgresDatabase(postgresUrl!, pgName);
-  rmSync(dataDir, { recursive: true, force: true });
+  await db?.remove();
 });
 
 /** An object in the disk store (as lib/storage/disk-storage.ts lays it out: one file per key). */
