@@ -1,6 +1,6 @@
 /** 我的证书 on /material-submission/detail, with mocked answers (docs/certificates.md, "Web pages"). */
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { MyCertificate, MyResults, MyRoundResult } from '@contest/shared';
 import { ok, refused } from '../../../test/api-mocks';
 import { renderRoute } from '../../../test/render-route';
@@ -102,8 +102,11 @@ describe('我的证书', { timeout: 60_000 }, () => {
     const get = renderDetail(results(false), []);
     await waitFor(() => expect(get.mock.calls.some(([u]) => u === '/certificates/mine')).toBe(true), SLOW);
     await screen.findAllByText('医保基金智能审核', {}, SLOW);
-    // Both answers are in: the card would be drawn by now.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for the list's own answer and the render it causes: the card would be drawn by then.
+    const call = get.mock.calls.findIndex(([u]) => u === '/certificates/mine');
+    await act(async () => {
+      await get.mock.results[call]!.value;
+    });
     expect(screen.queryByTestId('my-certificates-card')).toBeNull();
   });
 
