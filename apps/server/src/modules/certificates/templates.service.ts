@@ -74,6 +74,22 @@ export function createTemplatesService(deps: CertificatesDeps) {
 
   const actorName = (actor: OperationActor) => actor.auth.username;
 
+  /** A saved version's row: what the template looked like, who saved it and when. */
+  const versionRow = (actor: OperationActor, templateId: string, version: number, body: CertificateTemplateBody, awardLevel: string | null, backgroundId: string | null, now: Date) => ({
+    templateId,
+    version,
+    name: body.name,
+    kind: body.kind,
+    awardLevel,
+    pageSize: body.pageSize,
+    orientation: body.orientation,
+    backgroundId,
+    fields: storedFields(body.fields),
+    createdBy: actor.auth.accountId,
+    createdByName: actorName(actor),
+    createdAt: now,
+  });
+
   /** What a preview prints for the record (a project or an expert), or the sample. */
   async function holderFor(kind: CertificateKind, awardLevel: string | null, recordId: string | undefined, round: ReviewRound | undefined): Promise<{ holder: HolderPrint; round: ReviewRound }> {
     const defaultRound: ReviewRound = round ?? (kind === 'PROMOTION' ? 'PRELIMINARY' : 'FINAL');
@@ -150,20 +166,7 @@ export function createTemplatesService(deps: CertificatesDeps) {
           createdAt: now,
           updatedAt: now,
         });
-        await repo.insertVersion(tx, {
-          templateId: template.id,
-          version: 1,
-          name: body.name,
-          kind: body.kind,
-          awardLevel: template.awardLevel,
-          pageSize: body.pageSize,
-          orientation: body.orientation,
-          backgroundId,
-          fields: storedFields(body.fields),
-          createdBy: actor.auth.accountId,
-          createdByName: actorName(actor),
-          createdAt: now,
-        });
+        await repo.insertVersion(tx, versionRow(actor, template.id, 1, body, template.awardLevel, backgroundId, now));
         await recordOperation(tx, actor, {
           action: 'certificate:manage',
           targetType: 'certificate_template',
@@ -187,20 +190,7 @@ export function createTemplatesService(deps: CertificatesDeps) {
         const now = deps.now();
         const version = current.currentVersion + 1;
         const awardLevel = body.kind === 'AWARD' ? (body.awardLevel ?? null) : null;
-        await repo.insertVersion(tx, {
-          templateId: id,
-          version,
-          name: body.name,
-          kind: body.kind,
-          awardLevel,
-          pageSize: body.pageSize,
-          orientation: body.orientation,
-          backgroundId,
-          fields: storedFields(body.fields),
-          createdBy: actor.auth.accountId,
-          createdByName: actorName(actor),
-          createdAt: now,
-        });
+        await repo.insertVersion(tx, versionRow(actor, id, version, body, awardLevel, backgroundId, now));
         const template = await repo.updateTemplate(tx, id, {
           name: body.name,
           awardLevel,
