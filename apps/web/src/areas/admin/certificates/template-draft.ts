@@ -86,18 +86,7 @@ export function draftOf(version: CertificateTemplateVersion): TemplateDraft {
     pageSize: version.pageSize,
     orientation: version.orientation,
     background: version.background,
-    fields: version.fields.map((f) => ({
-      uid: nextUid(),
-      key: f.key,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      fontSize: f.fontSize,
-      align: f.align,
-      bold: f.bold,
-      color: f.color,
-      text: f.text ?? '',
-    })),
+    fields: version.fields.map((f) => ({ ...f, uid: nextUid(), text: f.text ?? '' })),
   };
 }
 
@@ -110,16 +99,7 @@ export function bodyOf(draft: TemplateDraft): CertificateTemplateBodyInput {
     pageSize: draft.pageSize,
     orientation: draft.orientation,
     background: draft.background?.uniqueNo ?? null,
-    fields: draft.fields.map((f) => ({
-      key: f.key,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      fontSize: f.fontSize,
-      align: f.align,
-      bold: f.bold,
-      color: f.color,
-      ...(f.key === 'text' ? { text: f.text } : {}),
-    })),
+    // The editor's own uid stays behind; only a fixed-text field sends its text.
+    fields: draft.fields.map(({ uid: _uid, text, ...field }) => ({ ...field, ...(field.key === 'text' ? { text } : {}) })),
   };
 }
